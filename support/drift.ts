@@ -1,2 +1,122 @@
-// Stub: replaced by the drift recorder (issue 6). Kept callable so support/http.ts can depend on it.
-export function recordShape(_operation: string, _body: unknown): void {}
+// Records the JSON shape of every response body the contract run sees, for the drift report
+// (scripts/drift.ts). Only shapes are written — types, keys, array item shapes — never a value,
+// so nothing recorded here can leak a secret or personal data.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+
+export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+
+export interface Shape {
+  types: JsonType[];
+  /** Keys of the objects seen, when `types` has 'object'. */
+  properties?: Record<string, Shape>;
+  /** Merged shape of every element of every array seen; absent when only empty arrays were seen. */
+  items?: Shape;
+  /** The key was missing from some of the objects that held its siblings. */
+  optional?: true;
+}
+
+export interface ObservedLine {
+  operation: string;
+  shape: Shape;
+}
+
+const TYPE_ORDER: JsonType[] = ['null', 'boolean', 'number', 'string', 'array', 'object'];
+
+function typeOf(value: unknown): JsonType {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+    case 'bigint':
+      return 'number';
+    case 'object':
+      return 'object';
+    default:
+      return 'string';
+  }
+}
+
+export function shapeOf(value: unknown): Shape {
+  const type = typeOf(value);
+  if (type === 'array') {
+    const items = (value as unknown[]).map(shapeOf);
+    return items.length === 0 ? { types: ['array'] } : { types: ['array'], items: items.reduce(mergeShapes) };
+  }
+  if (type === 'object') {
+    const properties: Record<string, Shape> = {};
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) properties[key] = shapeOf(child);
+    return { types: ['object'], properties };
+  }
+  return { types: [type] };
+}
+
+function mergeProperties(a: Record<string, Shape>, b: Record<string, Shape>): Record<string, Shape> {
+  const merged: Record<string, Shape> = {};
+  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    const left = a[key];
+    const right = b[key];
+    merged[key] = left && right ? mergeShapes(left, right) : { ...(left ?? right)!, optional: true };
+  }
+  return merged;
+}
+
+/** The shape that describes every value either shape describes. */
+export function mergeShapes(a: Shape, b: Shape): Shape {
+  const types = TYPE_ORDER.filter((type) => a.types.includes(type) || b.types.includes(type));
+  const merged: Shape = { types };
+  // Only two objects can disagree about a key: `{...} | null` does not make the object's keys optional.
+  const properties = a.properties && b.properties ? mergeProperties(a.properties, b.properties) : (a.properties ?? b.properties);
+  if (properties) merged.properties = properties;
+  const items = a.items && b.items ? mergeShapes(a.items, b.items) : (a.items ?? b.items);
+  if (items) merged.items = items;
+  if (a.optional || b.optional) merged.optional = true;
+  return merged;
+}
+
+/** Operation keys become file names (reports/observed lines, schemas/observed/<operation>.json). */
+export function operationFileStem(operation: string): string {
+  return operation.replace(/[^\w.-]+/g, '_');
+}
+
+export interface ShapeRecorder {
+  record(operation: string, body: unknown): void;
+}
+
+/**
+ * Appends one JSON line per new (operation, shape) pair to `<dir>/<pid>-<threadId>.jsonl`.
+ * One file per worker thread (the contract project runs threads, which share a pid), so no two
+ * writers ever share a file; identical shapes are written once per worker, which keeps the
+ * cost of a recording to computing the shape.
+ */
+export function createShapeRecorder(dir: string): ShapeRecorder {
+  const file = join(dir, `${process.pid}-${threadId}.jsonl`);
+  const written = new Set<string>();
+  return {
+    record(operation, body) {
+      if (body === undefined || body === '') return;
+      const line = JSON.stringify({ operation, shape: shapeOf(body) } satisfies ObservedLine);
+      if (written.has(line)) return;
+      written.add(line);
+      if (written.size === 1) mkdirSync(dir, { recursive: true });
+      appendFileSync(file, `${line}\n`);
+    },
+  };
+}
+
+// Recording is tied to the switch that turns on the contract reporters, so the project's own
+// tests (which exercise support/http.ts against the simulator) never mix into the drift report.
+const recorder: ShapeRecorder | undefined =
+  process.env.CONTRACT_REPORTS === '1' ? createShapeRecorder(join(process.cwd(), 'reports', 'observed')) : undefined;
+
+export function recordShape(operation: string, body: unknown): void {
+  try {
+    recorder?.record(operation, body);
+  } catch (error) {
+    // Drift is informational: a full disk must not turn a contract test red.
+    console.warn(`drift: could not record the shape of ${operation}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,75 @@
+// Allure 3 configuration of the contract report (`npm run report`, `npm run gate`).
+// Paths are relative to the project root: every script runs the CLI from there.
+// No `import { defineConfig } from 'allure'`: that module is the CLI and runs it on import.
+import { readFileSync } from 'node:fs';
+import { URL } from 'node:url';
+
+const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', import.meta.url), 'utf8'));
+
+// The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
+// writes, so the categories live here; scripts/report.ts classifies the console summary with the
+// same list, so the report and the console always agree. The first match wins, so the error
+// classes come first: `underRule` prefixes any failure inside a rule with "Broken rule <id>", and a
+// timeout or an outage there is still a timeout or an outage. Error names are read from the start
+// of the trace ("NotConsistentError: ..."); the message does not carry them.
+const notPassed = ['failed', 'broken'];
+export const failureTaxonomy = [
+  {
+    id: 'not-consistent',
+    name: 'Not consistent within the deadline',
+    matchers: { statuses: notPassed, trace: /^NotConsistentError\b/ },
+    groupBy: [{ label: 'story' }],
+  },
+  {
+    // A token service that cannot be reached is the target being down, not a wrong secret
+    // (support/tokens.ts: TokenError reason 'unreachable').
+    id: 'target-unavailable',
+    name: 'Target unavailable',
+    matchers: [
+      { statuses: notPassed, trace: /^TargetUnavailableError\b/ },
+      { statuses: notPassed, trace: /^TokenError\b/, message: /Token service unreachable/ },
+    ],
+  },
+  {
+    id: 'configuration-error',
+    name: 'Configuration error',
+    matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError)\b/ },
+  },
+  {
+    // support/rules.ts: "Broken rule <id> (<section>: "<quote>"): <detail>".
+    id: 'contract-broken',
+    name: 'Contract broken',
+    matchers: { statuses: notPassed, message: /^Broken rule [a-z0-9.-]+/ },
+    groupBy: [{ label: 'story' }],
+  },
+];
+
+/** @type {import('allure').AllureConfig} */
+export default {
+  name: 'Consumer intelligence contract suite',
+  output: 'reports/allure-report',
+  // Restored in CI from the previous nightly's artifact (see .github/workflows/nightly.yml).
+  historyPath: 'reports/history/history.jsonl',
+  historyLimit: 60,
+  // Failures accepted for a release, keyed by Allure's own history id: `npx allure known-issue
+  // reports/allure-results --output docs/known-issues.json` writes the current failures; add the issue links.
+  knownIssuesPath: 'docs/known-issues.json',
+  categories: failureTaxonomy,
+  qualityGate: {
+    // Every catalogued rule has at least one spec (tests/unit/catalogue.test.ts), so fewer tests
+    // than rules means part of the suite did not run: "nothing ran" can never pass.
+    rules: [{ maxFailures: 0, minTestsCount: catalogue.rules.length }],
+  },
+  // Written by scripts/drift.ts before the report is generated; shown on the report's start page.
+  globalAttachments: ['reports/drift.md'],
+  plugins: {
+    // The multi-file report needs a web server (it fetches its data); the single-file one opens from disk.
+    awesome: {
+      options: { reportName: 'Contract report', groupBy: ['epic', 'feature', 'story'] },
+    },
+    'single-file': {
+      import: '@allurereport/plugin-awesome',
+      options: { reportName: 'Contract report', groupBy: ['epic', 'feature', 'story'], singleFile: true },
+    },
+  },
+};

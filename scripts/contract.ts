@@ -1,0 +1,30 @@
+/**
+ * npm run contract [-- vitest args]: the contract specs against CONTRACT_BASE_URL, or against the
+ * embedded simulator when none is set. Prints the target and the seed first, writes Allure results
+ * and reports/junit.xml, generates the HTML report, exits non-zero when a promise is broken.
+ */
+import { rmSync } from 'node:fs';
+import { ConfigError, readSettings, describeTarget } from '../support/config.js';
+import { runVitest } from './vitest-run.js';
+
+async function main(): Promise<number> {
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`contract: configuration error: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+  console.log(`contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`);
+  console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data)`);
+
+  rmSync('reports/allure-results', { recursive: true, force: true });
+  const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' });
+  return code;
+}
+
+process.exitCode = await main();

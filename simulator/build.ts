@@ -1,0 +1,36 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { seedBackground } from './background.js';
+import { installErrorHandling } from './http/errors.js';
+import { installHooks } from './http/hooks.js';
+import { LAYOUTS } from './layouts/index.js';
+import { resolveOptions, type ResolvedSimulatorOptions, type SimulatorOptions } from './options.js';
+import { registerConsumerRoutes } from './routes/consumers.js';
+import { registerControlRoutes } from './routes/control.js';
+import { registerPersonRoutes } from './routes/persons.js';
+import { registerScreeningRoutes } from './routes/screening.js';
+import { registerTokenRoute } from './routes/token.js';
+import { SimulatorState } from './state.js';
+
+export interface Simulator {
+  app: FastifyInstance;
+  options: ResolvedSimulatorOptions;
+  state: SimulatorState;
+}
+
+/** The simulator as a fastify instance that does not listen yet (fastify's build/listen split). */
+export function buildSimulator(options: SimulatorOptions = {}): Simulator {
+  const resolved = resolveOptions(options);
+  const state = new SimulatorState(resolved, seedBackground);
+  const layout = LAYOUTS[resolved.layout];
+  const app = Fastify({ bodyLimit: resolved.bodyLimitBytes, logger: false });
+  app.register(formbody);
+  installHooks(app, state, layout);
+  installErrorHandling(app, layout);
+  registerTokenRoute(app, state);
+  registerPersonRoutes(app, state, layout);
+  registerConsumerRoutes(app, state, layout);
+  registerScreeningRoutes(app, state, layout);
+  if (resolved.control) registerControlRoutes(app, state);
+  return { app, options: resolved, state };
+}

@@ -1,0 +1,24 @@
+/**
+ * A rejection the handlers throw; the layout decides how it is rendered. `field` names the
+ * offending input so every 400 says what to fix.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function badRequest(field: string, message: string): HttpError {
+  return new HttpError(400, 'invalid_request', `${field}: ${message}`, field);
+}
+
+export function notFound(message: string): HttpError {
+  return new HttpError(404, 'not_found', message);
+}

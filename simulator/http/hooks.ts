@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearerClient } from '../auth.js';
+import { HttpError } from '../errors.js';
+import type { SimulatorState } from '../state.js';
+import type { ResponseLayout } from '../layouts/layout.js';
+import type { RouteConfig } from './resource.js';
+import { send } from './reply.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    api?: RouteConfig['api'];
+    bearer?: RouteConfig['bearer'];
+    body?: RouteConfig['body'];
+  }
+  interface FastifyRequest {
+    /** The client the bearer token belongs to (set for bearer routes). */
+    clientId: string;
+  }
+}
+
+const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function routeKey(request: FastifyRequest): string {
+  return request.routeOptions.url ?? '(no route)';
+}
+
+function mediaTypeOf(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * Cross-cutting behaviour in request order: count, add latency, maybe answer with an injected
+ * fault (before any processing, so a faulted request changes nothing), then authenticate, then
+ * check the content type of the parsed body.
+ */
+export function installHooks(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
+  app.decorateRequest('clientId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config;
+    if (config.api === false) return;
+    state.requests.count(request.method, routeKey(request));
+    if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
+    if (config.api && state.random() < state.options.faultRate) {
+      state.requests.faultsInjected += 1;
+      const status = state.random() < 0.5 ? 429 : 503;
+      return send(reply, layout.error(new HttpError(status, status === 429 ? 'rate_limited' : 'unavailable', 'transient fault; retry later', undefined, { 'retry-after': '1' })));
+    }
+    if (config.bearer) request.clientId = bearerClient(state, request.headers.authorization);
+  });
+  app.addHook('preValidation', async (request) => {
+    const expected = request.routeOptions.config.body;
+    // Reads carry no body, so their content type is not checked even on a path that also takes one.
+    if (expected === undefined || BODILESS.has(request.method) || mediaTypeOf(request) === MEDIA_TYPES[expected]) return;
+    throw new HttpError(
+      layout.unsupportedMediaTypeStatus,
+      'unsupported_media_type',
+      `Content-Type: expected ${MEDIA_TYPES[expected]}, got ${JSON.stringify(request.headers['content-type'] ?? null)}`,
+      'Content-Type',
+    );
+  });
+}

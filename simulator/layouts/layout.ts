@@ -1,0 +1,45 @@
+import type { ConsumerRecord } from '../consumers.js';
+import type { ConsumerView, SubscriptionView } from '../consumer-ops.js';
+import type { HttpError } from '../errors.js';
+import type { ListOrder, Page } from '../pagination.js';
+import type { PersonView } from '../person-queries.js';
+import type { ScreeningResult } from '../screening.js';
+
+/** A rendered answer: status, optional JSON body, extra headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface PersonAck {
+  id: string;
+  /** Absent only under the gedi-missing mutant. */
+  gedi?: string;
+  created: boolean;
+}
+
+/** Builds the absolute URL of the next page for a cursor. */
+export type NextLink = (cursor: string) => string;
+
+/**
+ * Everything the documentation leaves "not shown" about responses: statuses, envelopes, list
+ * order and paging, flag spelling, the error body. Two implementations keep every documented
+ * name and value but differ in all of these, so the suite can be shown not to depend on one.
+ */
+export interface ResponseLayout {
+  order: ListOrder;
+  /** The query parameter that carries a page cursor. */
+  cursorParam: string;
+  /** Status for a body of a content type the operation does not take. */
+  unsupportedMediaTypeStatus: number;
+  personWritten(ack: PersonAck): Reply;
+  personDeleted(ack: PersonAck): Reply;
+  person(view: PersonView): Reply;
+  found(views: PersonView[]): Reply;
+  consumersAccepted(records: ConsumerRecord[]): Reply;
+  consumers(page: Page<ConsumerView>, next: NextLink): Reply;
+  subscriptions(page: Page<SubscriptionView>, next: NextLink): Reply;
+  screening(result: ScreeningResult): Reply;
+  error(error: HttpError): Reply;
+}

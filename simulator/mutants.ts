@@ -1,0 +1,49 @@
+/**
+ * Named contract regressions the simulator can inject, one at a time. Each breaks exactly one
+ * rule of docs/catalogue.json, so the mutant matrix proves the suite notices that rule breaking.
+ */
+export interface Mutant {
+  /** The id of the rule in docs/catalogue.json that the mutant breaks. */
+  rule: string;
+  breaks: string;
+}
+
+const CATALOGUE = {
+  'update-creates-new-gedi': { rule: 'person.update-by-id', breaks: 'PUT with an existing id creates a second person with a new gedi instead of updating the first' },
+  'update-ignored': { rule: 'person.update-by-id', breaks: 'PUT with an existing id answers with the gedi but stores nothing' },
+  'delete-does-nothing': { rule: 'transition.delete', breaks: 'DELETE with only the id answers success but the person stays' },
+  'removed-deletes-instead': { rule: 'transition.remove', breaks: 'DELETE with removed true deletes the person instead of marking it removed' },
+  'removed-flag-dropped': { rule: 'transition.remove', breaks: 'DELETE with removed true stores the fields but the person is never shown removed' },
+  'deregistered-dropped': { rule: 'transition.deregister', breaks: 'PUT with deregistered true stores the person without the deregistration' },
+  'merge-unknown-accepted': { rule: 'transition.merge-unknown-rejected', breaks: 'PUT with merged.gedi naming no person is accepted' },
+  'merge-ignored': { rule: 'transition.merge', breaks: 'PUT with merged.gedi of an existing person stores it without the merge' },
+  'relationship-death-ignored': { rule: 'transition.relationship-death', breaks: 'a relationship with dateOfDeath is stored without being marked deceased' },
+  'relationship-deregistration-ignored': { rule: 'transition.relationship-deregistered', breaks: 'a relationship with deregistered true is stored without the deregistration' },
+  'consumer-not-identified': { rule: 'transition.consumer-identified', breaks: 'a consumer whose legal id matches a person never becomes IDENTIFIED' },
+  'no-subscription': { rule: 'transition.subscription-created', breaks: 'identifying a consumer creates no subscription' },
+  'stale-subscription': { rule: 'subscription.latest-version', breaks: 'subscriptions show the version of the person at subscription time, never a later one' },
+  'consumers-leak': { rule: 'consumer.isolation', breaks: "the consumer and subscription lists include other clients' records" },
+  'bearer-not-enforced': { rule: 'auth.bearer-required', breaks: 'requests without a valid bearer token are served' },
+  'wrong-secret-accepted': { rule: 'auth.wrong-secret-rejected', breaks: 'a known client id with a wrong secret is issued a token' },
+  'find-ignores-legal-id': { rule: 'person.find-by-legal-id', breaks: '_find returns every person of the market whatever the legal id' },
+  'never-available': { rule: 'person.eventually-available', breaks: 'custom persons are accepted but never become readable' },
+  'person-case-without-hit': { rule: 'screening.person-test-case', breaks: 'person_test_case_01 answers without the politician (PEP) hit' },
+  'company-cases-identical': { rule: 'screening.company-test-cases', breaks: 'company_test_case_02 answers the same result as company_test_case_01' },
+  'root-screening-missing': { rule: 'screening.root-path', breaks: 'the root screening paths (without v2) answer 404' },
+  'screening-not-deterministic': { rule: 'screening.deterministic', breaks: 'the same reference gives a different result on every call' },
+  'gedi-missing': { rule: 'person.create-returns-gedi', breaks: 'the PUT response carries no gedi' },
+  'token-without-access-token': { rule: 'auth.token-issued', breaks: 'the token response has no access_token property' },
+  'unknown-consumer-identified': { rule: 'consumer.unknown-not-identified', breaks: 'a consumer whose legal id matches no person becomes IDENTIFIED too' },
+  'unmatched-consumers-not-listed': { rule: 'consumer.list-contains-uploaded', breaks: 'the consumer list omits consumers that were not identified' },
+  'first-sample-rejected': { rule: 'person.first-sample-accepted', breaks: 'a person with firstName and no firstNames is rejected with 400' },
+} as const satisfies Record<string, Mutant>;
+
+export type MutantName = keyof typeof CATALOGUE;
+
+export const MUTANTS: Record<MutantName, Mutant> = CATALOGUE;
+
+export const MUTANT_NAMES = Object.keys(MUTANTS) as MutantName[];
+
+export function isMutantName(value: string): value is MutantName {
+  return Object.hasOwn(MUTANTS, value);
+}

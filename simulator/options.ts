@@ -1,0 +1,130 @@
+import { systemClock, type SimulatorClock } from './clock.js';
+import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
+
+export type Layout = 'standard' | 'alternate';
+
+/** One accepted pair of client credentials (support/global-setup.ts reads `id` and `secret`). */
+export interface SimulatorClient {
+  id: string;
+  secret: string;
+}
+
+export interface SimulatorOptions {
+  /** 0 (default) lets the system pick a free port. */
+  port?: number;
+  clients?: SimulatorClient[];
+  /** The one screening provider code the sandbox accepts. */
+  provider?: string;
+  /** Base delay before an effect becomes visible; each effect is jittered ±50 %. 0 = immediate. */
+  availabilityDelayMs?: number;
+  /** Added to every API request. */
+  latencyMs?: number;
+  tokenTtlSeconds?: number;
+  /** Share (0..1) of API requests answered 429 or 503 without being processed. */
+  faultRate?: number;
+  mutant?: MutantName;
+  /** Serves the unauthenticated /__control/ routes. */
+  control?: boolean;
+  layout?: Layout;
+  /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
+  backgroundRecords?: number;
+  pageSize?: number;
+  bodyLimitBytes?: number;
+  seed?: number;
+  clock?: SimulatorClock;
+}
+
+export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, 'mutant'>> & { mutant?: MutantName };
+
+export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
+  { id: 'contract-client', secret: 'contract-secret' },
+  { id: 'second-client', secret: 'second-secret' },
+];
+
+export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulatorOptions {
+  return {
+    port: options.port ?? 0,
+    clients: options.clients ?? [...DEFAULT_CLIENTS],
+    provider: options.provider ?? 'SANDBOX-AML',
+    availabilityDelayMs: options.availabilityDelayMs ?? 250,
+    latencyMs: options.latencyMs ?? 0,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    faultRate: options.faultRate ?? 0,
+    mutant: options.mutant,
+    control: options.control ?? false,
+    layout: options.layout ?? 'standard',
+    backgroundRecords: options.backgroundRecords ?? 1500,
+    pageSize: options.pageSize ?? 500,
+    bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
+    seed: options.seed ?? Date.now() % 2 ** 31,
+    clock: options.clock ?? systemClock,
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+function invalid(variable: string, value: string, fix: string): Error {
+  return new Error(`${variable}="${value}" is invalid: ${fix}`);
+}
+
+function readNumber(env: Env, variable: string, check: (value: number) => boolean, fix: string): number | undefined {
+  const raw = env[variable];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || !check(value)) throw invalid(variable, raw, fix);
+  return value;
+}
+
+const isNonNegativeInteger = (value: number): boolean => Number.isInteger(value) && value >= 0;
+
+function readClients(env: Env): SimulatorClient[] | undefined {
+  const raw = env.SIMULATOR_CLIENTS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw.split(',').map((pair) => {
+    const [id, secret, ...rest] = pair.trim().split(':');
+    if (!id || !secret || rest.length > 0) {
+      throw invalid('SIMULATOR_CLIENTS', raw, 'write comma-separated id:secret pairs, e.g. "contract-client:contract-secret,second-client:second-secret".');
+    }
+    return { id, secret };
+  });
+}
+
+function readMutant(env: Env): MutantName | undefined {
+  const raw = env.SIMULATOR_MUTANT;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!isMutantName(raw)) throw invalid('SIMULATOR_MUTANT', raw, `use one of ${MUTANT_NAMES.join(', ')}.`);
+  return raw;
+}
+
+function readLayout(env: Env): Layout | undefined {
+  const raw = env.SIMULATOR_LAYOUT;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw !== 'standard' && raw !== 'alternate') throw invalid('SIMULATOR_LAYOUT', raw, 'use "standard" or "alternate".');
+  return raw;
+}
+
+function readFlag(env: Env, variable: string): boolean | undefined {
+  const raw = env[variable];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw !== '0' && raw !== '1') throw invalid(variable, raw, 'use 1 (on) or 0 (off).');
+  return raw === '1';
+}
+
+/** Reads the SIMULATOR_* variables; an invalid value throws an Error naming the variable and the fix. */
+export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
+  const options: SimulatorOptions = {
+    port: readNumber(env, 'SIMULATOR_PORT', (v) => isNonNegativeInteger(v) && v <= 65535, 'use an integer port 0..65535 (0 = a free port).'),
+    clients: readClients(env),
+    provider: env.SIMULATOR_PROVIDER?.trim() || undefined,
+    availabilityDelayMs: readNumber(env, 'SIMULATOR_AVAILABILITY_DELAY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
+    latencyMs: readNumber(env, 'SIMULATOR_LATENCY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
+    tokenTtlSeconds: readNumber(env, 'SIMULATOR_TOKEN_TTL_S', (v) => Number.isInteger(v) && v > 0, 'use a whole number of seconds, 1 or more.'),
+    faultRate: readNumber(env, 'SIMULATOR_FAULT_RATE', (v) => v >= 0 && v <= 1, 'use a share between 0 and 1, e.g. 0.1.'),
+    mutant: readMutant(env),
+    control: readFlag(env, 'SIMULATOR_CONTROL'),
+    layout: readLayout(env),
+    backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
+    seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as SimulatorOptions;
+}

@@ -1,0 +1,46 @@
+import { HttpError, notFound } from './errors.js';
+import { marketOf, versionAt, type PersonRecord, type PersonState } from './persons.js';
+import { readKeys } from './read-log.js';
+import type { SimulatorState } from './state.js';
+
+/** One visible version of a person, as every layout renders it. */
+export interface PersonView {
+  gedi: string;
+  market: string;
+  version: number;
+  state: PersonState;
+}
+
+/** The version a client read may see now; custom persons never surface under the never-available mutant. */
+function visibleVersion(state: SimulatorState, record: PersonRecord) {
+  if (state.mutant('never-available') && !record.background) return undefined;
+  return versionAt(record, state.now());
+}
+
+function viewed(state: SimulatorState, record: PersonRecord, version: number, person: PersonState): PersonView {
+  if (!record.background) state.reads.markRead(readKeys.person(record.gedi, version), state.now());
+  return { gedi: record.gedi, market: marketOf(person), version, state: person };
+}
+
+/** Operation 3. Not yet visible (or another market): 404. Deleted: a `gone` error the layout renders (404 or 410). */
+export function readPerson(state: SimulatorState, market: string, gedi: string): PersonView {
+  const record = state.persons.byGedi(gedi);
+  const version = record && visibleVersion(state, record);
+  if (!record || !version || (version.state && marketOf(version.state) !== market)) {
+    throw notFound(`no person with gedi ${JSON.stringify(gedi)} in market ${market} (yet)`);
+  }
+  if (!version.state) throw new HttpError(404, 'gone', `the person with gedi ${JSON.stringify(gedi)} was deleted`);
+  return viewed(state, record, version.version, version.state);
+}
+
+/** Operation 4: visible, not deleted custom persons of the market with this legal id. */
+export function findPersons(state: SimulatorState, market: string, legalId: string): PersonView[] {
+  const ignoreLegalId = state.mutant('find-ignores-legal-id');
+  return state.persons.all().flatMap((record) => {
+    const version = record.background ? undefined : visibleVersion(state, record);
+    const person = version?.state;
+    if (!version || !person || marketOf(person) !== market) return [];
+    if (!ignoreLegalId && person.fields.legalId !== legalId) return [];
+    return [viewed(state, record, version.version, person)];
+  });
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { ResponseLayout } from '../layouts/layout.js';
+import { send } from '../http/reply.js';
+import { resource } from '../http/resource.js';
+import { deletePerson, putPerson } from '../person-commands.js';
+import { findPersons, readPerson } from '../person-queries.js';
+import type { SimulatorState } from '../state.js';
+import { checkLegalId, checkMarket, checkSandboxPerson, checkShape } from '../validation.js';
+
+const json = { api: true, bearer: true, body: 'json' } as const;
+
+/** Operations 1–4: sandbox person management and person lookup. */
+export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
+  resource(app, '/consumer-intelligence/sandbox/v1/persons', json, {
+    PUT: (request, reply) => {
+      checkSandboxPerson(request.body);
+      const ack = putPerson(state, request.clientId, request.body);
+      return send(reply, layout.personWritten(state.mutant('gedi-missing') ? { ...ack, gedi: undefined } : ack));
+    },
+    DELETE: (request, reply) => {
+      checkSandboxPerson(request.body);
+      return send(reply, layout.personDeleted(deletePerson(state, request.clientId, request.body)));
+    },
+  });
+
+  resource(app, '/consumer-intelligence/v3/markets/:market/persons/:gedi', { api: true, bearer: true }, {
+    GET: (request, reply) => {
+      const { market, gedi } = request.params as { market: string; gedi: string };
+      return send(reply, layout.person(readPerson(state, checkMarket(market, 'market'), gedi)));
+    },
+  });
+
+  resource(app, '/consumer-intelligence/v3/markets/:market/persons/_find', json, {
+    POST: (request, reply) => {
+      const market = checkMarket((request.params as { market: string }).market, 'market');
+      checkShape(request.body, { object: { legalId: 'string' }, required: ['legalId'] }, 'body');
+      const { legalId } = request.body as { legalId: string };
+      checkLegalId(market, legalId, 'legalId');
+      return send(reply, layout.found(findPersons(state, market, legalId)));
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest } from './errors.js';
+import type { Fields } from './persons.js';
+import type { SimulatorState } from './state.js';
+import { checkShape } from './validation.js';
+
+export type ScreeningSubject = 'person' | 'company';
+
+/** A hit in the predefined result of a test case. */
+export interface ScreeningMatch {
+  name: string;
+  category: 'PEP' | 'SANCTIONS' | 'ADVERSE_MEDIA';
+  pep: boolean;
+  description: string;
+  score: number;
+}
+
+export interface ScreeningResult {
+  screeningId: string;
+  timestamp: string;
+  reference: string;
+  provider: string;
+  subject: ScreeningSubject;
+  riskLevel: 'LOW' | 'MEDIUM' | 'HIGH';
+  matches: ScreeningMatch[];
+}
+
+type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches'>;
+
+// The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
+const POLITICIAN: Outcome = {
+  riskLevel: 'HIGH',
+  matches: [{ name: 'Test Politician', category: 'PEP', pep: true, description: 'Member of national parliament', score: 0.97 }],
+};
+const NO_HIT: Outcome = { riskLevel: 'LOW', matches: [] };
+const SANCTIONED_COMPANY: Outcome = {
+  riskLevel: 'HIGH',
+  matches: [{ name: 'Test Trading Company Ltd', category: 'SANCTIONS', pep: false, description: 'Listed on a consolidated sanctions list', score: 0.91 }],
+};
+
+const CASES: Record<string, { subject: ScreeningSubject; outcome: Outcome }> = {
+  person_test_case_01: { subject: 'person', outcome: POLITICIAN },
+  company_test_case_01: { subject: 'company', outcome: NO_HIT },
+  company_test_case_02: { subject: 'company', outcome: SANCTIONED_COMPANY },
+};
+
+const REQUEST_SHAPES = {
+  person: { object: { reference: 'string', firstName: 'string', lastName: 'string', provider: 'string' }, required: ['reference', 'provider'] },
+  // Fields of the company request are not shown: reference is what selects the case; provider is optional but checked.
+  company: { object: { reference: 'string', provider: 'string', companyName: 'string', registrationNumber: 'string', country: 'string' }, required: ['reference'] },
+} as const;
+
+function outcomeOf(state: SimulatorState, reference: string): Outcome {
+  if (reference === 'person_test_case_01' && state.mutant('person-case-without-hit')) return NO_HIT;
+  if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return NO_HIT;
+  const outcome = CASES[reference].outcome;
+  if (!state.mutant('screening-not-deterministic')) return outcome;
+  return { ...outcome, matches: outcome.matches.map((match) => ({ ...match, score: Math.round(state.random() * 100) / 100 })) };
+}
+
+/** Operations 8 and 9: a fixed reference selects a predefined result; only the id and timestamp vary. */
+export function screen(state: SimulatorState, subject: ScreeningSubject, body: unknown): ScreeningResult {
+  checkShape(body, REQUEST_SHAPES[subject], 'body');
+  const request = body as Fields & { reference: string; provider?: string };
+  const testCase = Object.hasOwn(CASES, request.reference) ? CASES[request.reference] : undefined;
+  if (testCase?.subject !== subject) {
+    const known = Object.keys(CASES).filter((reference) => CASES[reference].subject === subject);
+    throw badRequest('reference', `unknown ${subject} test case ${JSON.stringify(request.reference)}; use one of ${known.join(', ')}`);
+  }
+  if (request.provider !== undefined && request.provider !== state.options.provider) {
+    throw badRequest('provider', `unknown screening provider ${JSON.stringify(request.provider)}; the sandbox accepts ${state.options.provider}`);
+  }
+  return {
+    screeningId: randomUUID(),
+    timestamp: new Date(state.now()).toISOString(),
+    reference: request.reference,
+    provider: state.options.provider,
+    subject,
+    ...outcomeOf(state, request.reference),
+  };
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { SimulatorClock } from './clock.js';
+import { ConsumerStore } from './consumers.js';
+import type { MutantName } from './mutants.js';
+import type { ResolvedSimulatorOptions } from './options.js';
+import { PersonRegister, type Delays } from './persons.js';
+import { jittered, seededRandom, type Random } from './random.js';
+import { ReadLog } from './read-log.js';
+import { RequestLog } from './request-log.js';
+import { TokenStore } from './tokens.js';
+
+/** Everything the simulator remembers; handlers receive it instead of reaching for globals. */
+export class SimulatorState {
+  readonly clock: SimulatorClock;
+  readonly random: Random;
+  readonly delays: Delays;
+  readonly tokens: TokenStore;
+  persons!: PersonRegister;
+  consumers!: ConsumerStore;
+  requests!: RequestLog;
+  reads!: ReadLog;
+
+  constructor(
+    readonly options: ResolvedSimulatorOptions,
+    private readonly seedBackground: (state: SimulatorState) => void,
+  ) {
+    this.clock = options.clock;
+    this.random = seededRandom(options.seed);
+    this.delays = { next: () => jittered(options.availabilityDelayMs, this.random) };
+    this.tokens = new TokenStore(this.clock, options.tokenTtlSeconds);
+    this.reset();
+  }
+
+  /** Forgets all records and counts but keeps issued tokens, so a reset never logs a client out. */
+  reset(): void {
+    this.persons = new PersonRegister(this.clock, this.delays, randomUUID);
+    this.consumers = new ConsumerStore();
+    this.requests = new RequestLog();
+    this.reads = new ReadLog();
+    this.tokens.issued = 0;
+    this.seedBackground(this);
+  }
+
+  mutant(name: MutantName): boolean {
+    return this.options.mutant === name;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+}

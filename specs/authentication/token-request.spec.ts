@@ -1,0 +1,35 @@
+/**
+ * Authentication, items 2 and 3.
+ *
+ * > Token request: POST {auth_url}/sandbox/v1/token.oauth2 with Content-Type:
+ * > application/x-www-form-urlencoded, form fields grant_type = client_credentials and scope = bci,
+ * > and HTTP Basic authentication with <CLIENT_ID>:<CLIENT_SECRET>.
+ * > The response property access_token is sent on every other request as Authorization: Bearer.
+ *
+ * The run requests one token per client in its global setup and shares it with every worker; this
+ * spec reads that exchange (redacted) instead of spending another token request.
+ * Not asserted (not shown): token lifetime and the other response properties.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { attachJson, Given, Then, When } from '../../support/report.js';
+import { CONSUMERS_PATH } from '../../support/consumers.js';
+
+rule('auth.token-issued').test('issues an access_token for the documented client-credentials request, and accepts it as a bearer token', async ({ run, api }) => {
+  const evidence = await Given('the token request this run sent', async () => {
+    await attachJson('token exchange (redacted)', run.tokenEvidence);
+    return run.tokenEvidence;
+  });
+
+  await Then('it answered 2xx with an access_token property', async () => {
+    expect(evidence.status, 'the token request answers 2xx').toBeGreaterThanOrEqual(200);
+    expect(evidence.status, 'the token request answers 2xx').toBeLessThan(300);
+    expect(evidence.bodyKeys, 'the token response has an access_token property').toContain('access_token');
+  });
+
+  const response = await When('the client lists its consumers with Authorization: Bearer <access_token>', () => api.request('GET', CONSUMERS_PATH));
+
+  await Then('the call is accepted', async () => {
+    expect(response.ok, `the call with the issued token answered ${response.status}, not 2xx`).toBe(true);
+  });
+});

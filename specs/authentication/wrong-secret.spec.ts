@@ -1,0 +1,30 @@
+/**
+ * Authentication, item 1.
+ *
+ * > OAuth 2.0 client credentials. The client id and client secret are the sandbox credentials of
+ * > the registered organization.
+ *
+ * A secret that is not the organization's is refused: no token is issued. Not asserted (not
+ * shown): the status (any 4xx) and the error body.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { requestToken, TokenError } from '../../support/tokens.js';
+
+rule('auth.wrong-secret-rejected').test('refuses a token to the right client id with a wrong secret', async ({ config, data }) => {
+  const credentials = await Given('the client id with a secret that is not its own', async () => ({
+    clientId: config.client.clientId,
+    clientSecret: data.wrongSecret(),
+  }));
+
+  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials).then(
+    () => undefined,
+    (error: unknown) => error,
+  ));
+
+  await Then('the token service rejects the credentials', async () => {
+    expect(outcome, 'a wrong client secret gets no token').toBeInstanceOf(TokenError);
+    expect((outcome as TokenError).reason, 'the token service answered that the credentials were rejected (4xx)').toBe('rejected');
+  });
+});

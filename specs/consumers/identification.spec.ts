@@ -1,0 +1,37 @@
+/**
+ * Consumer data v3 — States and transitions.
+ *
+ * > POST consumers | consumer `data.legalId` matches an existing person | The consumer becomes
+ * > IDENTIFIED and a subscription is created
+ *
+ * Both effects may arrive late, so each is waited for. Not asserted (not shown): the upload's
+ * status (any 2xx), the other consumer states, the layout of the consumer list and of the
+ * subscribed persons, their order and paging.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { isIdentified } from '../../support/consumers.js';
+
+rule('transition.consumer-identified').test('identifies a consumer whose legal id matches an existing person', async ({ persons, consumers, data }) => {
+  const stored = await Given('an available person', () => persons.createAvailable());
+  const consumer = data.consumer(stored.person.legalId);
+
+  const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
+
+  await Then('the upload is accepted', async () => {
+    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
+  });
+  await Then('the consumer is eventually listed as IDENTIFIED', () => consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', isIdentified));
+});
+
+rule('transition.subscription-created').test('creates a subscription to the person a consumer was identified with', async ({ persons, consumers, data }) => {
+  const stored = await Given('an available person', () => persons.createAvailable());
+
+  const response = await When('the client uploads a consumer with its legal id', () => consumers.upload([data.consumer(stored.person.legalId)]));
+
+  await Then('the upload is accepted', async () => {
+    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
+  });
+  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored));
+});

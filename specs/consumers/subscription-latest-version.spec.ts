@@ -1,0 +1,26 @@
+/**
+ * Consumer data v3 — operation 7.
+ *
+ * > GET {base_url}/consumer-intelligence/v3/subscriptions/persons — The latest versions of the
+ * > subscribed persons.
+ *
+ * Not asserted (not shown): how versions are numbered, the layout, parameters and paging.
+ */
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { containsValue } from '../../support/lookup.js';
+
+rule('subscription.latest-version').test('shows the latest version of a subscribed person after it is updated', async ({ persons, consumers, data }) => {
+  const stored = await Given('a person that a consumer of this client is subscribed to', async () => {
+    const person = await persons.createAvailable();
+    await consumers.subscribe(person, data.consumer(person.person.legalId));
+    return person;
+  });
+  const familyName = data.familyName(stored.person);
+
+  await When(`the person is updated with the family name ${familyName}`, () => persons.store({ ...stored.person, familyName }));
+
+  await Then('the subscribed person eventually shows the new family name', () =>
+    consumers.awaitSubscription(stored, `to show the family name ${familyName}`, (item) => containsValue(item, familyName)),
+  );
+});

@@ -1,0 +1,42 @@
+/**
+ * Consumer data v3 — What the service does, item 5.
+ *
+ * > A consumer whose legal id matches a known person is identified and a subscription is created.
+ *
+ * Its converse: a consumer whose legal id matches no person is not identified and gets no
+ * subscription. A negative can only be observed at a moment: the moment chosen is when a matching
+ * consumer uploaded after it has been identified and subscribed, so the unmatched one had longer
+ * than that to be (wrongly) identified.
+ * Not asserted (not shown): which state an unmatched consumer gets instead.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { isIdentified } from '../../support/consumers.js';
+import { containsValue, itemContaining } from '../../support/lookup.js';
+
+rule('consumer.unknown-not-identified').test('does not identify, nor subscribe to, a consumer whose legal id matches no person', async ({ persons, consumers, data }) => {
+  const unknownLegalId = data.unknownLegalId();
+  const unmatched = data.consumer(unknownLegalId);
+  const stored = await Given('a consumer with a legal id of no person, already listed, and an available person', async () => {
+    const upload = await consumers.upload([unmatched]);
+    expect(upload.ok, `the upload answered ${upload.status}, not 2xx`).toBe(true);
+    await consumers.awaitConsumer(unmatched.consumerId, 'to be listed');
+    return persons.createAvailable();
+  });
+
+  await When('a consumer matching the person is uploaded later and has been identified and subscribed', () =>
+    consumers.subscribe(stored, data.consumer(stored.person.legalId)),
+  );
+
+  await Then('the unmatched consumer is not IDENTIFIED', async () => {
+    const list = await consumers.listConsumers();
+    const item = itemContaining(list.body, unmatched.consumerId);
+    expect(item, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
+    expect(isIdentified(item), `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is not IDENTIFIED`).toBe(false);
+  });
+  await Then('no subscribed person carries the unknown legal id', async () => {
+    const subscribed = await consumers.listSubscribedPersons();
+    expect(containsValue(subscribed.body, unknownLegalId), `no subscription names ${unknownLegalId}`).toBe(false);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Sandbox person management v1 — operation 1, and rule 2 of the Endpoints section.
+ *
+ * > PUT {base_url}/consumer-intelligence/sandbox/v1/persons — Contains the `gedi` of the person.
+ * > Person creation is asynchronous: operation 3 may fail to return the person until it is
+ * > available; the client retries later.
+ *
+ * Not asserted, because the documentation does not show it: the status code of the PUT (any 2xx),
+ * where in the response the gedi sits, the shape of the person record, the status returned while
+ * the person is not yet available, and how long that takes (bounded only by
+ * CONTRACT_AVAILABILITY_TIMEOUT_MS).
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { describes } from '../../support/persons.js';
+
+rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
+  const person = await Given('a new custom person with every documented field group', async () => data.person());
+
+  const stored = await When('the client PUTs the person', () => persons.store(person));
+
+  await Then('the response contains a gedi for it', async () => {
+    expect(stored.gedi, 'the gedi is a non-empty string').toMatch(/\S/);
+  });
+});
+
+rule('person.eventually-available').test('makes a new person retrievable by gedi within the market and findable by legal id, eventually', async ({ persons }) => {
+  const stored = await Given('a person that was just created', () => persons.create());
+
+  const record = await When('the client retries operation 3 until the person is available', () => persons.awaitRetrievable(stored));
+
+  await Then('the record describes that person', async () => {
+    expect(describes(record, stored), 'the record carries the gedi or the legal id that was sent').toBe(true);
+  });
+  await Then('operation 4 finds it by its legal id', () => persons.awaitFindable(stored));
+});

@@ -1,0 +1,26 @@
+/**
+ * Sandbox person management v1 — States and transitions.
+ *
+ * > DELETE sandbox person | body has only `id` | The custom person with that `id` is deleted
+ *
+ * Not asserted (not shown): the status of the DELETE (any 2xx), the status a deleted person gets
+ * (404 and 410 both count as gone), how soon the deletion takes effect.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+
+rule('transition.delete').test('deletes the custom person with that id: eventually neither retrievable nor findable', async ({ persons }) => {
+  const stored = await Given('an available person that is also findable', async () => {
+    const person = await persons.createAvailable();
+    await persons.awaitFindable(person);
+    return person;
+  });
+
+  const response = await When('the client DELETEs with only its id', () => persons.delete(stored.person.id));
+
+  await Then('the DELETE is accepted', async () => {
+    expect(response.ok, `the DELETE answered ${response.status}, not 2xx`).toBe(true);
+  });
+  await Then('the person is eventually gone from operations 3 and 4', () => persons.awaitGone(stored));
+});

@@ -1,0 +1,29 @@
+/**
+ * Sandbox person management v1 — States and transitions.
+ *
+ * > PUT sandbox person | `deregistered` is true, optional `deregisteredReason` | Person is marked
+ * > deregistered
+ *
+ * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record (a
+ * `deregistered` flag or a status value are both accepted), whether the date fields are echoed.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { containsValue, findRecords, hasFlag } from '../../support/lookup.js';
+
+rule('transition.deregister').test('marks the person deregistered, with the reason given', async ({ persons, data }) => {
+  const stored = await Given('an available person', () => persons.createAvailable());
+  const reason = data.deregistrationReason();
+
+  await When('the client PUTs the person with deregistered true and a reason', () =>
+    persons.store({ ...stored.person, deregistered: true, deregisteredReason: reason, deregisteredDate: data.pastDate() }),
+  );
+
+  const record = await Then('the person is eventually shown deregistered', () =>
+    persons.awaitRetrievable(stored, 'to be marked deregistered', (body) => findRecords(body, (candidate) => hasFlag(candidate, 'deregistered')).length > 0),
+  );
+  await Then('the record carries the reason', async () => {
+    expect(containsValue(record, reason), `the reason "${reason}" is in the record`).toBe(true);
+  });
+});

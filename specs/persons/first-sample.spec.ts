@@ -1,0 +1,29 @@
+/**
+ * Sandbox person management v1 — the first documented sample (Resources and their fields).
+ *
+ * > Every sample sent `id`, `country`, `legalId` and `dateOfBirth` for persons, except the first
+ * > sandbox person example, which used `firstName` instead of `firstNames`.
+ *
+ * Not asserted (not shown): how the service stores a single first name next to `firstNames`.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { containsValue } from '../../support/lookup.js';
+import { gediIn } from '../../support/persons.js';
+
+rule('person.first-sample-accepted').test('accepts a person sent with firstName instead of firstNames, as in the first sample', async ({ persons, data }) => {
+  const person = await Given('a person shaped like the first documented sample', async () => data.firstSamplePerson());
+
+  const response = await When('the client PUTs it', () => persons.put(person));
+
+  const gedi = await Then('the sandbox accepts it and answers its gedi', async () => {
+    expect(response.ok, `the PUT answered ${response.status}, not 2xx`).toBe(true);
+    const answered = gediIn(response.body);
+    expect(answered, 'the PUT response contains a gedi').toBeTypeOf('string');
+    return answered!;
+  });
+  await Then('the person becomes available with that first name', () =>
+    persons.awaitRetrievable({ person, gedi }, `to show the first name ${person.firstName}`, (record) => containsValue(record, person.firstName!)),
+  );
+});

@@ -1,0 +1,49 @@
+/**
+ * Sandbox person management v1 — States and transitions.
+ *
+ * > PUT sandbox person | `merged.gedi` names an existing person (that gedi must already exist) |
+ * > Person is merged into that person
+ *
+ * Not asserted (not shown): how a merged person is presented. Either of two readings counts as
+ * "merged": the source record names the target gedi under a merge-related key, or the source gedi
+ * now resolves to the target person. Nor is the status of the rejection shown: any 4xx counts.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { containsValue, findRecords } from '../../support/lookup.js';
+
+/** Evidence that the record fetched for `sourceGedi` shows it merged into `targetGedi`. */
+function showsMergedInto(record: unknown, sourceGedi: string, targetGedi: string): boolean {
+  const namedUnderMergeKey = findRecords(record, (candidate) =>
+    Object.entries(candidate).some(([key, value]) => /merge/i.test(key) && containsValue(value, targetGedi)),
+  ).length > 0;
+  const resolvesToTarget = containsValue(record, targetGedi) && !containsValue(record, sourceGedi);
+  return namedUnderMergeKey || resolvesToTarget;
+}
+
+rule('transition.merge').test('merges a person into an existing person named by merged.gedi', async ({ persons }) => {
+  const [target, source] = await Given('two available persons', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
+
+  await When('the client PUTs the second person with merged.gedi naming the first', () =>
+    persons.store({ ...source.person, merged: { gedi: target.gedi } }),
+  );
+
+  await Then('the second person is eventually shown merged into the first', () =>
+    persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (record) => showsMergedInto(record, source.gedi, target.gedi)),
+  );
+});
+
+rule('transition.merge-unknown-rejected').test('rejects a merge into a gedi that does not exist', async ({ persons, data }) => {
+  const stored = await Given('an available person', () => persons.createAvailable());
+  const unknownGedi = data.unknownGedi(stored.gedi);
+
+  const response = await When(`the client PUTs it with merged.gedi naming ${unknownGedi}, which no person has`, () =>
+    persons.put({ ...stored.person, merged: { gedi: unknownGedi } }),
+  );
+
+  await Then('the PUT is rejected with a 4xx', async () => {
+    expect(response.status, 'a merge into an unknown gedi is rejected (4xx)').toBeGreaterThanOrEqual(400);
+    expect(response.status, 'a merge into an unknown gedi is rejected (4xx)').toBeLessThan(500);
+  });
+});

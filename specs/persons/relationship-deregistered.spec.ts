@@ -1,0 +1,27 @@
+/**
+ * Sandbox person management v1 — States and transitions.
+ *
+ * > PUT sandbox person | an element of `relationshipList` has `deregistered` true | The related
+ * > person is marked deregistered
+ *
+ * The related person is identified by its own legal id; the mark is a `deregistered` flag (or a
+ * DEREGISTERED status) on a record that carries that legal id.
+ * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
+ */
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { hasFlag, recordsContaining } from '../../support/lookup.js';
+
+rule('transition.relationship-deregistered').test('marks the related person deregistered when its relationship says deregistered', async ({ persons, data }) => {
+  const relative = data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() });
+  const person = await Given('a person whose parent is deregistered', async () => data.person({ relationshipList: [relative] }));
+
+  const stored = await When('the client PUTs the person', () => persons.store(person));
+
+  const legalId = relative.legalId!.socialSecurityNumber!;
+  await Then('the related person is eventually shown deregistered', () =>
+    persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (record) =>
+      recordsContaining(record, legalId).some((candidate) => hasFlag(candidate, 'deregistered')),
+    ),
+  );
+});

@@ -1,0 +1,26 @@
+/**
+ * Sandbox person management v1 — States and transitions.
+ *
+ * > DELETE sandbox person | body has `removed` true plus person fields | Person is marked as
+ * > removed
+ *
+ * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled (a
+ * `removed` flag or a status value are both accepted), which other fields change.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { findRecords, hasFlag } from '../../support/lookup.js';
+
+rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons }) => {
+  const stored = await Given('an available person', () => persons.createAvailable());
+
+  const response = await When('the client DELETEs with removed true plus the person fields', () => persons.markRemoved(stored.person));
+
+  await Then('the DELETE is accepted', async () => {
+    expect(response.ok, `the DELETE answered ${response.status}, not 2xx`).toBe(true);
+  });
+  await Then('the person is eventually shown as removed', () =>
+    persons.awaitRetrievable(stored, 'to be marked as removed', (body) => findRecords(body, (candidate) => hasFlag(candidate, 'removed')).length > 0),
+  );
+});

@@ -1,0 +1,27 @@
+/**
+ * AML screening v2 — Versioning.
+ *
+ * > The screening interface is reachable at {base_url}/aml-real-time-screening/v2 in the sandbox
+ * > [...] and both address forms also exist with the root path /aml-real-time-screening/.
+ *
+ * Read as: the same operation path without the `v2` segment answers like the versioned one.
+ * Not asserted (not shown): the http form (the samples use https), deprecation of either form.
+ */
+import { expect } from 'vitest';
+import { rule } from '../../support/contract.js';
+import { Given, Then, When } from '../../support/report.js';
+import { PERSON_SCREENING_PATH, rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/screening.js';
+
+rule('screening.root-path').test('answers person screening under the root path like under the v2 path', async ({ screening, data }) => {
+  const request = await Given('the person test request', async () => screening.personRequest(TEST_REFERENCES.politician, data.personName()));
+
+  const [versioned, root] = await When(`the client screens at ${PERSON_SCREENING_PATH} and at ${rootForm(PERSON_SCREENING_PATH)}`, () =>
+    Promise.all([screening.screenPerson(request), screening.screenPerson(request, rootForm(PERSON_SCREENING_PATH))]),
+  );
+
+  await Then('both answer 2xx with the same result', async () => {
+    expect(versioned!.ok, `the v2 path answered ${versioned!.status}, not 2xx`).toBe(true);
+    expect(root!.ok, `the root path answered ${root!.status}, not 2xx`).toBe(true);
+    expect(screeningOutcome(root!.body, request), 'the root path gives the same result as the v2 path').toEqual(screeningOutcome(versioned!.body, request));
+  });
+});

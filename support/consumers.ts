@@ -1,0 +1,83 @@
+import type { ContractConfig } from './config.js';
+import type { ApiClient, ApiResponse } from './http.js';
+import type { Consumer } from './factories.js';
+import type { StoredPerson } from './persons.js';
+import { eventually } from './eventually.js';
+import { containsValue, itemContaining, readAllPages } from './lookup.js';
+import { expectSchema } from './schemas.js';
+
+export const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
+export const SUBSCRIBED_PERSONS_PATH = '/consumer-intelligence/v3/subscriptions/persons';
+
+/**
+ * Operations 5–7 for one client. Lists are read whole (every page) on each look, because neither
+ * their order nor their parameters are documented: a record can be on any page.
+ */
+export class ConsumerDesk {
+  constructor(
+    private readonly api: ApiClient,
+    private readonly config: ContractConfig,
+  ) {}
+
+  /** The same desk acting as another client (isolation checks). */
+  as(api: ApiClient): ConsumerDesk {
+    return new ConsumerDesk(api, this.config);
+  }
+
+  /** Operation 5. */
+  upload(consumers: Consumer[]): Promise<ApiResponse> {
+    expectSchema('consumer-upload', consumers);
+    return this.api.request('POST', CONSUMERS_PATH, { json: consumers });
+  }
+
+  /** Operation 6, every page. */
+  listConsumers(): Promise<ApiResponse> {
+    return readAllPages(this.api, CONSUMERS_PATH);
+  }
+
+  /** Operation 7, every page. */
+  listSubscribedPersons(): Promise<ApiResponse> {
+    return readAllPages(this.api, SUBSCRIBED_PERSONS_PATH);
+  }
+
+  /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
+  async awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
+    const { value } = await eventually(
+      `consumer ${consumerId} ${what}`,
+      () => this.listConsumers(),
+      (response) => {
+        const item = response.ok ? itemContaining(response.body, consumerId) : undefined;
+        return item !== undefined && until(item) ? { item } : undefined;
+      },
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+    return value.item;
+  }
+
+  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
+  async awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true): Promise<unknown> {
+    const { value } = await eventually(
+      `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
+      () => this.listSubscribedPersons(),
+      (response) => {
+        const item = response.ok ? (itemContaining(response.body, stored.gedi) ?? itemContaining(response.body, stored.person.legalId)) : undefined;
+        return item !== undefined && until(item) ? { item } : undefined;
+      },
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+    return value.item;
+  }
+
+  /** Uploads a consumer for an available person and waits until it is IDENTIFIED and subscribed. */
+  async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
+    const response = await this.upload([consumer]);
+    if (!response.ok) throw new Error(`the consumer upload answered ${response.status}, not 2xx`);
+    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', isIdentified);
+    await this.awaitSubscription(stored);
+  }
+}
+
+/** The one consumer state the documentation shows. */
+export function isIdentified(item: unknown): boolean {
+  return containsValue(item, 'IDENTIFIED');
+}

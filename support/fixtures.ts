@@ -1,0 +1,47 @@
+import { inject, test as base } from 'vitest';
+import type { ContractConfig, Credentials } from './config.js';
+import { registerSecret } from './redact.js';
+import { ApiClient } from './http.js';
+import { TokenProvider, type IssuedToken } from './tokens.js';
+import { createDataFactory } from './factories.js';
+import { PersonBook } from './persons.js';
+import { ConsumerDesk } from './consumers.js';
+import { ScreeningDesk } from './screening.js';
+
+function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
+  return new ApiClient({
+    baseUrl: config.baseUrl,
+    requestTimeoutMs: config.requestTimeoutMs,
+    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token) },
+  });
+}
+
+/**
+ * Worker scope: the run (config and tokens from global setup) and one API client per client.
+ * Test scope: seeded test data and the person book, which deletes what the test created when the
+ * test ends, pass or fail.
+ */
+export const test = base
+  .extend('run', { scope: 'worker' }, () => {
+    const run = inject('contract');
+    // Workers are separate realms: the redaction choke point must learn the secrets here too.
+    for (const secret of [run.config.client.clientSecret, run.config.secondClient?.clientSecret, run.tokens.primary.accessToken, run.tokens.second?.accessToken]) {
+      if (secret) registerSecret(secret);
+    }
+    return run;
+  })
+  .extend('config', { scope: 'worker' }, ({ run }) => run.config)
+  .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))
+  .extend('secondApi', { scope: 'worker' }, ({ run }): ApiClient | undefined =>
+    run.config.secondClient && run.tokens.second ? clientFor(run.config, run.config.secondClient, run.tokens.second) : undefined,
+  )
+  .extend('data', ({ config, task }) =>
+    createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: `${task.file.name} > ${task.name}` }),
+  )
+  .extend('persons', async ({ api, config, data }, { onCleanup }) => {
+    const book = new PersonBook(api, config, data);
+    onCleanup(() => book.cleanUp());
+    return book;
+  })
+  .extend('consumers', ({ api, config }) => new ConsumerDesk(api, config))
+  .extend('screening', ({ api, config }) => new ScreeningDesk(api, config));

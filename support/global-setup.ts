@@ -1,0 +1,75 @@
+import type { TestProject } from 'vitest/node';
+import { readSettings, type ContractConfig } from './config.js';
+import { registerSecret, redact } from './redact.js';
+import { requestToken, type IssuedToken } from './tokens.js';
+import type { HttpExchange } from './http.js';
+import { resolveConfig } from './target.js';
+import { startSimulator } from '../simulator/listen.js';
+import { simulatorOptionsFromEnv } from '../simulator/options.js';
+
+/** What the run hands every worker: the resolved config and one token per client. */
+export interface ContractRun {
+  config: ContractConfig;
+  tokens: { primary: IssuedToken; second?: IssuedToken };
+  /** The documented token request of this run, redacted, so the authentication spec can show it. */
+  tokenEvidence: TokenEvidence;
+}
+
+export interface TokenEvidence {
+  status: number;
+  bodyKeys: string[];
+  tokenType?: string;
+  exchanges: HttpExchange[];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    contract: ContractRun;
+  }
+}
+
+function newRunId(seed: number): string {
+  return `r${Date.now().toString(36)}${seed.toString(36)}`;
+}
+
+/**
+ * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
+ * set, then fetches exactly one token per client for all workers (the token service is shared and
+ * rate-limited; one request per client per run is the budget).
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const settings = readSettings();
+  const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const simulator = settings.baseUrl
+    ? undefined
+    : await startSimulator({ ...simulatorOptionsFromEnv(process.env), control: true });
+  try {
+    const config = resolveConfig(settings, simulator && {
+      baseUrl: simulator.baseUrl,
+      clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
+      provider: simulator.options.provider,
+    }, newRunId(seed), seed);
+    for (const client of [config.client, config.secondClient]) if (client) registerSecret(client.clientSecret);
+
+    const primary = await requestToken(config.authUrl, config.client);
+    const second = config.secondClient ? (await requestToken(config.authUrl, config.secondClient)).token : undefined;
+    const body = primary.response.body;
+    project.provide('contract', {
+      config,
+      tokens: { primary: primary.token, second },
+      tokenEvidence: {
+        status: primary.response.status,
+        bodyKeys: body && typeof body === 'object' ? Object.keys(body) : [],
+        tokenType: primary.token.tokenType,
+        exchanges: redact(primary.response.exchanges),
+      },
+    });
+    if (simulator) console.log(`contract: embedded simulator listening on ${simulator.baseUrl}`);
+  } catch (error) {
+    await simulator?.close();
+    throw error;
+  }
+  return async () => {
+    await simulator?.close();
+  };
+}

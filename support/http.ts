@@ -1,0 +1,437 @@
+// The HTTP client every spec uses: undici with one keep-alive agent, JSON in and out, a precise
+// per-request deadline, transient-failure retries, and evidence (a report step with a redacted
+// attachment) for every attempt. Non-2xx answers are returned, never thrown: judging them is
+// the spec's job.
+import { Agent, request as undiciRequest } from 'undici';
+import type { Credentials } from './config.js';
+import { recordShape } from './drift.js';
+import { redact } from './redact.js';
+import { attachJson, step } from './report.js';
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export interface HttpExchange {
+  method: string;
+  url: string;
+  status: number | null;
+  durationMs: number;
+  requestHeaders: Record<string, string>;
+  requestBody?: unknown;
+  responseHeaders: Record<string, string>;
+  responseBody?: unknown;
+  attempt: number;
+  error?: string;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  ok: boolean;
+  headers: Record<string, string>;
+  body: T;
+  text: string;
+  url: string;
+  /** Every attempt behind this response, already redacted (safe to print). */
+  exchanges: HttpExchange[];
+}
+
+export interface TokenSource {
+  accessToken(): Promise<string>;
+  renew(): Promise<string>;
+}
+
+export type Auth =
+  | { kind: 'bearer'; tokens: TokenSource }
+  | { kind: 'basic'; credentials: Credentials }
+  | { kind: 'none' }
+  | { kind: 'raw'; authorization: string };
+
+export interface RequestOptions {
+  json?: unknown;
+  form?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  auth?: Auth;
+  timeoutMs?: number;
+  /** Prefixes the report step, e.g. "PUT sandbox person". */
+  title?: string;
+  /** Catalogue operation id (op1, op3, ...) under which the drift report records the response shape. */
+  operation?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retry policy: data, plus a pure decision function. Scheduling lives in ApiClient.
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** No retry is started once attempts and waits together would pass this. */
+  readonly maxTotalMs: number;
+  /** Share of the delay added or removed at random, so parallel workers do not retry in lockstep. */
+  readonly jitter: number;
+  /** Answers that mean "try again later". Everything else (400, 401, 403, 404, 409, 422, ...) is final. */
+  readonly retryStatuses: readonly number[];
+  /** Answers by which the server says it did not process the request, so even a POST may be repeated. */
+  readonly unprocessedStatuses: readonly number[];
+  readonly idempotentMethods: readonly string[];
+}
+
+export const RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  maxTotalMs: 30_000,
+  jitter: 0.2,
+  retryStatuses: [429, 502, 503, 504],
+  unprocessedStatuses: [429, 503],
+  idempotentMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'],
+};
+
+/**
+ * How an attempt failed without an answer. `refused` and `unresolved` mean the request never
+ * left this process; after `timeout` and `reset` the server may or may not have processed it.
+ */
+export type TransportFailure = 'refused' | 'unresolved' | 'timeout' | 'reset' | 'other';
+
+export interface AttemptOutcome {
+  method: string;
+  /** 1-based number of the attempt that just ended. */
+  attempt: number;
+  status?: number;
+  error?: TransportFailure;
+  /** The server's Retry-After, already converted to milliseconds. */
+  retryAfterMs?: number;
+  /** Time since the first attempt started, including this one. */
+  elapsedMs: number;
+  /** A number in [0, 1) for the jitter; 0.5 means none. */
+  random?: number;
+}
+
+export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+
+export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): RetryDecision {
+  const method = outcome.method.toUpperCase();
+  const transient =
+    outcome.status !== undefined
+      ? policy.retryStatuses.includes(outcome.status)
+      : outcome.error !== undefined && outcome.error !== 'other';
+  const cause = outcome.status !== undefined ? `status ${outcome.status}` : (outcome.error ?? 'no answer');
+  if (!transient) return { retry: false, reason: `${cause} is not transient` };
+
+  const unprocessed =
+    outcome.status !== undefined
+      ? policy.unprocessedStatuses.includes(outcome.status)
+      : outcome.error === 'refused' || outcome.error === 'unresolved';
+  if (!policy.idempotentMethods.includes(method) && !unprocessed) {
+    return { retry: false, reason: `${method} is not repeated after ${cause}: the server may have processed it` };
+  }
+  if (outcome.attempt >= policy.maxAttempts) {
+    return { retry: false, reason: `${cause} after ${outcome.attempt} attempts` };
+  }
+
+  const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (outcome.attempt - 1));
+  const jittered = backoff * (1 + policy.jitter * (2 * (outcome.random ?? 0.5) - 1));
+  const delayMs = Math.round(outcome.retryAfterMs ?? jittered);
+  if (outcome.elapsedMs + delayMs > policy.maxTotalMs) {
+    return {
+      retry: false,
+      reason: `${cause}; waiting ${delayMs} ms more would pass the ${policy.maxTotalMs} ms retry budget`,
+    };
+  }
+  return { retry: true, delayMs };
+}
+
+/** Retry-After as milliseconds from `nowMs`: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+export function classifyFailure(error: unknown): TransportFailure {
+  const name = (error as { name?: unknown } | null)?.name;
+  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
+  switch (code) {
+    case 'ECONNREFUSED':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unresolved';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timeout';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return 'reset';
+    default:
+      return 'other';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Process-wide exchange hook, so benchmarks can count requests without touching the client.
+
+type ExchangeListener = (exchange: HttpExchange) => void;
+const listeners = new Set<ExchangeListener>();
+let exchanges = 0;
+
+/** Calls `listener` after every attempt (redacted exchange); returns the unsubscribe function. */
+export function onExchange(listener: ExchangeListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Attempts made by this process so far. */
+export function exchangeCount(): number {
+  return exchanges;
+}
+
+function announce(exchange: HttpExchange): void {
+  exchanges += 1;
+  for (const listener of listeners) listener(exchange);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
+export class TargetUnavailableError extends Error {
+  override readonly name = 'TargetUnavailableError';
+  constructor(
+    readonly host: string,
+    readonly failure: TransportFailure,
+    readonly attempts: number,
+    readonly exchanges: HttpExchange[],
+    detail: string,
+  ) {
+    super(`${host} did not answer (${failure}) after ${attempts} attempt(s): ${detail}`);
+  }
+}
+
+// One keep-alive pool per process: specs in a worker share connections to the target.
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+interface Attempt {
+  exchange: HttpExchange;
+  response?: ApiResponse;
+  failure?: TransportFailure;
+}
+
+export class ApiClient {
+  private readonly baseUrl: string;
+  private readonly auth: Auth;
+  private readonly requestTimeoutMs: number;
+  private readonly policy: RetryPolicy;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+
+  constructor(options: {
+    baseUrl: string;
+    auth?: Auth;
+    requestTimeoutMs?: number;
+    policy?: RetryPolicy;
+    clock?: Clock;
+    random?: () => number;
+  }) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.auth = options.auth ?? { kind: 'none' };
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.policy = options.policy ?? RETRY_POLICY;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+  }
+
+  async request<T = unknown>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const auth = options.auth ?? this.auth;
+    const url = this.resolve(pathOrUrl, options.query);
+    const first = await this.withRetries(method.toUpperCase(), url, options, auth);
+    if (first.status !== 401 || auth.kind !== 'bearer') return first as ApiResponse<T>;
+    // The token may have been revoked or expired early: renew once and repeat once. A second
+    // 401 is the answer.
+    await auth.tokens.renew();
+    const second = await this.withRetries(method.toUpperCase(), url, options, auth, first.exchanges);
+    return second as ApiResponse<T>;
+  }
+
+  private resolve(pathOrUrl: string, query: Record<string, string> | undefined): string {
+    const url = new URL(
+      /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${this.baseUrl}/${pathOrUrl.replace(/^\/+/, '')}`,
+    );
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.append(key, value);
+    return url.toString();
+  }
+
+  private async withRetries(
+    method: string,
+    url: string,
+    options: RequestOptions,
+    auth: Auth,
+    earlier: HttpExchange[] = [],
+  ): Promise<ApiResponse> {
+    const started = this.clock.now();
+    const history = [...earlier];
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(method, url, options, auth, earlier.length + attempt);
+      history.push(result.exchange);
+      const decision = retryDecision(this.policy, {
+        method,
+        attempt,
+        status: result.response?.status,
+        error: result.failure,
+        retryAfterMs: parseRetryAfter(result.response?.headers['retry-after'], this.clock.now()),
+        elapsedMs: this.clock.now() - started,
+        random: this.random(),
+      });
+      if (!decision.retry) {
+        if (result.response) return { ...result.response, exchanges: history };
+        throw new TargetUnavailableError(
+          new URL(url).host,
+          result.failure ?? 'other',
+          attempt,
+          history,
+          `${method} ${new URL(url).pathname}: ${result.exchange.error}; ${decision.reason}`,
+        );
+      }
+      await this.clock.sleep(decision.delayMs);
+    }
+  }
+
+  private async attempt(
+    method: string,
+    url: string,
+    options: RequestOptions,
+    auth: Auth,
+    attempt: number,
+  ): Promise<Attempt> {
+    const path = new URL(url).pathname;
+    const prefix = options.title ? `${options.title}: ` : '';
+    return step(`${prefix}${method} ${path}`, async (handle) => {
+      const headers = await this.headersFor(auth, options);
+      const body =
+        options.form !== undefined
+          ? new URLSearchParams(options.form).toString()
+          : options.json !== undefined
+            ? JSON.stringify(options.json)
+            : undefined;
+      const started = this.clock.now();
+      const exchange: HttpExchange = {
+        method,
+        url,
+        status: null,
+        durationMs: 0,
+        requestHeaders: headers,
+        requestBody: options.form ?? options.json,
+        responseHeaders: {},
+        attempt,
+      };
+      let result: Attempt;
+      try {
+        const answer = await undiciRequest(url, {
+          method: method as 'GET',
+          headers,
+          body,
+          dispatcher: agent,
+          // undici's own timers have about 1 s resolution; the signal is precise and also
+          // covers reading the body.
+          signal: AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
+        });
+        const text = await answer.body.text();
+        const responseHeaders = flattenHeaders(answer.headers);
+        const response: ApiResponse = {
+          status: answer.statusCode,
+          ok: answer.statusCode >= 200 && answer.statusCode < 300,
+          headers: responseHeaders,
+          body: parseBody(text),
+          text,
+          url,
+          exchanges: [],
+        };
+        Object.assign(exchange, {
+          status: response.status,
+          responseHeaders,
+          responseBody: response.body,
+        });
+        // Only documented (2xx) answers feed the drift report; error bodies have no documented shape.
+        if (response.ok) recordShape(options.operation ?? `${method} ${path}`, response.body);
+        result = { exchange, response };
+      } catch (error) {
+        const failure = classifyFailure(error);
+        exchange.error = `${failure}: ${error instanceof Error ? error.message : String(error)}`;
+        result = { exchange, failure };
+      }
+      exchange.durationMs = this.clock.now() - started;
+      result.exchange = redact(exchange);
+      await handle.rename(`${prefix}${method} ${path} → ${exchange.status ?? result.failure}`);
+      await attachJson(`HTTP exchange (attempt ${attempt})`, result.exchange);
+      announce(result.exchange);
+      return result;
+    });
+  }
+
+  private async headersFor(auth: Auth, options: RequestOptions): Promise<Record<string, string>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      // The documentation: every operation except token retrieval sends Content-Type:
+      // application/json, bodyless GETs included.
+      'content-type': options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json',
+    };
+    const authorization = await authorizationFor(auth);
+    if (authorization !== undefined) headers.authorization = authorization;
+    for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
+    return headers;
+  }
+}
+
+async function authorizationFor(auth: Auth): Promise<string | undefined> {
+  switch (auth.kind) {
+    case 'bearer':
+      return `Bearer ${await auth.tokens.accessToken()}`;
+    case 'basic':
+      return basicAuthorization(auth.credentials);
+    case 'raw':
+      return auth.authorization;
+    case 'none':
+      return undefined;
+  }
+}
+
+/** HTTP Basic credentials exactly as documented: base64 of `<CLIENT_ID>:<CLIENT_SECRET>`. */
+export function basicAuthorization(credentials: Credentials): string {
+  return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+// Parsed whenever it parses, whatever the content-type says: the documentation shows no
+// content-types, and a JSON body mislabelled as text should still be inspectable.
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

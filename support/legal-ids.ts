@@ -1,0 +1,394 @@
+/**
+ * National identity numbers ("legal ids") of the four markets.
+ *
+ * Validation serves the simulator (a clear 400 message) and the suite's own requests; generation
+ * gives test persons a legal id that agrees with their date of birth and gender. Everything that
+ * differs between the markets lives in one table of formats (FORMATS); validation and generation
+ * are written once against that table.
+ */
+
+import type { Market } from './config.js';
+
+// Re-exported so that callers needing only legal ids (the simulator) import one module.
+export type { Market };
+export type Gender = 'Male' | 'Female';
+
+interface CivilDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Inclusive range of integers. */
+interface Range {
+  from: number;
+  to: number;
+}
+
+/** One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in `century` + year. */
+interface CenturyRule {
+  serials: Range;
+  years: Range;
+  century: number;
+}
+
+interface IdFormat {
+  /** For messages: what the id is called and how it is laid out. */
+  name: string;
+  layout: string;
+  shape: RegExp;
+  /** Index of the digit whose parity is the gender: odd means male. */
+  genderDigit: number;
+  /** Coordination-style numbers add this to the day of birth (absent: the market has none we generate). */
+  coordinationDayOffset?: number;
+  /** The birth date as encoded (day still including any coordination offset), or why it cannot be read. */
+  readBirth(id: string): CivilDate | string;
+  /** Check digits and serial ranges: whatever else makes a well-shaped id with a real date invalid. */
+  checkProblem(id: string): string | undefined;
+  /** Serials a person born in `year` can have (the part of the id the generator chooses). */
+  serials(year: number): Range[];
+  /** The id for an encoded birth date and serial; undefined when that serial admits no check digit. */
+  compose(birth: CivilDate, serial: number): string | undefined;
+}
+
+const pad = (value: number, width: number): string => String(value).padStart(width, '0');
+
+const digitsOf = (text: string): number[] => [...text].map(Number);
+
+/** The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are skipped). */
+function mod11CheckDigit(text: string, weights: readonly number[]): number | undefined {
+  const sum = digitsOf(text).reduce((total, digit, index) => total + digit * weights[index], 0);
+  const check = (11 - (sum % 11)) % 11;
+  return check === 10 ? undefined : check;
+}
+
+/** Luhn check digit; the leftmost digit is doubled (Swedish convention over the 9 digits YYMMDDNNN). */
+function luhnCheckDigit(text: string): number {
+  const sum = digitsOf(text).reduce((total, digit, index) => {
+    const product = digit * (index % 2 === 0 ? 2 : 1);
+    return total + (product > 9 ? product - 9 : product);
+  }, 0);
+  return (10 - (sum % 10)) % 10;
+}
+
+function centuryOf(rules: readonly CenturyRule[], serial: number, twoDigitYear: number): number | undefined {
+  const inRange = (value: number, range: Range) => value >= range.from && value <= range.to;
+  return rules.find((rule) => inRange(serial, rule.serials) && inRange(twoDigitYear, rule.years))?.century;
+}
+
+function serialsFor(rules: readonly CenturyRule[], year: number): Range[] {
+  return rules
+    .filter((rule) => year >= rule.century + rule.years.from && year <= rule.century + rule.years.to)
+    .map((rule) => rule.serials);
+}
+
+/** DDMMYY… layouts: day, month and two-digit year come first; the century is decided elsewhere. */
+function readShortDate(id: string, century: number | undefined, why: string): CivilDate | string {
+  if (century === undefined) return why;
+  return { year: century + Number(id.slice(4, 6)), month: Number(id.slice(2, 4)), day: Number(id.slice(0, 2)) };
+}
+
+const shortDate = (birth: CivilDate): string => pad(birth.day, 2) + pad(birth.month, 2) + pad(birth.year % 100, 2);
+
+// Norwegian individual numbers (the 3 digits after the date) encode the century together with the year.
+const NO_CENTURIES: readonly CenturyRule[] = [
+  { serials: { from: 0, to: 499 }, years: { from: 0, to: 99 }, century: 1900 },
+  { serials: { from: 500, to: 749 }, years: { from: 54, to: 99 }, century: 1800 },
+  { serials: { from: 500, to: 999 }, years: { from: 0, to: 39 }, century: 2000 },
+  { serials: { from: 900, to: 999 }, years: { from: 40, to: 99 }, century: 1900 },
+];
+const NO_WEIGHTS_1 = [3, 7, 6, 1, 8, 9, 4, 5, 2];
+const NO_WEIGHTS_2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2];
+
+// The CPR table: the 7th digit together with the two-digit year gives the century.
+const DK_CENTURIES: readonly CenturyRule[] = [
+  { serials: { from: 0, to: 3 }, years: { from: 0, to: 99 }, century: 1900 },
+  { serials: { from: 4, to: 4 }, years: { from: 0, to: 36 }, century: 2000 },
+  { serials: { from: 4, to: 4 }, years: { from: 37, to: 99 }, century: 1900 },
+  { serials: { from: 5, to: 8 }, years: { from: 0, to: 57 }, century: 2000 },
+  { serials: { from: 5, to: 8 }, years: { from: 58, to: 99 }, century: 1800 },
+  { serials: { from: 9, to: 9 }, years: { from: 0, to: 36 }, century: 2000 },
+  { serials: { from: 9, to: 9 }, years: { from: 37, to: 99 }, century: 1900 },
+];
+const DK_WEIGHTS = [4, 3, 2, 7, 6, 5, 4, 3, 2];
+
+const FI_CENTURY_SIGNS: Readonly<Record<string, number>> = {
+  '+': 1800,
+  '-': 1900, Y: 1900, X: 1900, W: 1900, V: 1900, U: 1900,
+  A: 2000, B: 2000, C: 2000, D: 2000, E: 2000, F: 2000,
+};
+// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject them.
+const FI_GENERATED_SIGNS: Readonly<Record<number, string>> = { 1800: '+', 1900: '-', 2000: 'A' };
+const FI_CHECK_CHARACTERS = '0123456789ABCDEFHJKLMNPRSTUVWXY';
+const FI_SERIALS: Range = { from: 2, to: 899 };
+const fiCheckCharacter = (dateAndSerial: string): string => FI_CHECK_CHARACTERS[Number(dateAndSerial) % 31];
+
+const FORMATS: Readonly<Record<Market, IdFormat>> = {
+  SE: {
+    name: 'Swedish personnummer',
+    layout: '12 digits YYYYMMDDNNNC',
+    shape: /^\d{12}$/,
+    genderDigit: 10,
+    coordinationDayOffset: 60,
+    readBirth: (id) =>
+      // The 12-digit form spells the century out; only those of living or recently registered people are plausible.
+      /^(18|19|20)/.test(id)
+        ? { year: Number(id.slice(0, 4)), month: Number(id.slice(4, 6)), day: Number(id.slice(6, 8)) }
+        : `century ${id.slice(0, 2)} is not 18, 19 or 20`,
+    checkProblem(id) {
+      if (id.slice(8, 11) === '000') return 'birth number 000 is never assigned';
+      const expected = luhnCheckDigit(id.slice(2, 11));
+      return Number(id[11]) === expected ? undefined : `Luhn check digit should be ${expected}, not ${id[11]}`;
+    },
+    serials: () => [{ from: 1, to: 999 }],
+    compose(birth, serial) {
+      const body = pad(birth.year, 4) + pad(birth.month, 2) + pad(birth.day, 2) + pad(serial, 3);
+      return body + luhnCheckDigit(body.slice(2));
+    },
+  },
+  NO: {
+    name: 'Norwegian fødselsnummer',
+    layout: '11 digits DDMMYYIIIKK',
+    shape: /^\d{11}$/,
+    genderDigit: 8,
+    // D-numbers (for people not in the population register) add 40 to the day.
+    coordinationDayOffset: 40,
+    readBirth: (id) =>
+      readShortDate(
+        id,
+        centuryOf(NO_CENTURIES, Number(id.slice(6, 9)), Number(id.slice(4, 6))),
+        `individual number ${id.slice(6, 9)} is not used with the two-digit year ${id.slice(4, 6)}`,
+      ),
+    checkProblem(id) {
+      const first = mod11CheckDigit(id.slice(0, 9), NO_WEIGHTS_1);
+      if (first === undefined) return 'the first control digit would be 10: no such number is issued';
+      if (Number(id[9]) !== first) return `first control digit should be ${first}, not ${id[9]}`;
+      const second = mod11CheckDigit(id.slice(0, 10), NO_WEIGHTS_2);
+      if (second === undefined) return 'the second control digit would be 10: no such number is issued';
+      return Number(id[10]) === second ? undefined : `second control digit should be ${second}, not ${id[10]}`;
+    },
+    serials: (year) => serialsFor(NO_CENTURIES, year),
+    compose(birth, serial) {
+      const body = shortDate(birth) + pad(serial, 3);
+      const first = mod11CheckDigit(body, NO_WEIGHTS_1);
+      if (first === undefined) return undefined;
+      const second = mod11CheckDigit(body + first, NO_WEIGHTS_2);
+      return second === undefined ? undefined : `${body}${first}${second}`;
+    },
+  },
+  DK: {
+    name: 'Danish CPR number',
+    layout: '10 digits DDMMYYSSSS, no hyphen',
+    shape: /^\d{10}$/,
+    genderDigit: 9,
+    readBirth: (id) =>
+      readShortDate(
+        id,
+        centuryOf(DK_CENTURIES, Number(id[6]), Number(id.slice(4, 6))),
+        `7th digit ${id[6]} is not used with the two-digit year ${id.slice(4, 6)}`,
+      ),
+    // The modulus-11 check has not been mandatory since 2007 (CPR ran out of such numbers for some
+    // dates), so a well-formed number with a real date and a valid century is accepted without it.
+    // Generated numbers still satisfy it, so they also pass older validators.
+    checkProblem: () => undefined,
+    // The serial is the first three digits of SSSS; the fourth is the modulus-11 digit.
+    serials: (year) => serialsFor(DK_CENTURIES, year).map((digits) => ({ from: digits.from * 100, to: digits.to * 100 + 99 })),
+    compose(birth, serial) {
+      const body = shortDate(birth) + pad(serial, 3);
+      const check = mod11CheckDigit(body, DK_WEIGHTS);
+      return check === undefined ? undefined : `${body}${check}`;
+    },
+  },
+  FI: {
+    name: 'Finnish henkilötunnus',
+    layout: 'DDMMYYCZZZQ (C a century sign, Q a check character)',
+    shape: /^\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]$/,
+    genderDigit: 9,
+    readBirth: (id) => readShortDate(id, FI_CENTURY_SIGNS[id[6]], `unknown century sign ${id[6]}`),
+    checkProblem(id) {
+      const serial = Number(id.slice(7, 10));
+      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to) return `individual number ${id.slice(7, 10)} is outside 002–899`;
+      const expected = fiCheckCharacter(id.slice(0, 6) + id.slice(7, 10));
+      return id[10] === expected ? undefined : `check character should be ${expected}, not ${id[10]}`;
+    },
+    serials: (year) => (FI_GENERATED_SIGNS[year - (year % 100)] === undefined ? [] : [FI_SERIALS]),
+    compose(birth, serial) {
+      const date = shortDate(birth);
+      const sign = FI_GENERATED_SIGNS[birth.year - (birth.year % 100)];
+      return `${date}${sign}${pad(serial, 3)}${fiCheckCharacter(date + pad(serial, 3))}`;
+    },
+  },
+};
+
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+const isCalendarDate = ({ year, month, day }: CivilDate) =>
+  month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+
+const isoDate = ({ year, month, day }: CivilDate) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+
+function parseIsoDate(text: string): CivilDate {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  if (!date || !isCalendarDate(date)) throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
+  return date;
+}
+
+/** The real birth date of a well-shaped id (coordination offset removed), or why it has none. */
+function birthDateOf(format: IdFormat, id: string): CivilDate | string {
+  const encoded = format.readBirth(id);
+  if (typeof encoded === 'string') return encoded;
+  const offset = format.coordinationDayOffset;
+  const date = offset !== undefined && encoded.day > offset ? { ...encoded, day: encoded.day - offset } : encoded;
+  return isCalendarDate(date) ? date : `encodes the date of birth ${isoDate(encoded)}, which does not exist`;
+}
+
+/** Why `value` is not a valid legal id of `market` (for a clear 400 message), or undefined when it is valid. */
+export function describeLegalIdProblem(market: Market, value: unknown): string | undefined {
+  const format = FORMATS[market];
+  if (typeof value !== 'string' || !format.shape.test(value)) {
+    return `expected a ${format.name} (${format.layout}), got ${JSON.stringify(value)}`;
+  }
+  const birth = birthDateOf(format, value);
+  if (typeof birth === 'string') return `${format.name} ${value}: ${birth}`;
+  const problem = format.checkProblem(value);
+  return problem === undefined ? undefined : `${format.name} ${value}: ${problem}`;
+}
+
+export function isValidLegalId(market: Market, value: unknown): value is string {
+  return describeLegalIdProblem(market, value) === undefined;
+}
+
+function validFormatOf(market: Market, legalId: string): IdFormat {
+  const problem = describeLegalIdProblem(market, legalId);
+  if (problem !== undefined) throw new RangeError(problem);
+  return FORMATS[market];
+}
+
+/** The date of birth (YYYY-MM-DD) a valid legal id encodes; throws RangeError for an invalid one. */
+export function dateOfBirthOf(market: Market, legalId: string): string {
+  const birth = birthDateOf(validFormatOf(market, legalId), legalId);
+  // Unreachable for a validated id; the check narrows the type.
+  if (typeof birth === 'string') throw new RangeError(birth);
+  return isoDate(birth);
+}
+
+/** The gender a valid legal id encodes; throws RangeError for an invalid one. */
+export function genderOf(market: Market, legalId: string): Gender {
+  const format = validFormatOf(market, legalId);
+  return Number(legalId[format.genderDigit]) % 2 === 1 ? 'Male' : 'Female';
+}
+
+export interface LegalIdRequest {
+  market: Market;
+  /** YYYY-MM-DD */
+  dateOfBirth: string;
+  gender: Gender;
+  /** SE coordination number (day + 60) or NO D-number (day + 40); not available for DK and FI. */
+  coordination?: boolean;
+}
+
+// Each serial fits one gender about half of the time (DK also skips serials without a check
+// digit), so failing this many draws means the random source is broken, not unlucky.
+const MAX_DRAWS = 1000;
+
+function drawSerial(ranges: readonly Range[], random: () => number): number {
+  const total = ranges.reduce((sum, range) => sum + range.to - range.from + 1, 0);
+  let position = Math.floor(random() * total);
+  for (const range of ranges) {
+    const size = range.to - range.from + 1;
+    if (position < size) return range.from + position;
+    position -= size;
+  }
+  throw new RangeError(`random() must return a number in [0, 1)`);
+}
+
+/** A valid legal id for the given birth date and gender; `random` (in [0, 1)) chooses the serial. */
+export function newLegalId(request: LegalIdRequest, random: () => number): string {
+  const { market, gender, coordination = false } = request;
+  const format = FORMATS[market];
+  const birth = parseIsoDate(request.dateOfBirth);
+  const offset = format.coordinationDayOffset;
+  if (coordination && offset === undefined) throw new RangeError(`${market} has no coordination numbers`);
+  const encoded = coordination ? { ...birth, day: birth.day + (offset ?? 0) } : birth;
+  const ranges = format.serials(birth.year);
+  if (ranges.length === 0) throw new RangeError(`a ${format.name} cannot encode the birth year ${birth.year}`);
+  const parity = gender === 'Male' ? 1 : 0;
+  for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
+    const id = format.compose(encoded, drawSerial(ranges, random));
+    if (id !== undefined && Number(id[format.genderDigit]) % 2 === parity) return id;
+  }
+  throw new Error(`no ${format.name} found for ${request.dateOfBirth} (${gender}) in ${MAX_DRAWS} draws`);
+}
+
+/** mulberry32: a tiny, well-distributed PRNG, so generated ids are reproducible from a seed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface GeneratedLegalId {
+  legalId: string;
+  dateOfBirth: string;
+  gender: Gender;
+}
+
+export interface LegalIdWish {
+  dateOfBirth?: string;
+  gender?: Gender;
+  coordination?: boolean;
+}
+
+/**
+ * Reproducible legal ids (same market and seed: same sequence) that never repeat within one
+ * generator. Birth dates default to a fixed range of years rather than an age relative to today,
+ * so a seed reproduces the same data on any day; every such person is an adult.
+ */
+export class LegalIdGenerator {
+  readonly #random: () => number;
+  readonly #issued = new Set<string>();
+
+  constructor(
+    readonly market: Market,
+    seed: number,
+    readonly birthYears: Readonly<Range> = { from: 1940, to: 2005 },
+  ) {
+    this.#random = seededRandom(seed);
+  }
+
+  next(wish: LegalIdWish = {}): GeneratedLegalId {
+    for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
+      const dateOfBirth = wish.dateOfBirth ?? this.#randomBirthDate();
+      const gender = wish.gender ?? (this.#random() < 0.5 ? 'Female' : 'Male');
+      const legalId = newLegalId({ market: this.market, dateOfBirth, gender, coordination: wish.coordination }, this.#random);
+      if (!this.#issued.has(legalId)) {
+        this.#issued.add(legalId);
+        return { legalId, dateOfBirth, gender };
+      }
+    }
+    throw new Error(`no unused ${this.market} legal id left for ${JSON.stringify(wish)} after ${MAX_DRAWS} draws`);
+  }
+
+  /** Whether this generator has handed out `legalId`. */
+  issued(legalId: string): boolean {
+    return this.#issued.has(legalId);
+  }
+
+  #randomBirthDate(): string {
+    const pick = (from: number, to: number) => from + Math.floor(this.#random() * (to - from + 1));
+    const year = pick(this.birthYears.from, this.birthYears.to);
+    const month = pick(1, 12);
+    return isoDate({ year, month, day: pick(1, daysInMonth(year, month)) });
+  }
+}

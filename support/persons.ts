@@ -1,0 +1,187 @@
+import { expect } from 'vitest';
+import type { ContractConfig } from './config.js';
+import type { ApiClient, ApiResponse } from './http.js';
+import type { DataFactory, SandboxPerson } from './factories.js';
+import { eventually } from './eventually.js';
+import { containsValue, findValues } from './lookup.js';
+import { expectSchema } from './schemas.js';
+import { assertSandboxTarget } from './target.js';
+import { ledgerFile, recordInLedger } from './ledger.js';
+import { underRule } from './rules.js';
+import { step } from './report.js';
+import { redactText } from './redact.js';
+
+const SANDBOX_PERSONS = '/consumer-intelligence/sandbox/v1/persons';
+
+/** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
+export interface StoredPerson {
+  person: SandboxPerson;
+  gedi: string;
+}
+
+/** Statuses that say "no such person" once a deletion took effect. Which one is not shown. */
+const GONE_STATUSES = new Set([404, 410]);
+
+/** The documentation only promises that the PUT response "contains the gedi of the person". */
+export function gediIn(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && typeof (body as { gedi?: unknown }).gedi === 'string') return (body as { gedi: string }).gedi;
+  return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** A person record "describes" a stored person when it carries its gedi or its legal id. */
+export function describes(body: unknown, stored: StoredPerson): boolean {
+  return containsValue(body, stored.gedi) || containsValue(body, stored.person.legalId);
+}
+
+/**
+ * The persons one test creates, with the domain verbs of the sandbox person interface. Every id is
+ * written to the run's ledger before its PUT is sent, and `cleanUp` deletes whatever is left when
+ * the test ends, pass or fail.
+ */
+export class PersonBook {
+  private readonly open = new Set<string>();
+  private readonly ledger: string;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly config: ContractConfig,
+    private readonly data: DataFactory,
+  ) {
+    this.ledger = ledgerFile(config.runId);
+  }
+
+  private marketPath(suffix: string): string {
+    return `/consumer-intelligence/v3/markets/${encodeURIComponent(this.config.market)}/persons/${suffix}`;
+  }
+
+  private track(personId: string): void {
+    if (this.open.has(personId)) return;
+    recordInLedger(this.ledger, { event: 'created', personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
+    this.open.add(personId);
+  }
+
+  private untrack(personId: string): void {
+    recordInLedger(this.ledger, { event: 'deleted', personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
+    this.open.delete(personId);
+  }
+
+  /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
+  async put(person: SandboxPerson): Promise<ApiResponse> {
+    assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
+    expectSchema('sandbox-person', person);
+    this.track(person.id);
+    return this.api.request('PUT', SANDBOX_PERSONS, { json: person });
+  }
+
+  /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
+  async store(person: SandboxPerson): Promise<StoredPerson> {
+    const response = await this.put(person);
+    return underRule('person.create-returns-gedi', async () => {
+      expect(response.ok, `PUT sandbox person answered ${response.status}, not 2xx`).toBe(true);
+      const gedi = gediIn(response.body);
+      expect(gedi, 'the PUT response contains no gedi').toBeTypeOf('string');
+      return { person, gedi: gedi! };
+    });
+  }
+
+  /** A new, fully populated person from the test's data factory, stored in the sandbox. */
+  async create(overrides: Partial<SandboxPerson> = {}): Promise<StoredPerson> {
+    return this.store(this.data.person(overrides));
+  }
+
+  /** A new person that the consumer data interface already returns (rule 2 waited out). */
+  async createAvailable(overrides: Partial<SandboxPerson> = {}): Promise<StoredPerson> {
+    const stored = await this.create(overrides);
+    await this.awaitRetrievable(stored);
+    return stored;
+  }
+
+  /** Operation 2 with only `id`: deletes the custom person. */
+  async delete(personId: string): Promise<ApiResponse> {
+    assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
+    const body = { id: personId };
+    expectSchema('delete-person-request', body);
+    const response = await this.api.request('DELETE', SANDBOX_PERSONS, { json: body });
+    if (response.ok) this.untrack(personId);
+    return response;
+  }
+
+  /** Operation 2 with `removed: true` plus the person fields: marks the person as removed. */
+  async markRemoved(person: SandboxPerson): Promise<ApiResponse> {
+    assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
+    const body = { ...person, removed: true };
+    expectSchema('delete-person-request', body);
+    return this.api.request('DELETE', SANDBOX_PERSONS, { json: body });
+  }
+
+  /** Operation 3: the person record by gedi within the configured market. */
+  retrieve(gedi: string): Promise<ApiResponse> {
+    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)));
+  }
+
+  /** Operation 4: the persons matching a legal id. */
+  find(legalId: string): Promise<ApiResponse> {
+    const body = { legalId };
+    expectSchema('find-person-request', body);
+    return this.api.request('POST', this.marketPath('_find'), { json: body });
+  }
+
+  /** Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. */
+  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean): Promise<unknown> {
+    const { value } = await eventually(
+      `person ${gedi} ${what}`,
+      () => this.retrieve(gedi),
+      (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+    return value.body;
+  }
+
+  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record. */
+  awaitRetrievable(stored: StoredPerson, what = 'to be retrievable by gedi', until: (body: unknown) => boolean = () => true): Promise<unknown> {
+    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body));
+  }
+
+  /** Waits until operation 4 finds the person by its legal id. */
+  async awaitFindable(stored: StoredPerson): Promise<unknown> {
+    const { value } = await eventually(
+      `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
+      () => this.find(stored.person.legalId),
+      (response) => (response.ok && containsValue(response.body, stored.person.legalId) ? { body: response.body } : undefined),
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+    return value.body;
+  }
+
+  /** Waits until the person is neither retrievable by gedi nor found by legal id. */
+  async awaitGone(stored: StoredPerson): Promise<void> {
+    await eventually(
+      `person ${stored.gedi} to be no longer retrievable (404 or 410)`,
+      () => this.retrieve(stored.gedi),
+      (response) => GONE_STATUSES.has(response.status),
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+    await eventually(
+      `legal id ${stored.person.legalId} to be no longer found`,
+      () => this.find(stored.person.legalId),
+      (response) => GONE_STATUSES.has(response.status) || (response.ok && !containsValue(response.body, stored.person.legalId)),
+      { timeoutMs: this.config.availabilityTimeoutMs },
+    );
+  }
+
+  /** Deletes every person this test created and did not delete itself. */
+  async cleanUp(): Promise<void> {
+    if (this.open.size === 0) return;
+    await step(`Clean up: delete the ${this.open.size} person(s) this test created`, async () => {
+      for (const personId of [...this.open]) {
+        try {
+          const response = await this.delete(personId);
+          if (GONE_STATUSES.has(response.status)) this.untrack(personId);
+          else if (!response.ok) console.warn(`cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for \`npm run sweep\`.`);
+        } catch (error) {
+          console.warn(redactText(`cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for \`npm run sweep\`.`));
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { ruleById } from './catalogue.js';
+
+/**
+ * The prefix every contract failure carries, so a reader (and the mutant matrix) sees which
+ * documented rule broke without re-running anything.
+ */
+export const BROKEN_RULE_PREFIX = 'Broken rule';
+
+export function brokenRuleMessage(ruleId: string, detail: string): string {
+  const rule = ruleById(ruleId);
+  return `${BROKEN_RULE_PREFIX} ${rule.id} (${rule.section}: "${rule.quote}"): ${detail}`;
+}
+
+/** Names the rule on an error unless a deeper helper already attributed it to a more precise rule. */
+export function attributeToRule(error: unknown, ruleId: string): unknown {
+  if (!(error instanceof Error) || error.message.startsWith(BROKEN_RULE_PREFIX)) return error;
+  error.message = brokenRuleMessage(ruleId, error.message);
+  return error;
+}
+
+/** Runs a piece of work whose failure means the given rule is broken (e.g. a precondition verb). */
+export async function underRule<T>(ruleId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw attributeToRule(error, ruleId);
+  }
+}
+
+/** Extracts the rule ids named in a failure text (vitest output, JUnit XML). */
+export function rulesNamedIn(text: string): string[] {
+  return [...new Set([...text.matchAll(new RegExp(`${BROKEN_RULE_PREFIX} ([a-z0-9.-]+)`, 'g'))].map((match) => match[1]!))];
+}

@@ -1,0 +1,51 @@
+import type { ContractConfig, Credentials, Settings } from './config.js';
+import { ConfigError } from './config.js';
+
+/** What the embedded simulator reports about itself once it listens. */
+export interface SimulatorTarget {
+  baseUrl: string;
+  clients: Credentials[];
+  provider: string;
+}
+
+/**
+ * Turns what the environment says into the one config every worker receives. Without a base URL
+ * every setting points at the embedded simulator, so a fresh clone runs with no configuration.
+ */
+export function resolveConfig(settings: Settings, simulator: SimulatorTarget | undefined, runId: string, seed: number): ContractConfig {
+  const shared = {
+    market: settings.market,
+    companyScreeningPath: settings.companyScreeningPath,
+    prodBaseUrl: settings.prodBaseUrl,
+    availabilityTimeoutMs: settings.availabilityTimeoutMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    seed,
+    runId,
+  };
+  if (simulator) {
+    const [client, secondClient] = simulator.clients;
+    if (!client) throw new Error('The embedded simulator accepts no client credentials: set SIMULATOR_CLIENTS to id:secret[,id:secret].');
+    return { ...shared, target: 'simulator', baseUrl: simulator.baseUrl, authUrl: simulator.baseUrl, client, secondClient, screeningProvider: simulator.provider };
+  }
+  const { baseUrl, client, screeningProvider } = settings;
+  if (!baseUrl || !client || !screeningProvider) {
+    throw new ConfigError('CONTRACT_BASE_URL', 'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER.');
+  }
+  return { ...shared, target: 'remote', baseUrl, authUrl: settings.authUrl ?? baseUrl, client, secondClient: settings.secondClient, screeningProvider };
+}
+
+export class SandboxOnlyError extends Error {
+  override readonly name = 'SandboxOnlyError';
+}
+
+/**
+ * Rule 3 of the Endpoints section: operations 1 and 2 exist only in the sandbox. The suite refuses
+ * them before anything is sent when the target is the configured production host.
+ */
+export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
+  if (config.prodBaseUrl && new URL(config.baseUrl).origin === new URL(config.prodBaseUrl).origin) {
+    throw new SandboxOnlyError(
+      `Refused to send ${operation}: it exists only in the sandbox and the target ${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point CONTRACT_BASE_URL at the sandbox.`,
+    );
+  }
+}

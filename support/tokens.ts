@@ -1,0 +1,161 @@
+// OAuth 2.0 client credentials exactly as documented, and the token source the HTTP client
+// uses. One token per client per run: global setup requests it and hands it to the workers,
+// which renew it only when it is about to expire or the target answers 401.
+import type { Credentials } from './config.js';
+import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from './http.js';
+import { registerSecret } from './redact.js';
+
+export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
+
+export interface IssuedToken {
+  accessToken: string;
+  tokenType?: string;
+  /** Epoch milliseconds, from `expires_in`; undefined when the service does not say. */
+  expiresAt?: number;
+}
+
+export type TokenFailure = 'rejected' | 'unreachable' | 'server' | 'malformed';
+
+export class TokenError extends Error {
+  override readonly name = 'TokenError';
+  constructor(
+    readonly reason: TokenFailure,
+    readonly authUrl: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface TokenRequestOptions {
+  requestTimeoutMs?: number;
+  clock?: Clock;
+}
+
+/** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci. */
+export async function requestToken(
+  authUrl: string,
+  credentials: Credentials,
+  options: TokenRequestOptions = {},
+): Promise<{ token: IssuedToken; response: ApiResponse }> {
+  registerCredentials(credentials);
+  const clock = options.clock ?? systemClock;
+  const url = `${authUrl.replace(/\/+$/, '')}${TOKEN_PATH}`;
+  const client = new ApiClient({
+    baseUrl: authUrl,
+    auth: { kind: 'basic', credentials },
+    requestTimeoutMs: options.requestTimeoutMs,
+    clock,
+  });
+  let response: ApiResponse;
+  try {
+    response = await client.request('POST', url, {
+      form: { grant_type: 'client_credentials', scope: 'bci' },
+      title: 'Request token',
+      operation: 'token',
+    });
+  } catch (error) {
+    if (error instanceof TargetUnavailableError) {
+      throw new TokenError(
+        'unreachable',
+        url,
+        `Token service unreachable: ${error.message}. Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.`,
+      );
+    }
+    throw error;
+  }
+  return { token: issuedToken(response, url, clock), response };
+}
+
+function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedToken {
+  if (response.status === 400 || response.status === 401 || response.status === 403) {
+    throw new TokenError(
+      'rejected',
+      url,
+      `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
+        'Check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET (the sandbox credentials of the registered organization).',
+      response.status,
+    );
+  }
+  if (!response.ok) {
+    throw new TokenError(
+      'server',
+      url,
+      `Token service at ${url} failed with status ${response.status}. ` +
+        'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.',
+      response.status,
+    );
+  }
+  const body = response.body as Record<string, unknown> | undefined;
+  const accessToken = body?.access_token;
+  if (typeof accessToken !== 'string' || accessToken === '') {
+    throw new TokenError(
+      'malformed',
+      url,
+      `Token service at ${url} answered ${response.status} without a string access_token. ` +
+        'Check that CONTRACT_AUTH_URL points at the token service.',
+      response.status,
+    );
+  }
+  registerSecret(accessToken);
+  const expiresIn = Number(body?.expires_in);
+  return {
+    accessToken,
+    tokenType: typeof body?.token_type === 'string' ? body.token_type : undefined,
+    expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? clock.now() + expiresIn * 1000 : undefined,
+  };
+}
+
+function registerCredentials(credentials: Credentials): void {
+  registerSecret(credentials.clientSecret);
+  // The Basic credential encodes the secret; blank it wherever it is echoed whole.
+  registerSecret(Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64'));
+}
+
+// Renewing a minute early leaves room for clock skew and for requests already on their way.
+const RENEW_AHEAD_MS = 60_000;
+
+/** A token source that starts from an already-issued token and renews it before expiry and on demand. */
+export class TokenProvider implements TokenSource {
+  private current: IssuedToken | undefined;
+  private renewal: Promise<string> | undefined;
+  private readonly clock: Clock;
+
+  /**
+   * @param issued the run's token, fetched once by global setup; without it the first use requests one.
+   */
+  constructor(
+    private readonly authUrl: string,
+    private readonly credentials: Credentials,
+    issued?: IssuedToken,
+    private readonly options: TokenRequestOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.current = issued;
+    // Workers receive these from global setup: register them so this process redacts them too.
+    registerCredentials(credentials);
+    registerSecret(issued?.accessToken);
+  }
+
+  async accessToken(): Promise<string> {
+    const token = this.current;
+    if (token && (token.expiresAt === undefined || this.clock.now() < token.expiresAt - RENEW_AHEAD_MS)) {
+      return token.accessToken;
+    }
+    return this.renew();
+  }
+
+  /** Requests a new token; concurrent callers share one request. */
+  renew(): Promise<string> {
+    this.renewal ??= requestToken(this.authUrl, this.credentials, this.options)
+      .then(({ token }) => {
+        this.current = token;
+        return token.accessToken;
+      })
+      .finally(() => {
+        this.renewal = undefined;
+      });
+    return this.renewal;
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSUMERS, Harness, PERSONS, personPath } from './harness.js';
+
+describe('the control surface', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await Harness.start({ control: true });
+  });
+  afterAll(() => h.close());
+
+  it('counts requests per route pattern, tokens issued and faults', async () => {
+    await h.request('POST', '/__control/reset');
+    const token = await h.token();
+    await h.request('GET', personPath('a'), { token });
+    await h.request('GET', personPath('b'), { token });
+    const report = (await h.request('GET', '/__control/requests')).body;
+    expect(report).toEqual({
+      counts: { 'POST /sandbox/v1/token.oauth2': 1, 'GET /consumer-intelligence/v3/markets/:market/persons/:gedi': 2 },
+      tokensIssued: 1,
+      faultsInjected: 0,
+    });
+  });
+
+  it('lists the custom persons of all clients until they are deleted, and forgets them on reset', async () => {
+    const [first, second] = await Promise.all([h.token(0), h.token(1)]);
+    const mine = h.person();
+    await h.request('PUT', PERSONS, { token: first, json: mine });
+    await h.request('PUT', PERSONS, { token: second, json: h.person() });
+    const listed = async () => (await h.request('GET', '/__control/persons')).body.persons;
+    expect((await listed()).map((p: { clientId: string }) => p.clientId).sort()).toEqual(['contract-client', 'second-client']);
+    await h.request('DELETE', PERSONS, { token: first, json: { id: mine.id } });
+    expect((await listed()).map((p: { clientId: string }) => p.clientId)).toEqual(['second-client']);
+    await h.request('POST', '/__control/reset');
+    expect(await listed()).toEqual([]);
+    expect((await h.request('GET', CONSUMERS, { token: first })).status).toBe(200);
+  });
+
+  it('reports when each effect became visible and when a read first returned it', async () => {
+    await h.request('POST', '/__control/reset');
+    const token = await h.token();
+    const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
+    const record = async () => (await h.request('GET', '/__control/visibility')).body.records.find((r: { gedi: string }) => r.gedi === body.gedi);
+    const before = await record();
+    expect(before).toMatchObject({ kind: 'person-version', version: 1, firstReadAt: null });
+    expect(before.visibleAt).toBeGreaterThan(before.writtenAt);
+    h.settle();
+    await h.request('GET', personPath(body.gedi), { token });
+    const after = await record();
+    expect(after.firstReadAt).toBeGreaterThanOrEqual(after.visibleAt);
+  });
+});
+
+describe('knobs', () => {
+  it('serves no control surface unless enabled', async () => {
+    const h = await Harness.start();
+    try {
+      expect((await h.request('GET', '/__control/requests')).status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('answers every API request 429 or 503 with Retry-After at fault rate 1, processes nothing, and spares the control surface', async () => {
+    const h = await Harness.start({ faultRate: 1, control: true });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
+      expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
+      const report = (await h.request('GET', '/__control/requests')).body;
+      expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('adds the configured latency to API requests', async () => {
+    const h = await Harness.start({ latencyMs: 60 });
+    try {
+      const started = performance.now();
+      await h.tokenRequest();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('accepts only the configured provider code and client credentials', async () => {
+    const h = await Harness.start({ provider: 'OWN-PROVIDER', clients: [{ id: 'only', secret: 'pass' }] });
+    try {
+      const token = await h.token();
+      const screen = (provider: string) =>
+        h.request('POST', '/aml-real-time-screening/v2/api/aml/kyc/person/screening', { token, json: { reference: 'person_test_case_01', provider } });
+      expect((await screen('OWN-PROVIDER')).status).toBe(200);
+      expect((await screen('SANDBOX-AML')).status).toBe(400);
+    } finally {
+      await h.close();
+    }
+  });
+});

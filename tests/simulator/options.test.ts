@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { MUTANT_NAMES } from '../../simulator/mutants.js';
+import { resolveOptions, simulatorOptionsFromEnv } from '../../simulator/options.js';
+
+describe('simulatorOptionsFromEnv', () => {
+  it('reads every SIMULATOR_* knob', () => {
+    expect(
+      simulatorOptionsFromEnv({
+        SIMULATOR_PORT: '8080', SIMULATOR_CLIENTS: 'a:1,b:2', SIMULATOR_PROVIDER: 'OTHER', SIMULATOR_AVAILABILITY_DELAY_MS: '0',
+        SIMULATOR_LATENCY_MS: '5', SIMULATOR_TOKEN_TTL_S: '60', SIMULATOR_FAULT_RATE: '0.25', SIMULATOR_MUTANT: 'merge-ignored',
+        SIMULATOR_CONTROL: '1', SIMULATOR_LAYOUT: 'alternate', SIMULATOR_BACKGROUND_RECORDS: '10', SIMULATOR_SEED: '42',
+      }),
+    ).toEqual({
+      port: 8080, clients: [{ id: 'a', secret: '1' }, { id: 'b', secret: '2' }], provider: 'OTHER', availabilityDelayMs: 0,
+      latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, mutant: 'merge-ignored', control: true, layout: 'alternate',
+      backgroundRecords: 10, seed: 42,
+    });
+  });
+
+  it('leaves unset variables to the defaults', () => {
+    expect(simulatorOptionsFromEnv({})).toEqual({});
+    const defaults = resolveOptions(simulatorOptionsFromEnv({}));
+    expect(defaults).toMatchObject({
+      port: 0, provider: 'SANDBOX-AML', availabilityDelayMs: 250, tokenTtlSeconds: 3600, faultRate: 0, latencyMs: 0,
+      control: false, layout: 'standard', backgroundRecords: 1500, pageSize: 500,
+      clients: [{ id: 'contract-client', secret: 'contract-secret' }, { id: 'second-client', secret: 'second-secret' }],
+    });
+  });
+
+  it.each([
+    ['SIMULATOR_PORT', '70000'],
+    ['SIMULATOR_CLIENTS', 'no-secret'],
+    ['SIMULATOR_AVAILABILITY_DELAY_MS', '-1'],
+    ['SIMULATOR_LATENCY_MS', 'soon'],
+    ['SIMULATOR_TOKEN_TTL_S', '0'],
+    ['SIMULATOR_FAULT_RATE', '1.5'],
+    ['SIMULATOR_CONTROL', 'yes'],
+    ['SIMULATOR_LAYOUT', 'sideways'],
+    ['SIMULATOR_BACKGROUND_RECORDS', '2.5'],
+    ['SIMULATOR_SEED', '-3'],
+  ])('rejects %s=%s naming the variable and the fix', (variable, value) => {
+    expect(() => simulatorOptionsFromEnv({ [variable]: value })).toThrow(new RegExp(`^${variable}="${value.replace('.', '\\.')}" is invalid: .+`));
+  });
+
+  it('rejects an unknown mutant and lists the valid names', () => {
+    expect(() => simulatorOptionsFromEnv({ SIMULATOR_MUTANT: 'typo' })).toThrow(MUTANT_NAMES.join(', '));
+  });
+});

@@ -1,0 +1,255 @@
+import { CONSUMERS, findPath, type Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
+
+/**
+ * One probe per server-side rule of docs/catalogue.json: true when the rule holds on the
+ * simulator (standard layout, manual clock). `dependsOn` names the rules a probe needs to observe
+ * its own (a probe cannot see a deregistration when persons never become readable), so the mutant
+ * matrix lets exactly those probes fail along with the broken rule.
+ */
+export interface Probe {
+  dependsOn: string[];
+  holds(h: Harness): Promise<boolean>;
+}
+
+const PROVIDER = 'SANDBOX-AML';
+const AUTHED = ['auth.token-issued'];
+const READS = [...AUTHED, 'person.create-returns-gedi', 'person.eventually-available'];
+
+async function put(h: Harness, body: Record<string, unknown>, clientIndex = 0) {
+  return h.request('PUT', PERSONS, { token: await h.token(clientIndex), json: body });
+}
+
+async function created(h: Harness, body: Record<string, unknown>): Promise<string> {
+  return (await put(h, body)).body?.gedi;
+}
+
+async function read(h: Harness, gedi: string) {
+  return h.request('GET', personPath(gedi), { token: await h.token() });
+}
+
+async function createdAndSettled(h: Harness, body: Record<string, unknown>): Promise<string> {
+  const gedi = await created(h, body);
+  h.settle();
+  return gedi;
+}
+
+async function consumerStates(h: Harness, clientIndex = 0): Promise<Map<string, string>> {
+  const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token(clientIndex) });
+  return new Map((answer.body?.items ?? []).map((item: { consumerId: string; state: string }) => [item.consumerId, item.state]));
+}
+
+async function subscriptions(h: Harness, clientIndex = 0): Promise<Array<Record<string, unknown>>> {
+  return (await h.request('GET', `${SUBSCRIPTIONS}?limit=1000`, { token: await h.token(clientIndex) })).body?.items ?? [];
+}
+
+async function upload(h: Harness, consumerId: string, legalId: string, clientIndex = 0) {
+  return h.request('POST', CONSUMERS, { token: await h.token(clientIndex), json: [{ consumerId, market: 'SE', data: { legalId } }] });
+}
+
+/** A person, settled, with a consumer of the same legal id uploaded and settled. */
+async function subscribedPerson(h: Harness, consumerId: string) {
+  const person = h.person();
+  const gedi = await createdAndSettled(h, person);
+  await upload(h, consumerId, person.legalId);
+  h.settle();
+  return { person, gedi };
+}
+
+async function screening(h: Harness, subject: 'person' | 'company', reference: string, root = false) {
+  const answer = await h.request('POST', screeningPath(subject, root), { token: await h.token(), json: { reference, provider: PROVIDER } });
+  const { screeningId: _id, timestamp: _at, ...result } = answer.body ?? {};
+  return { status: answer.status, result: JSON.stringify(result) };
+}
+
+let unique = 0;
+const nextConsumerId = () => `probe-consumer-${(unique += 1)}`;
+
+export const PROBES: Record<string, Probe> = {
+  'auth.token-issued': { dependsOn: [], holds: async (h) => typeof (await h.tokenRequest()).body?.access_token === 'string' },
+  'auth.wrong-secret-rejected': { dependsOn: [], holds: async (h) => (await h.tokenRequest(0, undefined, 'wrong-secret')).status === 401 },
+  'auth.bearer-required': {
+    dependsOn: [],
+    holds: async (h) => {
+      const statuses = await Promise.all([personPath('any'), CONSUMERS, SUBSCRIPTIONS].map(async (path) => (await h.request('GET', path, { token: null })).status));
+      return statuses.every((status) => status === 401);
+    },
+  },
+  'person.create-returns-gedi': { dependsOn: AUTHED, holds: async (h) => typeof (await created(h, h.person())) === 'string' },
+  'person.eventually-available': {
+    dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
+    holds: async (h) => {
+      const gedi = await createdAndSettled(h, h.person());
+      const answer = await read(h, gedi);
+      return answer.status === 200 && answer.body.gedi === gedi;
+    },
+  },
+  'person.find-by-legal-id': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const wanted = h.person();
+      await created(h, wanted);
+      await created(h, h.person());
+      h.settle();
+      const answer = await h.request('POST', findPath(), { token: await h.token(), json: { legalId: wanted.legalId } });
+      const results: Array<{ legalId: string }> = answer.body?.results ?? [];
+      return results.length > 0 && results.every((result) => result.legalId === wanted.legalId);
+    },
+  },
+  'person.update-by-id': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const person = h.person();
+      const first = await createdAndSettled(h, person);
+      const second = await created(h, { ...person, familyName: 'Updated' });
+      h.settle();
+      return first === second && (await read(h, first)).body?.familyName === 'Updated';
+    },
+  },
+  'person.first-sample-accepted': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const { firstNames: _names, ...person } = h.person({ firstName: 'Tolvan' });
+      return (await put(h, person)).status < 300;
+    },
+  },
+  'transition.deregister': {
+    dependsOn: READS,
+    holds: async (h) => (await read(h, await createdAndSettled(h, h.person({ deregistered: true, deregisteredReason: 'Emigrated' })))).body?.deregistered === true,
+  },
+  'transition.delete': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const person = h.person();
+      const gedi = await createdAndSettled(h, person);
+      const visibleBefore = (await read(h, gedi)).status === 200;
+      await h.request('DELETE', PERSONS, { token: await h.token(), json: { id: person.id } });
+      h.settle();
+      const found = await h.request('POST', findPath(), { token: await h.token(), json: { legalId: person.legalId } });
+      const stillFound = (found.body?.results ?? []).some((result: { gedi: string }) => result.gedi === gedi);
+      return visibleBefore && [404, 410].includes((await read(h, gedi)).status) && !stillFound;
+    },
+  },
+  'transition.remove': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const person = h.person();
+      const gedi = await createdAndSettled(h, person);
+      await h.request('DELETE', PERSONS, { token: await h.token(), json: { ...person, removed: true } });
+      h.settle();
+      const answer = await read(h, gedi);
+      return answer.status === 200 && answer.body.removed === true;
+    },
+  },
+  'transition.merge': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const target = await createdAndSettled(h, h.person());
+      const source = await createdAndSettled(h, h.person({ merged: { gedi: target } }));
+      return (await read(h, source)).body?.merged?.gedi === target;
+    },
+  },
+  'transition.merge-unknown-rejected': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const answer = await put(h, h.person({ merged: { gedi: 'no-such-gedi' } }));
+      return answer.status >= 400 && answer.status < 500;
+    },
+  },
+  'transition.relationship-death': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const relative = { hierarchicalRelationship: 'Parent', firstNames: ['Old'], dateOfBirth: '1930-01-01', dateOfDeath: '2020-05-01' };
+      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
+      return (await read(h, gedi)).body?.relationshipList?.[0]?.deceased === true;
+    },
+  },
+  'transition.relationship-deregistered': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const relative = { hierarchicalRelationship: 'Parent', firstNames: ['Gone'], deregistered: true, deregisteredReason: 'Emigrated' };
+      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
+      return (await read(h, gedi)).body?.relationshipList?.[0]?.deregistered === true;
+    },
+  },
+  'transition.consumer-identified': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const consumerId = nextConsumerId();
+      await subscribedPerson(h, consumerId);
+      return (await consumerStates(h)).get(consumerId) === 'IDENTIFIED';
+    },
+  },
+  'transition.subscription-created': {
+    dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
+    holds: async (h) => {
+      const { gedi } = await subscribedPerson(h, nextConsumerId());
+      return (await subscriptions(h)).some((item) => item.gedi === gedi);
+    },
+  },
+  'consumer.unknown-not-identified': {
+    dependsOn: [...AUTHED, 'consumer.list-contains-uploaded'],
+    holds: async (h) => {
+      const consumerId = nextConsumerId();
+      await upload(h, consumerId, h.freshLegalId());
+      h.settle();
+      const state = (await consumerStates(h)).get(consumerId);
+      return state !== undefined && state !== 'IDENTIFIED';
+    },
+  },
+  'consumer.list-contains-uploaded': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const consumerId = nextConsumerId();
+      await upload(h, consumerId, h.freshLegalId());
+      h.settle();
+      return (await consumerStates(h)).has(consumerId);
+    },
+  },
+  'subscription.latest-version': {
+    dependsOn: ['auth.token-issued', 'person.create-returns-gedi', 'person.update-by-id', 'transition.subscription-created'],
+    holds: async (h) => {
+      const { person, gedi } = await subscribedPerson(h, nextConsumerId());
+      await put(h, { ...person, familyName: 'Latest' });
+      h.settle();
+      return (await subscriptions(h)).some((item) => item.gedi === gedi && item.familyName === 'Latest');
+    },
+  },
+  'consumer.isolation': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const consumerId = nextConsumerId();
+      const person = h.person();
+      await put(h, person, 1);
+      h.settle();
+      await upload(h, consumerId, person.legalId, 1);
+      h.settle();
+      const leakedSubscription = (await subscriptions(h)).some((item) => item.legalId === person.legalId);
+      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription;
+    },
+  },
+  'screening.person-test-case': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const answer = await h.request('POST', screeningPath('person'), { token: await h.token(), json: { reference: 'person_test_case_01', provider: PROVIDER } });
+      return answer.status === 200 && answer.body.matches.some((match: { pep: boolean; category: string }) => match.pep && match.category === 'PEP');
+    },
+  },
+  'screening.company-test-cases': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const [first, second] = await Promise.all(['company_test_case_01', 'company_test_case_02'].map((reference) => screening(h, 'company', reference)));
+      return first.status === 200 && second.status === 200 && first.result !== second.result.replace('company_test_case_02', 'company_test_case_01');
+    },
+  },
+  'screening.deterministic': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const calls = await Promise.all([1, 2, 3].map(() => screening(h, 'person', 'person_test_case_01')));
+      return calls.every((call) => call.status === 200 && call.result === calls[0].result);
+    },
+  },
+  'screening.root-path': {
+    dependsOn: AUTHED,
+    holds: async (h) => (await screening(h, 'person', 'person_test_case_01', true)).status === 200 && (await screening(h, 'company', 'company_test_case_01', true)).status === 200,
+  },
+};

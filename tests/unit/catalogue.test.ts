@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../support/catalogue.js';
+import { MUTANTS } from '../../simulator/mutants.js';
+import { README, readmeWithMap, specChecks, uncoveredOperations, uncoveredRules, unknownRules } from '../../scripts/coverage-map.js';
+
+describe('documentation coverage', () => {
+  const checks = specChecks();
+
+  it('has a spec for every documented rule and transition', () => {
+    expect(uncoveredRules(checks).map((rule) => rule.id)).toEqual([]);
+  });
+
+  it('exercises every documented operation (token and operations 1–9) through some covered rule', () => {
+    expect(uncoveredOperations(checks)).toEqual([]);
+  });
+
+  it('names only rules the catalogue knows', () => {
+    expect(unknownRules(checks)).toEqual([]);
+  });
+
+  it('has a simulator mutant for every rule a server can break', () => {
+    const broken = new Set(Object.values(MUTANTS).map((mutant) => mutant.rule));
+    expect(catalogue.rules.filter((rule) => !rule.clientSide && !broken.has(rule.id)).map((rule) => rule.id)).toEqual([]);
+  });
+
+  it('has no mutant that names a rule outside the catalogue', () => {
+    const known = new Set(catalogue.rules.map((rule) => rule.id));
+    expect(Object.entries(MUTANTS).filter(([, mutant]) => !known.has(mutant.rule)).map(([name]) => name)).toEqual([]);
+  });
+
+  it('shows the current map in README.md (run `npm run docs:map` after changing specs)', () => {
+    const readme = readFileSync(README, 'utf8');
+    expect(readmeWithMap(readme)).toBe(readme);
+  });
+});

@@ -1,0 +1,129 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeTarget, readSettings, type ContractConfig } from '../../support/config.js';
+
+const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
+const SECRET = 'very-secret-value';
+
+const remote = {
+  CONTRACT_BASE_URL: 'https://sandbox.example.com/',
+  CONTRACT_CLIENT_ID: 'client-1',
+  CONTRACT_CLIENT_SECRET: SECRET,
+  CONTRACT_SCREENING_PROVIDER: 'PROVIDER',
+};
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    readSettings(env, NO_FILE);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('readSettings', () => {
+  it('needs nothing for the embedded simulator and applies the defaults', () => {
+    expect(readSettings({}, NO_FILE)).toEqual({
+      baseUrl: undefined,
+      authUrl: undefined,
+      client: undefined,
+      secondClient: undefined,
+      market: 'SE',
+      screeningProvider: undefined,
+      companyScreeningPath: '/aml-real-time-screening/v2/api/aml/kyc/company/screening',
+      prodBaseUrl: undefined,
+      availabilityTimeoutMs: 30_000,
+      requestTimeoutMs: 10_000,
+      seed: undefined,
+    });
+  });
+
+  it('reads a remote target; the auth URL defaults to the base URL', () => {
+    const settings = readSettings(
+      { ...remote, CONTRACT_MARKET: 'no', CONTRACT_SEED: '42', CONTRACT_AVAILABILITY_TIMEOUT_MS: '5000', CONTRACT_SECOND_CLIENT_ID: 'c2', CONTRACT_SECOND_CLIENT_SECRET: 's2' },
+      NO_FILE,
+    );
+    expect(settings).toMatchObject({
+      baseUrl: 'https://sandbox.example.com',
+      authUrl: 'https://sandbox.example.com',
+      client: { clientId: 'client-1', clientSecret: SECRET },
+      secondClient: { clientId: 'c2', clientSecret: 's2' },
+      market: 'NO',
+      screeningProvider: 'PROVIDER',
+      availabilityTimeoutMs: 5000,
+      seed: 42,
+    });
+  });
+
+  it('reads a .env file, and the environment wins over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, `# comment\nCONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET="file secret"\nCONTRACT_SCREENING_PROVIDER=P\nCONTRACT_MARKET=DK\n`);
+    const settings = readSettings({ CONTRACT_MARKET: 'FI', CONTRACT_SEED: '' }, file);
+    expect(settings).toMatchObject({ baseUrl: 'https://from-file.example.com', client: { clientId: 'file-id', clientSecret: 'file secret' }, market: 'FI', seed: undefined });
+  });
+
+  it('allows the production URL as the base URL: the safety guard refuses sandbox-only operations later', () => {
+    const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://sandbox.example.com' }, NO_FILE);
+    expect(settings.prodBaseUrl).toBe(settings.baseUrl);
+  });
+
+  it.each([
+    [{ ...remote, CONTRACT_BASE_URL: 'not a url' }, 'CONTRACT_BASE_URL', /not a URL/],
+    [{ ...remote, CONTRACT_BASE_URL: 'ftp://x.example.com' }, 'CONTRACT_BASE_URL', /http or https/],
+    [{ ...remote, CONTRACT_BASE_URL: `https://id:${SECRET}@x.example.com` }, 'CONTRACT_BASE_URL', /must not contain credentials/],
+    [{ ...remote, CONTRACT_AUTH_URL: 'mailto:a@b' }, 'CONTRACT_AUTH_URL', /http or https/],
+    [{ CONTRACT_AUTH_URL: 'https://auth.example.com' }, 'CONTRACT_AUTH_URL', /CONTRACT_BASE_URL is not/],
+    [{ ...remote, CONTRACT_CLIENT_ID: '' }, 'CONTRACT_CLIENT_ID', /required when CONTRACT_BASE_URL is set/],
+    [{ ...remote, CONTRACT_CLIENT_SECRET: '' }, 'CONTRACT_CLIENT_SECRET', /required when CONTRACT_BASE_URL is set/],
+    [{ ...remote, CONTRACT_SCREENING_PROVIDER: '' }, 'CONTRACT_SCREENING_PROVIDER', /required/],
+    [{ ...remote, CONTRACT_SECOND_CLIENT_ID: 'c2' }, 'CONTRACT_SECOND_CLIENT_SECRET', /together with CONTRACT_SECOND_CLIENT_ID/],
+    [{ CONTRACT_SECOND_CLIENT_SECRET: SECRET }, 'CONTRACT_SECOND_CLIENT_ID', /together with CONTRACT_SECOND_CLIENT_SECRET/],
+    [{ CONTRACT_MARKET: 'US' }, 'CONTRACT_MARKET', /one of SE, NO, DK, FI/],
+    [{ CONTRACT_COMPANY_SCREENING_PATH: 'aml/company' }, 'CONTRACT_COMPANY_SCREENING_PATH', /starting with "\/"/],
+    [{ CONTRACT_PROD_BASE_URL: 'prod' }, 'CONTRACT_PROD_BASE_URL', /not a URL/],
+    [{ CONTRACT_AVAILABILITY_TIMEOUT_MS: '30s' }, 'CONTRACT_AVAILABILITY_TIMEOUT_MS', /positive whole number/],
+    [{ CONTRACT_REQUEST_TIMEOUT_MS: '0' }, 'CONTRACT_REQUEST_TIMEOUT_MS', /positive whole number/],
+    [{ CONTRACT_SEED: '1.5' }, 'CONTRACT_SEED', /integer/],
+  ])('rejects %j naming %s and the fix', (env, variable, message) => {
+    const error = configError(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(new RegExp(`^${variable}: `));
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(SECRET);
+  });
+});
+
+describe('describeTarget', () => {
+  it('summarises the target without any secret', () => {
+    const config: ContractConfig = {
+      target: 'remote',
+      baseUrl: 'https://sandbox.example.com',
+      authUrl: 'https://auth.example.com',
+      client: { clientId: 'client-1', clientSecret: SECRET },
+      secondClient: { clientId: 'client-2', clientSecret: `${SECRET}-2` },
+      market: 'SE',
+      screeningProvider: 'PROVIDER',
+      companyScreeningPath: '/c',
+      availabilityTimeoutMs: 1,
+      requestTimeoutMs: 1,
+      seed: 7,
+      runId: 'r1',
+    };
+    const summary = describeTarget(config);
+    expect(summary).toBe(
+      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, second client client-2, screening provider PROVIDER, run r1, seed 7',
+    );
+    expect(summary).not.toContain(SECRET);
+  });
+
+  it('summarises settings before they are resolved', () => {
+    expect(describeTarget(readSettings({}, NO_FILE))).toBe('simulator target (embedded simulator, started on a free port), market SE');
+    const summary = describeTarget(readSettings(remote, NO_FILE));
+    expect(summary).toBe('remote target https://sandbox.example.com, market SE, client client-1, screening provider PROVIDER');
+    expect(summary).not.toContain(SECRET);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, type WaitAttempts } from '../../support/eventually.js';
+import type { ApiResponse } from '../../support/http.js';
+import { fakeClock } from './local-server.js';
+
+function answer(status: number, body: unknown = {}, headers: Record<string, string> = {}): ApiResponse {
+  return { status, ok: status >= 200 && status < 300, headers, body, text: JSON.stringify(body), url: 'http://target/persons/g1', exchanges: [] };
+}
+
+/** A read that answers the given responses in turn (the last one repeats), each taking `costMs` of fake time. */
+function reads(clock: ReturnType<typeof fakeClock>, responses: ApiResponse[], costMs = 10): { read: () => Promise<ApiResponse>; count: () => number } {
+  let calls = 0;
+  return {
+    read: async () => {
+      clock.advance(costMs);
+      return responses[Math.min(calls++, responses.length - 1)] as ApiResponse;
+    },
+    count: () => calls,
+  };
+}
+
+const found = (response: ApiResponse) => (response.ok ? (response.body as { gedi?: string }).gedi : undefined);
+
+describe('eventually', () => {
+  it('returns at once when the first read already holds', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(200, { gedi: 'g1' })]);
+    const result = await eventually('person g1 to be available', read, found, { timeoutMs: 1000, clock });
+    expect(result).toMatchObject({ value: 'g1', attempts: 1, elapsedMs: 10 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('repeats the read until the predicate holds, with intervals that grow with the time waited', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(404), answer(404), answer(404), answer(404), answer(200, { gedi: 'g1' })], 100);
+    const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5 });
+    expect(result.attempts).toBe(5);
+    expect(result.response.status).toBe(200);
+    expect(clock.sleeps).toEqual([50, 75, 128, 196]);
+  });
+
+  it('accepts falsy values other than undefined, null and false', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(200, { count: 0 })]);
+    const result = await eventually('a count', read, (response) => (response.body as { count: number }).count, { timeoutMs: 1000, clock });
+    expect(result.value).toBe(0);
+  });
+
+  it('waits at least as long as Retry-After asks', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(429, {}, { 'retry-after': '3' }), answer(200, { gedi: 'g1' })]);
+    await eventually('person g1', read, found, { timeoutMs: 30_000, clock });
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
+  it.each([400, 401, 403])('fails at once on %i, naming what it waited for and the answer', async (status) => {
+    const clock = fakeClock();
+    const { read, count } = reads(clock, [answer(status, { error: 'denied', access_token: 'leaked-token-value' })]);
+    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WaitRejectedError);
+    expect(count()).toBe(1);
+    expect((error as Error).message).toContain('person g1 to be available');
+    expect((error as Error).message).toContain(`${status} {"error":"denied","access_token":"[REDACTED]"}`);
+  });
+
+  it('times out with what it waited for, the elapsed time, the attempts and the last answer', async () => {
+    const clock = fakeClock();
+    const { read, count } = reads(clock, [answer(404, { error: 'not found', token: 'secret-token-value' })], 50);
+    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 5_000, clock, random: () => 0.5 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotConsistentError);
+    const notConsistent = error as NotConsistentError;
+    expect(notConsistent.what).toBe('person g1 to be available');
+    expect(notConsistent.attempts).toBe(count());
+    expect(notConsistent.elapsedMs).toBeGreaterThanOrEqual(5_000);
+    expect(notConsistent.elapsedMs).toBeLessThan(5_100);
+    expect(notConsistent.lastResponse.body).toEqual({ error: 'not found', token: '[REDACTED]' });
+    expect(notConsistent.message).toMatch(/^Not consistent within \d+ ms: waited for person g1 to be available; \d+ attempt\(s\); last answer 404 \{"error":"not found","token":"\[REDACTED\]"\}$/);
+    // The interval grows with the wait, so a 5 s wait takes a handful of attempts, not a hundred.
+    expect(count()).toBeLessThan(20);
+  });
+
+  it('makes its last attempt at the deadline instead of sleeping past it', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(404)], 0);
+    await eventually('never', read, found, { timeoutMs: 1_000, clock, random: () => 0.5 }).catch(() => undefined);
+    expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(1_000);
+  });
+
+  it('tells wait listeners how many attempts each wait took', async () => {
+    const clock = fakeClock();
+    const waits: WaitAttempts[] = [];
+    const stop = onWait((wait) => waits.push(wait));
+    await eventually('first', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock });
+    await eventually('second', reads(clock, [answer(403)]).read, found, { timeoutMs: 1_000, clock }).catch(() => undefined);
+    stop();
+    expect(waits).toEqual([
+      { what: 'first', outcome: 'consistent', attempts: 2, elapsedMs: expect.any(Number) },
+      { what: 'second', outcome: 'rejected', attempts: 1, elapsedMs: 10 },
+    ]);
+  });
+});
+
+describe('pollInterval', () => {
+  it('is about 30% of the time waited, between 50 ms and 2 s', () => {
+    expect(pollInterval(0, 0.5)).toBe(50);
+    expect(pollInterval(1_000, 0.5)).toBe(300);
+    expect(pollInterval(60_000, 0.5)).toBe(2_000);
+  });
+
+  it('jitters by at most 20% and stays within the bounds', () => {
+    expect(pollInterval(1_000, 0)).toBe(240);
+    expect(pollInterval(1_000, 0.999)).toBeLessThanOrEqual(360);
+    expect(pollInterval(1_000, 0.999)).toBeGreaterThan(355);
+    expect(pollInterval(10, 0)).toBe(50);
+    expect(pollInterval(60_000, 0.999)).toBe(2_000);
+  });
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { createDataFactory, type SandboxPerson } from '../../support/factories.js';
+import { dateOfBirthOf, genderOf, isValidLegalId, type Market } from '../../support/legal-ids.js';
+import { expectSchema } from '../../support/schemas.js';
+
+const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
+const COUNTRY_CODES: Record<Market, string> = { SE: '+46', NO: '+47', DK: '+45', FI: '+358' };
+const POSTAL_CODES: Record<Market, RegExp> = { SE: /^[1-9]\d{4}$/, NO: /^\d{4}$/, DK: /^[1-9]\d{3}$/, FI: /^\d{5}$/ };
+
+const factoryFor = (market: Market, seed = 1, scope = 'factories.test.ts > a test') => createDataFactory({ seed, runId: 'rtest42', market, scope });
+
+/** Every kind of person the factory makes, including relatives, as one sample per seed. */
+function samples(market: Market, seed: number): SandboxPerson[] {
+  const data = factoryFor(market, seed);
+  return [
+    data.person(),
+    data.firstSamplePerson(),
+    data.person({ relationshipList: [data.relationship(), data.relationship({ dateOfDeath: data.pastDate() })] }),
+    data.person({ deregistered: true, deregisteredReason: data.deregistrationReason(), deregisteredDate: data.pastDate() }),
+  ];
+}
+
+describe.each(MARKETS)('createDataFactory (%s)', (market) => {
+  it('makes persons that pass the sandbox-person schema, over many seeds', () => {
+    for (let seed = 0; seed < 200; seed += 1) {
+      for (const person of samples(market, seed)) expectSchema('sandbox-person', person);
+    }
+  });
+
+  it('makes consistent persons: legal id, date of birth and gender agree; address and phone belong to the market', () => {
+    const data = factoryFor(market);
+    for (let index = 0; index < 200; index += 1) {
+      const person = data.person();
+      expect(isValidLegalId(market, person.legalId)).toBe(true);
+      expect(dateOfBirthOf(market, person.legalId)).toBe(person.dateOfBirth);
+      expect(genderOf(market, person.legalId)).toBe(person.gender);
+      expect(person.country).toBe(market);
+      expect(person.citizenship).toEqual([market]);
+      expect(person.firstNames).toContain(person.preferredFirstName);
+      const [address] = person.addressList ?? [];
+      expect(address).toMatchObject({ type: 'Postal', subType: 'Domicile', country: market });
+      expect(address?.postalCode).toMatch(POSTAL_CODES[market]);
+      expect(address?.city).toEqual(expect.any(String));
+      const [phone] = person.phoneList ?? [];
+      expect(phone?.type).toBe('Mobile');
+      expect(phone?.number?.startsWith(COUNTRY_CODES[market])).toBe(true);
+      expect(person).toMatchObject({ directMarketingRestriction: false, charityMarketingRestriction: false, onlineMarketingRestriction: false });
+    }
+  });
+
+  it('gives relatives their own consistent legal id and makes them older than any person', () => {
+    const data = factoryFor(market);
+    for (let index = 0; index < 100; index += 1) {
+      const relative = data.relationship();
+      const legalId = relative.legalId?.socialSecurityNumber ?? '';
+      expect(relative.hierarchicalRelationship).toBe('Parent');
+      expect(dateOfBirthOf(market, legalId)).toBe(relative.dateOfBirth);
+      expect(genderOf(market, legalId)).toBe(relative.gender);
+      expect(relative.dateOfBirth?.localeCompare('1975-01-01')).toBe(-1);
+      expect(data.pastDate().localeCompare('2005-12-31')).toBe(1);
+    }
+  });
+
+  it('keeps the legal id consistent with a fixed date of birth, gender or legal id', () => {
+    const data = factoryFor(market);
+    const fixedBirth = data.person({ dateOfBirth: '1990-02-28', gender: 'Female' });
+    expect(dateOfBirthOf(market, fixedBirth.legalId)).toBe('1990-02-28');
+    expect(genderOf(market, fixedBirth.legalId)).toBe('Female');
+    const { legalId } = data.person();
+    const fixedId = data.person({ legalId });
+    expect(fixedId.dateOfBirth).toBe(dateOfBirthOf(market, legalId));
+    expect(fixedId.gender).toBe(genderOf(market, legalId));
+    expect(data.person({ legalId: 'not-a-legal-id' }).legalId).toBe('not-a-legal-id');
+  });
+
+  it('reproduces the same data from the same seed and scope, and other data from another seed or scope', () => {
+    const draw = (seed: number, scope?: string) => {
+      const data = factoryFor(market, seed, scope);
+      return [...samples(market, seed), data.person(), data.consumer(data.unknownLegalId()), data.unknownGedi('G-123abc')];
+    };
+    expect(draw(7)).toEqual(draw(7));
+    expect(draw(8)).not.toEqual(draw(7));
+    const persons = (scope: string) => factoryFor(market, 7, scope).person();
+    expect(persons('one test')).toEqual(persons('one test'));
+    expect(persons('another test').legalId).not.toBe(persons('one test').legalId);
+  });
+
+  it('never repeats a legal id within a factory, and unknownLegalId is never a person\'s', () => {
+    const data = factoryFor(market);
+    const persons = Array.from({ length: 300 }, () => data.person({ relationshipList: [data.relationship()] }));
+    const used = persons.flatMap((person) => [person.legalId, person.relationshipList?.[0]?.legalId?.socialSecurityNumber]);
+    const unknown = Array.from({ length: 100 }, () => data.unknownLegalId());
+    expect(unknown.every((legalId) => isValidLegalId(market, legalId))).toBe(true);
+    expect(new Set([...used, ...unknown]).size).toBe(used.length + unknown.length);
+  });
+});
+
+describe('createDataFactory ids and helpers', () => {
+  it('makes traceable, unique ids of safe characters: run id, scope hash, sequence', () => {
+    const data = createDataFactory({ seed: 1, runId: 'r_42/x', market: 'SE', scope: 'some test' });
+    const other = createDataFactory({ seed: 1, runId: 'r_42/x', market: 'SE', scope: 'other test' });
+    const ids = [data.personId(), data.person().id, data.consumerId(), data.consumer('198507099805').consumerId];
+    expect(ids).toEqual([
+      expect.stringMatching(/^ct-r-42-x-[0-9a-z]{7}-p0001$/),
+      expect.stringMatching(/-p0002$/),
+      expect.stringMatching(/-c0001$/),
+      expect.stringMatching(/-c0002$/),
+    ]);
+    const scopeHash = (id: string) => id.split('-').at(-2);
+    expect(new Set(ids.map(scopeHash)).size).toBe(1);
+    expect(scopeHash(other.personId())).not.toBe(scopeHash(ids[0]));
+  });
+
+  it('makes consumers that pass the consumer schemas', () => {
+    const data = factoryFor('NO');
+    const consumers = [data.consumer(data.person().legalId), data.consumer(data.unknownLegalId())];
+    expect(consumers[0]).toMatchObject({ market: 'NO', data: { legalId: expect.any(String) } });
+    for (const consumer of consumers) expectSchema('consumer', consumer);
+    expectSchema('consumer-upload', consumers);
+  });
+
+  it('shapes the first sample like the documentation: firstName instead of firstNames', () => {
+    const person = factoryFor('SE').firstSamplePerson();
+    expect(person.firstName).toEqual(expect.any(String));
+    expect(person).not.toHaveProperty('firstNames');
+    expect(person).not.toHaveProperty('preferredFirstName');
+  });
+
+  it('makes names for screening requests and a wrong secret', () => {
+    const data = factoryFor('FI');
+    expect(data.personName()).toEqual({ firstName: expect.any(String), lastName: expect.any(String) });
+    expect(data.wrongSecret()).toMatch(/^wrong-[A-Za-z0-9]{32}$/);
+    expect(data.wrongSecret()).not.toBe(data.wrongSecret());
+  });
+
+  it('makes an unknown gedi of the same shape as a known one', () => {
+    const data = factoryFor('SE');
+    for (const known of ['G-123abc', '550e8400-e29b-41d4-a716-446655440000', '7']) {
+      const unknown = data.unknownGedi(known);
+      expect(unknown).not.toBe(known);
+      expect(unknown.replace(/\d/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A').slice(0, known.length)).toBe(
+        known.replace(/\d/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A'),
+      );
+    }
+  });
+});

@@ -1,0 +1,256 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiClient,
+  RETRY_POLICY,
+  TargetUnavailableError,
+  classifyFailure,
+  exchangeCount,
+  onExchange,
+  parseRetryAfter,
+  retryDecision,
+  type HttpExchange,
+  type TokenSource,
+} from '../../support/http.js';
+import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+
+describe('retryDecision', () => {
+  const base = { method: 'GET', attempt: 1, elapsedMs: 0 };
+
+  it.each([429, 502, 503, 504])('retries status %i', (status) => {
+    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({ retry: true, delayMs: RETRY_POLICY.baseDelayMs });
+  });
+
+  it.each([200, 201, 400, 401, 403, 404, 409, 422, 500])('never retries status %i', (status) => {
+    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({ retry: false, reason: `status ${status} is not transient` });
+  });
+
+  it.each(['refused', 'unresolved', 'timeout', 'reset'] as const)('retries an idempotent request after a %s connection', (error) => {
+    expect(retryDecision(RETRY_POLICY, { ...base, error }).retry).toBe(true);
+  });
+
+  it('does not retry an unclassified failure', () => {
+    expect(retryDecision(RETRY_POLICY, { ...base, error: 'other' })).toEqual({ retry: false, reason: 'other is not transient' });
+  });
+
+  it('repeats a POST only when the request was certainly not processed', () => {
+    const post = { ...base, method: 'post' };
+    expect(retryDecision(RETRY_POLICY, { ...post, status: 429 }).retry).toBe(true);
+    expect(retryDecision(RETRY_POLICY, { ...post, status: 503 }).retry).toBe(true);
+    expect(retryDecision(RETRY_POLICY, { ...post, error: 'refused' }).retry).toBe(true);
+    expect(retryDecision(RETRY_POLICY, { ...post, error: 'unresolved' }).retry).toBe(true);
+    for (const outcome of [{ status: 502 }, { status: 504 }, { error: 'timeout' as const }, { error: 'reset' as const }]) {
+      const decision = retryDecision(RETRY_POLICY, { ...post, ...outcome });
+      expect(decision).toMatchObject({ retry: false });
+      expect(decision.retry === false && decision.reason).toMatch(/POST is not repeated .*may have processed it/);
+    }
+  });
+
+  it('backs off exponentially up to the maximum, with jitter inside its bounds', () => {
+    const delays = [1, 2, 3].map((attempt) => retryDecision({ ...RETRY_POLICY, maxAttempts: 10 }, { ...base, attempt, status: 503 }));
+    expect(delays).toEqual([250, 500, 1000].map((delayMs) => ({ retry: true, delayMs })));
+    const capped = retryDecision({ ...RETRY_POLICY, maxAttempts: 20 }, { ...base, attempt: 10, status: 503 });
+    expect(capped).toEqual({ retry: true, delayMs: RETRY_POLICY.maxDelayMs });
+    const low = retryDecision(RETRY_POLICY, { ...base, status: 503, random: 0 });
+    const high = retryDecision(RETRY_POLICY, { ...base, status: 503, random: 0.999 });
+    expect(low).toEqual({ retry: true, delayMs: 200 });
+    expect(high.retry && high.delayMs).toBeGreaterThan(295);
+    expect(high.retry && high.delayMs).toBeLessThanOrEqual(300);
+  });
+
+  it('honours Retry-After instead of its own backoff', () => {
+    expect(retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 3000 })).toEqual({ retry: true, delayMs: 3000 });
+  });
+
+  it('stops after the maximum number of attempts', () => {
+    expect(retryDecision(RETRY_POLICY, { ...base, attempt: RETRY_POLICY.maxAttempts, status: 503 })).toEqual({
+      retry: false,
+      reason: `status 503 after ${RETRY_POLICY.maxAttempts} attempts`,
+    });
+  });
+
+  it('stops when the wait would pass the total budget', () => {
+    const decision = retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 120_000, elapsedMs: 1_000 });
+    expect(decision).toMatchObject({ retry: false });
+    expect(decision.retry === false && decision.reason).toMatch(/retry budget/);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  it('reads delay-seconds and HTTP dates as milliseconds', () => {
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0);
+  });
+  it('ignores absent or unreadable values', () => {
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+  });
+});
+
+describe('classifyFailure', () => {
+  it.each([
+    [Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'refused'],
+    [Object.assign(new Error('x'), { code: 'UND_ERR_CONNECT_TIMEOUT' }), 'refused'],
+    [Object.assign(new Error('x'), { code: 'ENOTFOUND' }), 'unresolved'],
+    [new DOMException('deadline', 'TimeoutError'), 'timeout'],
+    [Object.assign(new Error('x'), { code: 'UND_ERR_SOCKET' }), 'reset'],
+    [Object.assign(new Error('x'), { cause: { code: 'ECONNRESET' } }), 'reset'],
+    [new Error('bad certificate'), 'other'],
+  ])('classifies %s as %s', (error, failure) => {
+    expect(classifyFailure(error)).toBe(failure);
+  });
+});
+
+describe('ApiClient', () => {
+  let server: LocalServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('joins paths to the base URL (prefix kept), adds the query and parses JSON', async () => {
+    server = await startServer((request, response) => sendJson(response, 200, { seen: request.url }));
+    const api = new ApiClient({ baseUrl: `${server.url}/prefix/` });
+    const response = await api.request<{ seen: string }>('get', '/persons/1', { query: { market: 'SE', q: 'a b' } });
+    expect(response).toMatchObject({ status: 200, ok: true, body: { seen: '/prefix/persons/1?market=SE&q=a+b' } });
+    expect(response.text).toBe('{"seen":"/prefix/persons/1?market=SE&q=a+b"}');
+    expect(response.exchanges).toHaveLength(1);
+    const absolute = await api.request('GET', `${server.url}/elsewhere`);
+    expect(absolute.body).toEqual({ seen: '/elsewhere' });
+  });
+
+  it('sends JSON and form bodies with their content types, and keeps non-JSON text', async () => {
+    server = await startServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(`${request.headers['content-type']}|${request.body}`);
+    });
+    const api = new ApiClient({ baseUrl: server.url });
+    const json = await api.request('PUT', '/p', { json: { id: 'x' } });
+    expect(json.body).toBe('application/json|{"id":"x"}');
+    const form = await api.request('POST', '/t', { form: { grant_type: 'client_credentials', scope: 'bci' } });
+    expect(form.body).toBe('application/x-www-form-urlencoded|grant_type=client_credentials&scope=bci');
+  });
+
+  it('parses a JSON body even when the content type does not say so', async () => {
+    server = await startServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('{"gedi":"g1"}');
+    });
+    expect((await new ApiClient({ baseUrl: server.url }).request('GET', '/')).body).toEqual({ gedi: 'g1' });
+  });
+
+  it('returns non-2xx answers instead of throwing', async () => {
+    server = await startServer((_request, response) => sendJson(response, 404, { error: 'no such person' }));
+    const response = await new ApiClient({ baseUrl: server.url }).request('GET', '/persons/unknown');
+    expect(response).toMatchObject({ status: 404, ok: false, body: { error: 'no such person' } });
+  });
+
+  it('renews the bearer token once on a 401 and repeats the request once', async () => {
+    server = await startServer((request, response) =>
+      request.headers.authorization === 'Bearer fresh-token-value' ? sendJson(response, 200, { ok: true }) : sendJson(response, 401, {}),
+    );
+    let token = 'stale-token-value';
+    let renewals = 0;
+    const tokens: TokenSource = {
+      accessToken: async () => token,
+      renew: async () => {
+        renewals += 1;
+        token = 'fresh-token-value';
+        return token;
+      },
+    };
+    const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');
+    expect(response.status).toBe(200);
+    expect(renewals).toBe(1);
+    expect(response.exchanges.map((exchange) => [exchange.attempt, exchange.status])).toEqual([[1, 401], [2, 200]]);
+  });
+
+  it('answers the second 401 without renewing again', async () => {
+    server = await startServer((_request, response) => sendJson(response, 401, {}));
+    let renewals = 0;
+    const tokens: TokenSource = { accessToken: async () => 'token-value-long', renew: async () => `token-${++renewals}` };
+    const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');
+    expect(response.status).toBe(401);
+    expect(renewals).toBe(1);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('sends Basic, raw and no authorization as asked', async () => {
+    server = await startServer((request, response) => sendJson(response, 200, { authorization: request.headers.authorization ?? null }));
+    const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'basic', credentials: { clientId: 'id', clientSecret: 'pw' } } });
+    expect((await api.request('GET', '/')).body).toEqual({ authorization: `Basic ${Buffer.from('id:pw').toString('base64')}` });
+    expect((await api.request('GET', '/', { auth: { kind: 'raw', authorization: 'Bearer not-a-token' } })).body).toEqual({ authorization: 'Bearer not-a-token' });
+    expect((await api.request('GET', '/', { auth: { kind: 'none' } })).body).toEqual({ authorization: null });
+  });
+
+  it('retries a transient answer after the delay the server asks for, without really waiting', async () => {
+    let calls = 0;
+    server = await startServer((_request, response) =>
+      ++calls < 3 ? sendJson(response, 503, { busy: true }, { 'retry-after': '7' }) : sendJson(response, 200, { done: true }),
+    );
+    const clock = fakeClock();
+    const response = await new ApiClient({ baseUrl: server.url, clock }).request('GET', '/');
+    expect(response.status).toBe(200);
+    expect(clock.sleeps).toEqual([7000, 7000]);
+    expect(response.exchanges.map((exchange) => exchange.status)).toEqual([503, 503, 200]);
+  });
+
+  it('returns the last transient answer when the retries run out', async () => {
+    server = await startServer((_request, response) => sendJson(response, 502, {}));
+    const clock = fakeClock();
+    const response = await new ApiClient({ baseUrl: server.url, clock, random: () => 0.5 }).request('DELETE', '/');
+    expect(response.status).toBe(502);
+    expect(server.received).toHaveLength(RETRY_POLICY.maxAttempts);
+    expect(clock.sleeps).toEqual([250, 500, 1000]);
+  });
+
+  it('never repeats a POST whose outcome is unknown after the deadline', async () => {
+    server = await startServer((_request, response) => setTimeout(() => sendJson(response, 200, {}), 300));
+    const error = await new ApiClient({ baseUrl: server.url, clock: fakeClock() })
+      .request('POST', '/consumers', { json: [], timeoutMs: 50 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TargetUnavailableError);
+    expect(error).toMatchObject({ failure: 'timeout', attempts: 1 });
+    expect((error as Error).message).toMatch(/^127\.0\.0\.1:\d+ did not answer \(timeout\) after 1 attempt\(s\): POST \/consumers/);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('names the host and the cause when nothing answers', async () => {
+    server = await startServer(() => {});
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const clock = fakeClock();
+    const error = await new ApiClient({ baseUrl: url, clock }).request('POST', '/token').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TargetUnavailableError);
+    expect(error).toMatchObject({ host: new URL(url).host, failure: 'refused', attempts: RETRY_POLICY.maxAttempts });
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    expect(clock.sleeps).toHaveLength(RETRY_POLICY.maxAttempts - 1);
+  });
+
+  it('announces every attempt, redacted, to exchange listeners and the request counter', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }));
+    const seen: HttpExchange[] = [];
+    const stop = onExchange((exchange) => seen.push(exchange));
+    const before = exchangeCount();
+    const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' } });
+    const response = await api.request('POST', '/token', { json: { client_secret: 'pw' } });
+    stop();
+    await api.request('GET', '/');
+    expect(exchangeCount() - before).toBe(2);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: `${server.url}/token`,
+      status: 200,
+      attempt: 1,
+      requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+      requestBody: { client_secret: '[REDACTED]' },
+      responseBody: { access_token: '[REDACTED]', gedi: 'g' },
+    });
+    expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
+    expect(response.exchanges).toEqual(seen);
+  });
+});

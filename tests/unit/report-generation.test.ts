@@ -1,0 +1,162 @@
+// The report and the release gate on hand-written Allure results (the format allure-vitest writes),
+// in a scratch project that links this project's allurerc.mjs, docs and node_modules, so the real
+// configuration and the pinned Allure CLI are what is tested.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { evaluateGate } from '../../scripts/gate.js';
+import { allureCli, classifyResults, formatSummary, generateReport, loadAllureConfig, readResults } from '../../scripts/report.js';
+
+const root = resolve(import.meta.dirname, '../..');
+let project: string;
+
+interface Spec {
+  name: string;
+  status: 'passed' | 'failed' | 'broken';
+  message?: string;
+  trace?: string;
+  story?: string;
+}
+
+function writeResults(dir: string, specs: Spec[]): void {
+  mkdirSync(dir, { recursive: true });
+  for (const spec of specs) {
+    const uuid = randomUUID();
+    writeFileSync(
+      join(dir, `${uuid}-result.json`),
+      JSON.stringify({
+        uuid,
+        name: spec.name,
+        fullName: `specs/example.spec.ts#${spec.name}`,
+        historyId: `history-${spec.name.replace(/\W+/g, '-')}`,
+        status: spec.status,
+        statusDetails: { message: spec.message, trace: spec.trace },
+        stage: 'finished',
+        steps: [{ name: 'Given a person', status: 'passed', stage: 'finished', steps: [], attachments: [], parameters: [] }],
+        attachments: [],
+        parameters: [],
+        labels: [
+          { name: 'epic', value: 'Sandbox person management v1' },
+          { name: 'feature', value: 'PUT sandbox person' },
+          ...(spec.story ? [{ name: 'story', value: spec.story }] : []),
+        ],
+        links: [],
+        start: 1,
+        stop: 2,
+      }),
+    );
+  }
+}
+
+const green: Spec[] = [
+  { name: 'updates the same person when the id already exists', status: 'passed', story: 'person.update-by-id' },
+  { name: 'returns the gedi of a created person', status: 'passed', story: 'person.create-returns-gedi' },
+  { name: 'finds a person by legal id', status: 'passed', story: 'person.find-by-legal-id' },
+];
+const brokenPromise: Spec = {
+  name: 'deletes the person with that id',
+  status: 'failed',
+  story: 'transition.delete',
+  message: 'Broken rule transition.delete (States and transitions: "…"): the person is still found: expected 200 to be 404',
+  trace: 'AssertionError: Broken rule transition.delete …\n    at specs/persons/delete.spec.ts:20:5',
+};
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'report-test-'));
+  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json']) symlinkSync(join(root, entry), join(project, entry));
+});
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe('failure taxonomy', () => {
+  test('classifies failures like the report does: error class first, then the broken rule', async () => {
+    const dir = join(project, 'taxonomy');
+    writeResults(dir, [
+      ...green.slice(0, 1),
+      brokenPromise,
+      // underRule prefixes the message, but a timeout stays a timeout.
+      { name: 'becomes available', status: 'broken', message: 'Broken rule person.eventually-available (…): not available', trace: 'NotConsistentError: person not available after 30000 ms' },
+      { name: 'answers at all', status: 'broken', message: 'h did not answer (refused)', trace: 'TargetUnavailableError: h did not answer' },
+      { name: 'token unreachable', status: 'broken', message: 'Token service unreachable: …', trace: 'TokenError: Token service unreachable: …' },
+      { name: 'token rejected', status: 'broken', message: 'Token request rejected by u (status 401)', trace: 'TokenError: Token request rejected' },
+      { name: 'plain failure', status: 'failed', message: 'expected 1 to be 2', trace: 'AssertionError: expected 1 to be 2' },
+    ]);
+    const { categories } = await loadAllureConfig(project);
+    const summary = classifyResults(readResults([dir]), categories);
+    const counts = Object.fromEntries(summary.byCategory.map(({ name, tests }) => [name, tests.map((t) => t.name).sort()]));
+    expect(counts).toMatchObject({
+      'Contract broken': ['deletes the person with that id'],
+      'Not consistent within the deadline': ['becomes available'],
+      'Target unavailable': ['answers at all', 'token unreachable'],
+      'Configuration error': ['token rejected'],
+      'Product errors': ['plain failure'],
+    });
+    expect(summary).toMatchObject({ total: 7, passed: 1, notPassed: 6 });
+    const text = formatSummary(summary);
+    expect(text).toContain('[transition.delete] deletes the person with that id');
+    expect(text).not.toContain('Test errors');
+  });
+});
+
+describe('release gate', () => {
+  test('passes a green run', async () => {
+    const dir = join(project, 'green');
+    writeResults(dir, green);
+    const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], rules: { minTestsCount: 3 } });
+    expect(verdict).toMatchObject({ passed: true, details: '' });
+  });
+
+  test('fails a run with a broken promise, naming the rule Allure applied', async () => {
+    const dir = join(project, 'broken');
+    writeResults(dir, [...green, brokenPromise]);
+    const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], rules: { minTestsCount: 3 } });
+    expect(verdict.passed).toBe(false);
+    expect(verdict.details).toMatch(/number of failed tests 1 exceeds the allowed threshold value 0/);
+  });
+
+  test('passes when the only failure is an accepted known issue', async () => {
+    const dir = join(project, 'known');
+    writeResults(dir, [...green, brokenPromise]);
+    // Allure keys known issues by its own history id; its known-issue command is how failures are accepted.
+    const knownIssuesPath = join(project, 'known-issues.json');
+    await allureCli(['known-issue', dir, '--output', knownIssuesPath], project);
+    expect(JSON.parse(readFileSync(knownIssuesPath, 'utf8'))).toHaveLength(1);
+    const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], knownIssuesPath, rules: { minTestsCount: 3 } });
+    expect(verdict.passed).toBe(true);
+  });
+
+  test('fails when nothing ran, or fewer tests ran than there are catalogued rules', async () => {
+    const empty = join(project, 'empty');
+    mkdirSync(empty);
+    expect((await evaluateGate({ cwd: project, resultsDirs: [join(project, 'missing')] })).passed).toBe(false);
+    const nothing = await evaluateGate({ cwd: project, resultsDirs: [empty] });
+    expect(nothing.passed).toBe(false);
+    expect(nothing.details).toMatch(/total number of tests 0 is less than the expected threshold value \d+/);
+    const partial = join(project, 'partial');
+    writeResults(partial, green);
+    expect((await evaluateGate({ cwd: project, resultsDirs: [partial] })).passed).toBe(false);
+  });
+});
+
+describe('report', () => {
+  test('writes a multi-file and a single-file report with environment, categories, drift and one history entry', async () => {
+    const results = join(project, 'reports', 'allure-results');
+    writeResults(results, [...green, brokenPromise]);
+    const history = join(project, 'reports', 'history', 'history.jsonl');
+
+    const report = await generateReport({ cwd: project, environment: { seed: '42' } });
+    expect(existsSync(report.multiFile) && existsSync(report.singleFile)).toBe(true);
+    expect(report.summary).toMatchObject({ total: 4, notPassed: 1 });
+    const widgets = join(project, 'reports', 'allure-report', 'awesome', 'widgets');
+    const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as { name: string; values: string[] }[];
+    expect(environment).toEqual(expect.arrayContaining([{ name: 'seed', values: ['42'] }, { name: 'target', values: ['embedded simulator'] }]));
+    expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
+    expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('drift.md');
+    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+
+    // The gate reads the same results without adding a second history entry for this run.
+    await evaluateGate({ cwd: project, rules: { minTestsCount: 1 } });
+    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { redactText } from '../../support/redact.js';
+import { TokenError, TokenProvider, requestToken, type IssuedToken } from '../../support/tokens.js';
+import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+
+const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
+const basic = `Basic ${Buffer.from('client-one:client-secret-value').toString('base64')}`;
+
+describe('requestToken', () => {
+  let server: LocalServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('sends the documented client-credentials request and returns the issued token', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'issued-access-token', token_type: 'Bearer', expires_in: 3600 }));
+    const clock = fakeClock();
+    const { token, response } = await requestToken(`${server.url}/`, credentials, { clock });
+    expect(server.received).toHaveLength(1);
+    const [request] = server.received;
+    expect(request).toMatchObject({ method: 'POST', url: '/sandbox/v1/token.oauth2', body: 'grant_type=client_credentials&scope=bci' });
+    expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(request?.headers.authorization).toBe(basic);
+    expect(token).toEqual({ accessToken: 'issued-access-token', tokenType: 'Bearer', expiresAt: clock.now() + 3_600_000 });
+    expect(response.status).toBe(200);
+  });
+
+  it('registers the access token, the secret and the Basic credential for redaction', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'another-access-token' }));
+    const { token } = await requestToken(server.url, credentials);
+    expect(token.expiresAt).toBeUndefined();
+    expect(redactText(`another-access-token client-secret-value ${basic.slice(6)}`)).toBe('[REDACTED] [REDACTED] [REDACTED]');
+  });
+
+  it.each([
+    [401, 'rejected', /rejected .*CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET/],
+    [400, 'rejected', /rejected/],
+    [500, 'server', /failed with status 500/],
+    [404, 'server', /Check CONTRACT_AUTH_URL/],
+  ] as const)('reports status %i as %s, naming the auth URL and the fix', async (status, reason, message) => {
+    server = await startServer((_request, response) => sendJson(response, status, { error: 'invalid_client' }));
+    const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error).toMatchObject({ reason, status, authUrl: `${server.url}/sandbox/v1/token.oauth2` });
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toContain(server.url);
+    expect((error as Error).message).not.toContain(credentials.clientSecret);
+  });
+
+  it('reports an answer without access_token as malformed', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, { token: 'x' }));
+    await expect(requestToken(server.url, credentials)).rejects.toMatchObject({ reason: 'malformed' });
+  });
+
+  it('reports a host that does not answer as unreachable', async () => {
+    server = await startServer(() => {});
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const error = await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ reason: 'unreachable' });
+    expect((error as Error).message).toMatch(/unreachable.*CONTRACT_AUTH_URL/);
+  });
+});
+
+describe('TokenProvider', () => {
+  let server: LocalServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function tokenServer(): Promise<LocalServer> {
+    let issued = 0;
+    return startServer((_request, response) => {
+      issued += 1;
+      setTimeout(() => sendJson(response, 200, { access_token: `renewed-token-${issued}`, expires_in: 600 }), 20);
+    });
+  }
+
+  it('uses the token it was given without asking for another', async () => {
+    server = await tokenServer();
+    const clock = fakeClock();
+    const provider = new TokenProvider(server.url, credentials, { accessToken: 'run-token-value', expiresAt: clock.now() + 600_000 }, { clock });
+    expect(await provider.accessToken()).toBe('run-token-value');
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('renews a minute before the token expires', async () => {
+    server = await tokenServer();
+    const clock = fakeClock();
+    const issued: IssuedToken = { accessToken: 'run-token-value', expiresAt: clock.now() + 600_000 };
+    const provider = new TokenProvider(server.url, credentials, issued, { clock });
+    clock.advance(539_000);
+    expect(await provider.accessToken()).toBe('run-token-value');
+    clock.advance(1_000);
+    expect(await provider.accessToken()).toBe('renewed-token-1');
+    expect(await provider.accessToken()).toBe('renewed-token-1');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('shares one renewal among concurrent callers', async () => {
+    server = await tokenServer();
+    const provider = new TokenProvider(server.url, credentials, { accessToken: 'run-token-value' });
+    const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
+    expect(tokens).toEqual(['renewed-token-1', 'renewed-token-1', 'renewed-token-1']);
+    expect(server.received).toHaveLength(1);
+    expect(await provider.renew()).toBe('renewed-token-2');
+  });
+
+  it('requests a token on first use when none was given', async () => {
+    server = await tokenServer();
+    const provider = new TokenProvider(server.url, credentials);
+    expect(await provider.accessToken()).toBe('renewed-token-1');
+  });
+
+  it('registers the token it receives, as workers must redact what global setup hands them', () => {
+    new TokenProvider('http://127.0.0.1:9', { clientId: 'w', clientSecret: 'worker-secret' }, { accessToken: 'worker-token' });
+    expect(redactText('worker-secret worker-token')).toBe('[REDACTED] [REDACTED]');
+  });
+});

@@ -1,0 +1,66 @@
+// The CI workflows are only read by GitHub, so nothing else would notice a script renamed from
+// under them or a YAML slip: every `npm run X` they use must exist, on Node 20 after `npm ci`.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+
+const root = resolve(import.meta.dirname, '../..');
+const workflowsDir = join(root, '.github', 'workflows');
+const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+interface Step {
+  run?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, { container?: string; steps: Step[] }>;
+}
+
+const workflows = readdirSync(workflowsDir)
+  .filter((name) => name.endsWith('.yml'))
+  .map((name) => ({ name, workflow: parse(readFileSync(join(workflowsDir, name), 'utf8')) as Workflow }));
+
+const steps = (workflow: Workflow): Step[] => Object.values(workflow.jobs).flatMap((job) => job.steps);
+const runs = (workflow: Workflow): string => steps(workflow).map((step) => step.run ?? '').join('\n');
+
+describe('workflows', () => {
+  test('the nightly and the release gate exist', () => {
+    expect(workflows.map(({ name }) => name).sort()).toEqual(['nightly.yml', 'release-gate.yml']);
+  });
+
+  test.each(workflows)('$name references only npm scripts that exist', ({ workflow }) => {
+    const used = [...runs(workflow).matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!);
+    expect(used.length).toBeGreaterThan(0);
+    expect(used.filter((name) => !(name in scripts))).toEqual([]);
+  });
+
+  test.each(workflows)('$name installs with npm ci on Node 20 in every job that runs npm', ({ workflow }) => {
+    for (const job of Object.values(workflow.jobs)) {
+      const text = job.steps.map((step) => step.run ?? '').join('\n');
+      if (!text.includes('npm run')) continue;
+      expect(text).toMatch(/npm ci\b/);
+      const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+      expect(String(setupNode?.with?.['node-version'])).toBe('20');
+    }
+  });
+
+  test('the nightly runs on a schedule and keeps its history and report', () => {
+    const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow;
+    expect(nightly.on.schedule).toBeInstanceOf(Array);
+    const uses = steps(nightly).map((step) => step.uses ?? '');
+    expect(uses).toEqual(expect.arrayContaining([expect.stringMatching(/^actions\/cache\/restore@/), expect.stringMatching(/^actions\/cache\/save@/)]));
+    expect(steps(nightly).find((step) => step.uses?.startsWith('actions/cache/restore@'))?.with?.path).toBe('reports/history');
+    expect(runs(nightly)).toContain('npm run contract');
+  });
+
+  test('the release gate shards the specs, merges the shards and runs the gate on the merge', () => {
+    const gate = workflows.find(({ name }) => name === 'release-gate.yml')!.workflow;
+    const text = runs(gate);
+    expect(text).toMatch(/npm run contract -- --shard=\$\{\{ matrix\.shard \}\}\//);
+    expect(text).toContain('npm run report -- shards/*/allure-results');
+    expect(text).toContain('npm run gate -- shards/*/allure-results');
+  });
+});
