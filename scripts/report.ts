@@ -4,7 +4,7 @@
 //
 //   npm run report   (scripts/contract.ts calls generateReport() at the end of every run)
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -150,7 +150,8 @@ export function classifyResults(results: ResultFile[], categories: AllureConfig[
         name: result.name,
         status,
         category,
-        rule: result.labels?.find((label) => label.name === 'story')?.value,
+        // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+        rule: result.labels?.find((label) => label.name === 'story')?.value.split(':')[0],
         message: result.statusDetails?.message?.split('\n')[0],
       };
       const bucket = byCategory.find((entry) => entry.name === category);
@@ -224,10 +225,11 @@ export async function generateReport(options: ReportOptions = {}): Promise<Gener
     // Drift is information: a malformed observation file must not cost the run its report.
     console.warn(`report: drift report skipped: ${(error as Error).message}`);
   }
-  const [firstResults] = resultsDirs;
-  if (firstResults && existsSync(firstResults)) {
-    writeEnvironmentProperties(firstResults, { ...runEnvironment(process.env, cwd), ...options.environment });
-  }
+  // A run stopped before any test (a configuration error) still gets a report: it shows the
+  // environment and that nothing ran, where a missing report would only raise questions.
+  const [firstResults = resolve(cwd, RESULTS_DIR)] = resultsDirs;
+  mkdirSync(firstResults, { recursive: true });
+  writeEnvironmentProperties(firstResults, { ...runEnvironment(process.env, cwd), ...options.environment });
   // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
   rmSync(output, { recursive: true, force: true });
   await allureCli(['generate', ...resultsDirs, '--output', output], cwd);

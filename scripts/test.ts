@@ -32,6 +32,17 @@ function runNode(script: string, args: string[]): Promise<number> {
   });
 }
 
+/** The contract specs against a fresh embedded simulator configured by `simulatorEnv`. */
+function contractRun(name: string, simulatorEnv: Record<string, string>): { name: string; run: () => Promise<Outcome> } {
+  return {
+    name,
+    run: async () => {
+      const { code, output } = await runVitest(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', ...simulatorEnv });
+      return { name, code, ...vitestCounts(output) };
+    },
+  };
+}
+
 const steps: Array<{ name: string; run: () => Promise<Outcome> }> = [
   { name: 'typecheck', run: async () => ({ name: 'typecheck', code: await runNode(require.resolve('typescript/bin/tsc'), ['--noEmit']), passed: 0, failed: 0 }) },
   { name: 'lint', run: async () => ({ name: 'lint', code: await runNode(require.resolve('eslint/bin/eslint.js'), ['.']), passed: 0, failed: 0 }) },
@@ -42,20 +53,10 @@ const steps: Array<{ name: string; run: () => Promise<Outcome> }> = [
       return { name: 'unit and simulator tests', code, ...vitestCounts(output) };
     },
   },
-  {
-    name: 'contract run against the simulator (standard layout)',
-    run: async () => {
-      const { code, output } = await runVitest(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', SIMULATOR_LAYOUT: 'standard' });
-      return { name: 'contract run against the simulator (standard layout)', code, ...vitestCounts(output) };
-    },
-  },
-  {
-    name: 'contract run against the simulator (alternate layout)',
-    run: async () => {
-      const { code, output } = await runVitest(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', SIMULATOR_LAYOUT: 'alternate' });
-      return { name: 'contract run against the simulator (alternate layout)', code, ...vitestCounts(output) };
-    },
-  },
+  contractRun('contract run against the simulator (standard layout)', { SIMULATOR_LAYOUT: 'standard' }),
+  contractRun('contract run against the simulator (alternate layout)', { SIMULATOR_LAYOUT: 'alternate' }),
+  contractRun('contract run through 10% transient faults (429/503 with Retry-After)', { SIMULATOR_FAULT_RATE: '0.1' }),
+  { name: 'mutant matrix (fast mode)', run: async () => ({ name: 'mutant matrix (fast mode)', code: await runNode(require.resolve('tsx/cli'), ['scripts/mutants.ts']), passed: 0, failed: 0 }) },
 ];
 
 const outcomes: Outcome[] = [];

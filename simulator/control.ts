@@ -3,7 +3,7 @@ import { latestWrite, marketOf, type PersonRecord } from './persons.js';
 import { readKeys } from './read-log.js';
 import type { SimulatorState } from './state.js';
 
-/** What the control surface reports; kept apart from the routes so it reads as plain data. */
+// What the control surface reports, kept apart from its routes so it reads as plain data.
 
 export function requestReport(state: SimulatorState) {
   return {

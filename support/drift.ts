@@ -4,6 +4,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
+import { catalogue } from './catalogue.js';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -77,6 +78,29 @@ export function mergeShapes(a: Shape, b: Shape): Shape {
   return merged;
 }
 
+// Catalogue paths that are templates ("{base_url}/…/persons/{gedi}"), as patterns over a request path.
+const documentedRoutes = catalogue.operations
+  .filter((operation) => operation.path.startsWith('{'))
+  .map((operation) => ({
+    id: operation.id,
+    method: operation.method,
+    pattern: new RegExp(`^${operation.path.replace(/^\{[a-z_]+\}/, '').replace(/\{[a-z_]+\}/g, '[^/]+')}$`),
+  }));
+
+/**
+ * The key a shape is filed under. Callers that name the catalogue operation (`op3`) are taken at
+ * their word; a bare "METHOD /path" is matched against the documented routes, and otherwise any
+ * identifier-like segment becomes {id} — a key per created person would make every run "drift".
+ */
+export function operationKey(operation: string): string {
+  const match = /^([A-Z]+) ([^?#]+)/.exec(operation);
+  if (!match) return operation;
+  const [, method, path] = match as unknown as [string, string, string];
+  const route = documentedRoutes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
+  if (route) return route.id;
+  return `${method} ${path.replace(/\/(?=[^/]*\d)[^/]{8,}(?=\/|$)/g, '/{id}')}`;
+}
+
 /** Operation keys become file names (reports/observed lines, schemas/observed/<operation>.json). */
 export function operationFileStem(operation: string): string {
   return operation.replace(/[^\w.-]+/g, '_');
@@ -98,7 +122,7 @@ export function createShapeRecorder(dir: string): ShapeRecorder {
   return {
     record(operation, body) {
       if (body === undefined || body === '') return;
-      const line = JSON.stringify({ operation, shape: shapeOf(body) } satisfies ObservedLine);
+      const line = JSON.stringify({ operation: operationKey(operation), shape: shapeOf(body) } satisfies ObservedLine);
       if (written.has(line)) return;
       written.add(line);
       if (written.size === 1) mkdirSync(dir, { recursive: true });

@@ -1,7 +1,8 @@
 import type { TestProject } from 'vitest/node';
-import { readSettings, type ContractConfig } from './config.js';
+import { readSettings, type ContractConfig, type Credentials } from './config.js';
 import { registerSecret, redact } from './redact.js';
-import { requestToken, type IssuedToken } from './tokens.js';
+import { requestToken, TokenError, type IssuedToken } from './tokens.js';
+import { attributeToRule } from './rules.js';
 import type { HttpExchange } from './http.js';
 import { resolveConfig } from './target.js';
 import { startSimulator } from '../simulator/listen.js';
@@ -32,6 +33,15 @@ function newRunId(seed: number): string {
   return `r${Date.now().toString(36)}${seed.toString(36)}`;
 }
 
+/** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
+async function issueToken(authUrl: string, credentials: Credentials) {
+  try {
+    return await requestToken(authUrl, credentials);
+  } catch (error) {
+    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, 'auth.token-issued') : error;
+  }
+}
+
 /**
  * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
  * set, then fetches exactly one token per client for all workers (the token service is shared and
@@ -51,8 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }, newRunId(seed), seed);
     for (const client of [config.client, config.secondClient]) if (client) registerSecret(client.clientSecret);
 
-    const primary = await requestToken(config.authUrl, config.client);
-    const second = config.secondClient ? (await requestToken(config.authUrl, config.secondClient)).token : undefined;
+    const primary = await issueToken(config.authUrl, config.client);
+    const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient)).token : undefined;
     const body = primary.response.body;
     project.provide('contract', {
       config,

@@ -32,6 +32,15 @@ function mediaTypeOf(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
+/** With probability `faultRate`, a transient 429 or 503 to answer instead of processing the request. */
+function injectedFault(state: SimulatorState): HttpError | undefined {
+  const { faultRate } = state.options;
+  if (faultRate === 0 || state.random() >= faultRate) return undefined;
+  state.requests.faultsInjected += 1;
+  const status = state.random() < 0.5 ? 429 : 503;
+  return new HttpError(status, status === 429 ? 'rate_limited' : 'unavailable', 'transient fault; retry later', undefined, { 'retry-after': '1' });
+}
+
 /**
  * Cross-cutting behaviour in request order: count, add latency, maybe answer with an injected
  * fault (before any processing, so a faulted request changes nothing), then authenticate, then
@@ -44,11 +53,8 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
     if (config.api === false) return;
     state.requests.count(request.method, routeKey(request));
     if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
-    if (config.api && state.random() < state.options.faultRate) {
-      state.requests.faultsInjected += 1;
-      const status = state.random() < 0.5 ? 429 : 503;
-      return send(reply, layout.error(new HttpError(status, status === 429 ? 'rate_limited' : 'unavailable', 'transient fault; retry later', undefined, { 'retry-after': '1' })));
-    }
+    const fault = config.api ? injectedFault(state) : undefined;
+    if (fault) return send(reply, layout.error(fault));
     if (config.bearer) request.clientId = bearerClient(state, request.headers.authorization);
   });
   app.addHook('preValidation', async (request) => {

@@ -4,7 +4,7 @@ import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
 import type { SimulatorState } from '../state.js';
 
-export const CONTROL_PREFIX = '/__control';
+const CONTROL_PREFIX = '/__control';
 
 const control = { api: false, bearer: false } as const;
 

@@ -5,7 +5,7 @@ import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
 import type { SimulatorState } from '../state.js';
 
-export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
+const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 
 /**
  * The documented OAuth 2.0 client-credentials token request. The answer is the same in both

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createShapeRecorder, mergeShapes, shapeOf } from '../../support/drift.js';
+import { createShapeRecorder, mergeShapes, operationKey, shapeOf } from '../../support/drift.js';
 import {
   acceptObserved,
   compareWithBaselines,
@@ -58,6 +58,17 @@ describe('shapes', () => {
   });
 });
 
+describe('operation keys', () => {
+  test('a request path is filed under its catalogue operation, never under the ids in it', () => {
+    expect(operationKey('op3')).toBe('op3');
+    expect(operationKey('GET /consumer-intelligence/v3/markets/SE/persons/034cb296-6523-424b-af21-542235e68535')).toBe('op3');
+    expect(operationKey('POST /consumer-intelligence/v3/markets/SE/persons/_find')).toBe('op4');
+    expect(operationKey('GET /consumer-intelligence/v3/consumers?page=2')).toBe('op6');
+    expect(operationKey('PUT /consumer-intelligence/sandbox/v1/persons')).toBe('op1');
+    expect(operationKey('GET /unknown/034cb296-6523-424b/items')).toBe('GET /unknown/{id}/items');
+  });
+});
+
 describe('drift against the baselines', () => {
   test('names new fields, fields not seen and changed types by path', () => {
     const before = shapeOf({ gedi: 'g', status: 'x', list: [{ id: 1 }] });
@@ -82,16 +93,16 @@ describe('drift against the baselines', () => {
 
   test('drift:accept makes this run the baseline, and the next report shows no drift', () => {
     const recorder = createShapeRecorder(paths.observedDir);
-    recorder.record('GET /persons/{gedi}', { gedi: 'g', firstNames: ['A'] });
+    recorder.record('op3', { gedi: 'g', firstNames: ['A'] });
     expect(writeDriftReport(paths)[0]?.status).toBe('no baseline');
     expect(readFileSync(paths.reportFile, 'utf8')).toContain('1 operation(s) differ');
 
-    expect(acceptObserved(paths)).toEqual(['GET /persons/{gedi}']);
-    expect(readdirSync(paths.baselineDir)).toEqual(['GET_persons_gedi_.json']);
+    expect(acceptObserved(paths)).toEqual(['op3']);
+    expect(readdirSync(paths.baselineDir)).toEqual(['op3.json']);
     expect(writeDriftReport(paths)[0]?.status).toBe('unchanged');
     expect(readFileSync(paths.reportFile, 'utf8')).toContain('**No drift.**');
 
-    createShapeRecorder(paths.observedDir).record('GET /persons/{gedi}', { gedi: 1, firstNames: [] });
+    createShapeRecorder(paths.observedDir).record('op3', { gedi: 1, firstNames: [] });
     const [entry] = writeDriftReport(paths);
     expect(entry?.changes).toEqual([{ path: '$.gedi', kind: 'type changed', before: 'string', after: 'number | string' }]);
     // A pipe inside a cell would split the markdown table.
