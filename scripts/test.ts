@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { stripVTControlCharacters } from 'node:util';
 import { runVitest } from './vitest-run.js';
 
 const require = createRequire(import.meta.url);
@@ -18,7 +19,7 @@ interface Outcome {
 
 function vitestCounts(output: string): { passed: number; failed: number } {
   // Vitest's closing "Tests  2 failed | 40 passed | 1 skipped (43)".
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(output);
   const line = plain.split('\n').reverse().find((candidate) => /^\s*Tests\s+/.test(candidate)) ?? '';
   const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
   return { passed: count('passed'), failed: count('failed') };
