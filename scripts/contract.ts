@@ -6,6 +6,7 @@
 import { rmSync } from 'node:fs';
 import { ConfigError, readSettings, describeTarget } from '../support/config.js';
 import { runVitest } from './vitest-run.js';
+import { generateReport, printReport } from './report.js';
 
 async function main(): Promise<number> {
   let settings;
@@ -22,8 +23,10 @@ async function main(): Promise<number> {
   console.log(`contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`);
   console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data)`);
 
-  rmSync('reports/allure-results', { recursive: true, force: true });
+  // allure-vitest and the drift recorder only ever append: a new run starts from empty folders.
+  for (const dir of ['reports/allure-results', 'reports/observed']) rmSync(dir, { recursive: true, force: true });
   const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' });
+  printReport(await generateReport({ environment: { seed: String(seed) } }));
   return code;
 }
 

@@ -27,17 +27,17 @@ export class ConsumerDesk {
   /** Operation 5. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
-    return this.api.request('POST', CONSUMERS_PATH, { json: consumers });
+    return this.api.request('POST', CONSUMERS_PATH, { json: consumers, operation: 'op5' });
   }
 
   /** Operation 6, every page. */
   listConsumers(): Promise<ApiResponse> {
-    return readAllPages(this.api, CONSUMERS_PATH);
+    return readAllPages(this.api, CONSUMERS_PATH, { operation: 'op6' });
   }
 
   /** Operation 7, every page. */
   listSubscribedPersons(): Promise<ApiResponse> {
-    return readAllPages(this.api, SUBSCRIBED_PERSONS_PATH);
+    return readAllPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7' });
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */

@@ -70,7 +70,7 @@ export class PersonBook {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
     this.track(person.id);
-    return this.api.request('PUT', SANDBOX_PERSONS, { json: person });
+    return this.api.request('PUT', SANDBOX_PERSONS, { json: person, operation: 'op1' });
   }
 
   /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
@@ -101,7 +101,7 @@ export class PersonBook {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { id: personId };
     expectSchema('delete-person-request', body);
-    const response = await this.api.request('DELETE', SANDBOX_PERSONS, { json: body });
+    const response = await this.api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
     if (response.ok) this.untrack(personId);
     return response;
   }
@@ -111,19 +111,19 @@ export class PersonBook {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { ...person, removed: true };
     expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', SANDBOX_PERSONS, { json: body });
+    return this.api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
   }
 
   /** Operation 3: the person record by gedi within the configured market. */
   retrieve(gedi: string): Promise<ApiResponse> {
-    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)));
+    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)), { operation: 'op3' });
   }
 
   /** Operation 4: the persons matching a legal id. */
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
-    return this.api.request('POST', this.marketPath('_find'), { json: body });
+    return this.api.request('POST', this.marketPath('_find'), { json: body, operation: 'op4' });
   }
 
   /** Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. */

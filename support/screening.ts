@@ -90,11 +90,11 @@ export class ScreeningDesk {
 
   screenPerson(request: PersonScreeningRequest, path = PERSON_SCREENING_PATH): Promise<ApiResponse> {
     expectSchema('person-screening-request', request);
-    return this.api.request('POST', path, { json: request });
+    return this.api.request('POST', path, { json: request, operation: path === PERSON_SCREENING_PATH ? 'op8' : 'op8 (root path)' });
   }
 
   screenCompany(request: CompanyScreeningRequest, path = this.config.companyScreeningPath): Promise<ApiResponse> {
     expectSchema('company-screening-request', request);
-    return this.api.request('POST', path, { json: request });
+    return this.api.request('POST', path, { json: request, operation: 'op9' });
   }
 }

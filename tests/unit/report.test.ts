@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
+import { attachJson, Given, labels, parameter, step, Then, When } from '../../support/report.js';
+import { registerSecret } from '../../support/redact.js';
+
+const RUNTIME_KEY = 'allureTestRuntime';
+
+/** Everything report.ts sends to Allure, as the JSON the results writer would receive. */
+function sent(runtime: MessageHolderTestRuntime): string {
+  return JSON.stringify(runtime.messages());
+}
+
+describe('report wrappers', () => {
+  let runtime: MessageHolderTestRuntime;
+
+  beforeEach(() => {
+    runtime = new MessageHolderTestRuntime();
+    setGlobalTestRuntime(runtime);
+  });
+
+  afterEach(() => {
+    delete (globalThis as Record<string, unknown>)[RUNTIME_KEY];
+  });
+
+  it('names the phases Given, When and Then, returns what the body returns, and applies a rename', async () => {
+    const value = await Given('a person', async () => 42);
+    await When('the client PUTs it', async () => undefined);
+    await Then('it is found', async (handle) => handle.rename('Then it is found (after 2 attempts)'));
+
+    expect(value).toBe(42);
+    const names = runtime.messages().flatMap((message) => {
+      const data = message.data as { name?: string };
+      return message.type === 'step_start' || message.type === 'step_metadata' ? [data.name] : [];
+    });
+    expect(names).toEqual(['Given a person', 'When the client PUTs it', 'Then it is found', 'Then it is found (after 2 attempts)']);
+  });
+
+  it('redacts registered secrets and token fields before anything reaches Allure', async () => {
+    registerSecret('canary-secret-0123456789');
+    await step('login with canary-secret-0123456789', async () => undefined);
+    await attachJson('exchange', { headers: { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }, body: { access_token: 'tok-98765432109876543210' } });
+    await parameter('secret', 'canary-secret-0123456789');
+
+    const text = sent(runtime);
+    expect(text).not.toContain('canary-secret-0123456789');
+    expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz');
+    expect(text).not.toContain('tok-98765432109876543210');
+    expect(text).toContain('[REDACTED]');
+  });
+
+  it('labels a test with epic, feature, story, severity and a link', async () => {
+    await labels({ epic: 'Authentication', feature: 'Token request', story: 'auth.token-issued', severity: 'blocker', links: [{ url: 'docs#authentication', name: 'doc' }] });
+
+    const text = sent(runtime);
+    for (const expected of ['"epic"', 'Authentication', 'Token request', 'auth.token-issued', 'blocker', 'docs#authentication']) expect(text).toContain(expected);
+  });
+});
+
+describe('report wrappers without a test runtime', () => {
+  it('run the step body and write nothing', async () => {
+    expect((globalThis as Record<string, unknown>)[RUNTIME_KEY]).toBeUndefined();
+    await expect(Given('a plain call', async () => 'ran')).resolves.toBe('ran');
+    await expect(attachJson('ignored', { a: 1 })).resolves.toBeUndefined();
+  });
+});
