@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { ConfigError, readSettings, describeTarget } from '../support/config.js';
 import { runVitest } from './vitest-run.js';
 import { generateReport, printReport } from './report.js';
+import { pruneLedgers } from '../support/ledger.js';
 
 async function main(): Promise<number> {
   let settings;
@@ -26,6 +27,7 @@ async function main(): Promise<number> {
   // allure-vitest and the drift recorder only ever append: a new run starts from empty folders.
   for (const dir of ['reports/allure-results', 'reports/observed']) rmSync(dir, { recursive: true, force: true });
   const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' });
+  pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`
   printReport(await generateReport({ environment: { seed: String(seed) } }));
   return code;
 }

@@ -20,12 +20,20 @@ export interface StoredPerson {
 }
 
 /** Statuses that say "no such person" once a deletion took effect. Which one is not shown. */
-const GONE_STATUSES = new Set([404, 410]);
+export const GONE_STATUSES = new Set([404, 410]);
 
 /** The documentation only promises that the PUT response "contains the gedi of the person". */
 export function gediIn(body: unknown): string | undefined {
   if (body && typeof body === 'object' && typeof (body as { gedi?: unknown }).gedi === 'string') return (body as { gedi: string }).gedi;
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** Operation 2 with only `id`: deletes the custom person (shared by the person book and the sweep). */
+export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, personId: string): Promise<ApiResponse> {
+  assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
+  const body = { id: personId };
+  expectSchema('delete-person-request', body);
+  return api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
 }
 
 /** A person record "describes" a stored person when it carries its gedi or its legal id. */
@@ -98,10 +106,7 @@ export class PersonBook {
 
   /** Operation 2 with only `id`: deletes the custom person. */
   async delete(personId: string): Promise<ApiResponse> {
-    assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
-    const body = { id: personId };
-    expectSchema('delete-person-request', body);
-    const response = await this.api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
+    const response = await deleteSandboxPerson(this.api, this.config, personId);
     if (response.ok) this.untrack(personId);
     return response;
   }
