@@ -4,22 +4,15 @@
  * and reports/junit.xml, generates the HTML report, exits non-zero when a promise is broken.
  */
 import { rmSync } from 'node:fs';
-import { ConfigError, readSettings, describeTarget } from '../support/config.js';
+import { describeTarget } from '../support/config.js';
+import { settingsFor } from './settings.js';
 import { runVitest } from './vitest-run.js';
 import { generateReport, printReport } from './report.js';
 import { pruneLedgers } from '../support/ledger.js';
 
 async function main(): Promise<number> {
-  let settings;
-  try {
-    settings = readSettings();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`contract: configuration error: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const settings = settingsFor('contract');
+  if (!settings) return 2;
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
   console.log(`contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`);
   console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data)`);

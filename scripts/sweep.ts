@@ -3,7 +3,8 @@
  * on the configured target and never as deleted — what an interrupted run left behind. Only
  * persons of the configured clients on this target are touched, and never on the production host.
  */
-import { ConfigError, readSettings, type Credentials } from '../support/config.js';
+import type { Credentials } from '../support/config.js';
+import { settingsFor } from './settings.js';
 import { ApiClient } from '../support/http.js';
 import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../support/ledger.js';
 import { deleteSandboxPerson, GONE_STATUSES } from '../support/persons.js';
@@ -47,16 +48,8 @@ export async function sweep(baseUrl: string, authUrl: string, clients: Credentia
 }
 
 async function main(): Promise<number> {
-  let settings;
-  try {
-    settings = readSettings();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`sweep: configuration error: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const settings = settingsFor('sweep');
+  if (!settings) return 2;
   if (!settings.baseUrl) {
     // The embedded simulator keeps its persons in memory: they end with the run that started it.
     pruneLedgers();
