@@ -9,6 +9,9 @@ interface IssuedToken {
 /** Opaque bearer tokens: random, so a client cannot derive or reuse anything from their content. */
 export class TokenStore {
   private readonly tokens = new Map<string, IssuedToken>();
+  // Kept apart from `tokens`, which drops a token once it is found expired: an expired token
+  // that leaked into a report is still a leak.
+  private readonly everIssued: { accessToken: string; clientId: string }[] = [];
   issued = 0;
 
   constructor(
@@ -19,8 +22,14 @@ export class TokenStore {
   issue(clientId: string): { accessToken: string; expiresIn: number } {
     const accessToken = randomBytes(24).toString('base64url');
     this.tokens.set(accessToken, { clientId, expiresAt: this.clock.now() + this.ttlSeconds * 1000 });
+    this.everIssued.push({ accessToken, clientId });
     this.issued += 1;
     return { accessToken, expiresIn: this.ttlSeconds };
+  }
+
+  /** Every token ever issued, expired ones included, with its client (the secret canary searches for them). */
+  list(): { accessToken: string; clientId: string }[] {
+    return [...this.everIssued];
   }
 
   /** The client the token was issued to, unless it is unknown or expired. */

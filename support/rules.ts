@@ -11,9 +11,15 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
   return `${BROKEN_RULE_PREFIX} ${rule.id} (${rule.section}: "${rule.quote}"): ${detail}`;
 }
 
-/** Names the rule on an error unless a deeper helper already attributed it to a more precise rule. */
+/** Failures that say nothing about the contract: the target could not be asked at all. */
+const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'ConfigError']);
+
+/**
+ * Names the rule on an error, unless a deeper helper already attributed it to a more precise rule
+ * or the failure is not about the contract (an unreachable target breaks no documented rule).
+ */
 export function attributeToRule(error: unknown, ruleId: string): unknown {
-  if (!(error instanceof Error) || error.message.startsWith(BROKEN_RULE_PREFIX)) return error;
+  if (!(error instanceof Error) || error.message.startsWith(BROKEN_RULE_PREFIX) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
   error.message = brokenRuleMessage(ruleId, error.message);
   return error;
 }

@@ -60,15 +60,23 @@ export function screeningOutcome(body: unknown, request: object): unknown {
 
 const PEP_KEY = /pep|politically/i;
 const PEP_TEXT = /\bPEPs?\b|politically exposed|politician/i;
+const NEGATIVE = /^(no|none|false|0|n\/a|clear|no[_ -]?(hit|match|pep)|not[_ -]?(a[_ -]?)?pep)$/i;
+
+/** Whether a value under a PEP-named key affirms exposure (`pep: true`, `peps: [...]`) or denies it (`pep: "NO_HIT"`). */
+function affirms(value: unknown): boolean {
+  if (typeof value === 'string') return value.trim() !== '' && !NEGATIVE.test(value.trim());
+  if (typeof value === 'number') return value > 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (value && typeof value === 'object') return Object.keys(value).length > 0;
+  return value === true;
+}
 
 /** Evidence of a politically exposed person anywhere in a screening result. */
 export function showsPoliticallyExposedPerson(body: unknown): boolean {
-  if (typeof body === 'string') return PEP_TEXT.test(body);
+  if (typeof body === 'string') return PEP_TEXT.test(body) && !NEGATIVE.test(body.trim());
   if (Array.isArray(body)) return body.some(showsPoliticallyExposedPerson);
   if (body && typeof body === 'object') {
-    return Object.entries(body).some(
-      ([key, value]) => (PEP_KEY.test(key) && value !== false && value !== null && !(Array.isArray(value) && value.length === 0)) || showsPoliticallyExposedPerson(value),
-    );
+    return Object.entries(body).some(([key, value]) => (PEP_KEY.test(key) && affirms(value)) || showsPoliticallyExposedPerson(value));
   }
   return false;
 }

@@ -31,7 +31,15 @@ export function resolveConfig(settings: Settings, simulator: SimulatorTarget | u
   if (!baseUrl || !client || !screeningProvider) {
     throw new ConfigError('CONTRACT_BASE_URL', 'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER.');
   }
-  return { ...shared, target: 'remote', baseUrl, authUrl: settings.authUrl ?? baseUrl, client, secondClient: settings.secondClient, screeningProvider };
+  const config: ContractConfig = { ...shared, target: 'remote', baseUrl, authUrl: settings.authUrl ?? baseUrl, client, secondClient: settings.secondClient, screeningProvider };
+  if (isProductionTarget(config)) {
+    throw new ConfigError('CONTRACT_BASE_URL', 'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point CONTRACT_BASE_URL at the sandbox.');
+  }
+  return config;
+}
+
+function isProductionTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>): boolean {
+  return config.prodBaseUrl !== undefined && new URL(config.baseUrl).origin === new URL(config.prodBaseUrl).origin;
 }
 
 export class SandboxOnlyError extends Error {
@@ -40,10 +48,11 @@ export class SandboxOnlyError extends Error {
 
 /**
  * Rule 3 of the Endpoints section: operations 1 and 2 exist only in the sandbox. The suite refuses
- * them before anything is sent when the target is the configured production host.
+ * them before anything is sent when the target is the configured production host. A run is already
+ * refused at configuration time; this guard keeps every other caller (the sweep, a script) safe.
  */
 export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
-  if (config.prodBaseUrl && new URL(config.baseUrl).origin === new URL(config.prodBaseUrl).origin) {
+  if (isProductionTarget(config)) {
     throw new SandboxOnlyError(
       `Refused to send ${operation}: it exists only in the sandbox and the target ${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point CONTRACT_BASE_URL at the sandbox.`,
     );

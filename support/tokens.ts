@@ -2,7 +2,7 @@
 // uses. One token per client per run: global setup requests it and hands it to the workers,
 // which renew it only when it is about to expire or the target answers 401.
 import type { Credentials } from './config.js';
-import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from './http.js';
+import { ApiClient, RETRY_POLICY, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from './http.js';
 import { registerSecret } from './redact.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
@@ -57,18 +57,28 @@ export async function requestToken(
     });
   } catch (error) {
     if (error instanceof TargetUnavailableError) {
-      throw new TokenError(
-        'unreachable',
-        url,
-        `Token service unreachable: ${error.message}. Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.`,
-      );
+      throw new TokenError('unreachable', url, unavailable(`${error.message}. Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.`));
     }
     throw error;
   }
   return { token: issuedToken(response, url, clock), response };
 }
 
+// "Token service unreachable" is what allurerc.mjs files under "Target unavailable"; the second
+// phrase is the one a person reads for.
+const unavailable = (detail: string): string => `Token service unreachable (target unavailable): ${detail}`;
+
 function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedToken {
+  // The client has already retried these answers as far as its policy allows: a token service
+  // that still says "try again later" is down, which is no reason to doubt the configuration.
+  if (RETRY_POLICY.retryStatuses.includes(response.status)) {
+    throw new TokenError(
+      'unreachable',
+      url,
+      unavailable(`${new URL(url).host} answered ${response.status} to all ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}. Try again later.`),
+      response.status,
+    );
+  }
   if (response.status === 400 || response.status === 401 || response.status === 403) {
     throw new TokenError(
       'rejected',

@@ -18,5 +18,6 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
   });
   resource(app, `${CONTROL_PREFIX}/requests`, control, { GET: (_request, reply) => send(reply, { status: 200, body: requestReport(state) }) });
   resource(app, `${CONTROL_PREFIX}/persons`, control, { GET: (_request, reply) => send(reply, { status: 200, body: { persons: storedPersons(state) } }) });
+  resource(app, `${CONTROL_PREFIX}/tokens`, control, { GET: (_request, reply) => send(reply, { status: 200, body: { tokens: state.tokens.list() } }) });
   resource(app, `${CONTROL_PREFIX}/visibility`, control, { GET: (_request, reply) => send(reply, { status: 200, body: visibilityReport(state) }) });
 }

@@ -35,6 +35,16 @@ describe('the control surface', () => {
     expect((await h.request('GET', CONSUMERS, { token: first })).status).toBe(200);
   });
 
+  it('lists every access token issued, with its client, so a leak search knows what to look for', async () => {
+    const [first, second] = await Promise.all([h.token(0), h.token(1)]);
+    await h.request('POST', '/__control/reset');
+    const { tokens } = (await h.request('GET', '/__control/tokens')).body;
+    expect(tokens).toEqual(expect.arrayContaining([
+      { accessToken: first, clientId: 'contract-client' },
+      { accessToken: second, clientId: 'second-client' },
+    ]));
+  });
+
   it('reports when each effect became visible and when a read first returned it', async () => {
     await h.request('POST', '/__control/reset');
     const token = await h.token();

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { attributeToRule, brokenRuleMessage, rulesNamedIn, underRule } from '../../support/rules.js';
+import { ConfigError } from '../../support/config.js';
+
+describe('rule attribution', () => {
+  it('prefixes a failure with the rule id, its section and the documented words', () => {
+    const error = attributeToRule(new Error('the DELETE answered 500'), 'transition.delete') as Error;
+    expect(error.message).toMatch(/^Broken rule transition\.delete \(States and transitions: "DELETE sandbox person \| body has only `?id`?/);
+    expect(error.message).toMatch(/: the DELETE answered 500$/);
+  });
+
+  it('keeps the more precise rule a verb already named', async () => {
+    const inner = underRule('person.create-returns-gedi', async () => {
+      throw new Error('no gedi');
+    });
+    const error = await inner.catch((caught: unknown) => attributeToRule(caught, 'transition.merge') as Error);
+    expect(rulesNamedIn(error.message)).toEqual(['person.create-returns-gedi']);
+  });
+
+  it('leaves failures that are not about the contract alone', () => {
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { name: 'TargetUnavailableError' });
+    expect((attributeToRule(unreachable, 'transition.delete') as Error).message).toBe('connect ECONNREFUSED');
+    expect((attributeToRule(new ConfigError('CONTRACT_MARKET', 'bad'), 'transition.delete') as Error).message).toBe('CONTRACT_MARKET: bad');
+  });
+
+  it('refuses a rule id the catalogue does not know', () => {
+    expect(() => brokenRuleMessage('no.such-rule', 'x')).toThrow(/Unknown rule id "no.such-rule"/);
+  });
+
+  it('reads the rules named in a failure text, once each', () => {
+    const text = `${brokenRuleMessage('transition.remove', 'a')}\n${brokenRuleMessage('transition.remove', 'b')}\n${brokenRuleMessage('auth.token-issued', 'c')}`;
+    expect(rulesNamedIn(text)).toEqual(['transition.remove', 'auth.token-issued']);
+  });
+});
