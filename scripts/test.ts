@@ -1,28 +1,23 @@
 /**
  * npm test: the project's own checks, in the order a failure is cheapest to read — types, lint,
- * unit and simulator tests, the contract run against the simulator in both of its layouts, and the
+ * unit and simulator tests, the contract run against the simulator in both of its layouts and
+ * through transient faults, a target that is down, the secret canary, the leak check and the
  * mutant matrix. Ends with one summary line "N passed, N failed" counted over every vitest test.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { stripVTControlCharacters } from 'node:util';
-import { runVitest } from './vitest-run.js';
+import { dirname, join } from 'node:path';
+import { runVitest, vitestCounts } from './vitest-run.js';
 
 const require = createRequire(import.meta.url);
+// eslint's package exports do not list its bin; package.json is exported and the bin sits beside it.
+const eslintBin = join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
 
 interface Outcome {
   name: string;
   code: number;
   passed: number;
   failed: number;
-}
-
-function vitestCounts(output: string): { passed: number; failed: number } {
-  // Vitest's closing "Tests  2 failed | 40 passed | 1 skipped (43)".
-  const plain = stripVTControlCharacters(output);
-  const line = plain.split('\n').reverse().find((candidate) => /^\s*Tests\s+/.test(candidate)) ?? '';
-  const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
-  return { passed: count('passed'), failed: count('failed') };
 }
 
 function runNode(script: string, args: string[]): Promise<number> {
@@ -44,9 +39,14 @@ function contractRun(name: string, simulatorEnv: Record<string, string>): { name
   };
 }
 
+/** One of the project's own check scripts; it prints its figures and exits non-zero when its check fails. */
+function scriptStep(name: string, script: string): { name: string; run: () => Promise<Outcome> } {
+  return { name, run: async () => ({ name, code: await runNode(require.resolve('tsx/cli'), [script]), passed: 0, failed: 0 }) };
+}
+
 const steps: Array<{ name: string; run: () => Promise<Outcome> }> = [
   { name: 'typecheck', run: async () => ({ name: 'typecheck', code: await runNode(require.resolve('typescript/bin/tsc'), ['--noEmit']), passed: 0, failed: 0 }) },
-  { name: 'lint', run: async () => ({ name: 'lint', code: await runNode(require.resolve('eslint/bin/eslint.js'), ['.']), passed: 0, failed: 0 }) },
+  { name: 'lint', run: async () => ({ name: 'lint', code: await runNode(eslintBin, ['.']), passed: 0, failed: 0 }) },
   {
     name: 'unit and simulator tests',
     run: async () => {
@@ -57,7 +57,10 @@ const steps: Array<{ name: string; run: () => Promise<Outcome> }> = [
   contractRun('contract run against the simulator (standard layout)', { SIMULATOR_LAYOUT: 'standard' }),
   contractRun('contract run against the simulator (alternate layout)', { SIMULATOR_LAYOUT: 'alternate' }),
   contractRun('contract run through 10% transient faults (429/503 with Retry-After)', { SIMULATOR_FAULT_RATE: '0.1' }),
-  { name: 'mutant matrix (fast mode)', run: async () => ({ name: 'mutant matrix (fast mode)', code: await runNode(require.resolve('tsx/cli'), ['scripts/mutants.ts']), passed: 0, failed: 0 }) },
+  scriptStep('target down: ends in setup as "Target unavailable" (nothing listening; every request 429/503)', 'scripts/target-down.ts'),
+  scriptStep('secret canary: no secret or access token in reports/ or the output of a run with its report', 'scripts/canary.ts'),
+  scriptStep('leak check: zero persons left after a complete run, and after a sweep of a killed run', 'scripts/leak-check.ts'),
+  scriptStep('mutant matrix (fast mode)', 'scripts/mutants.ts'),
 ];
 
 const outcomes: Outcome[] = [];

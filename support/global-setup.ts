@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { RESULTS_DIR } from '../scripts/report.js';
 import { readSettings, type ContractConfig, type Credentials } from './config.js';
 import { registerSecret, redact } from './redact.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
@@ -43,6 +47,40 @@ async function issueToken(authUrl: string, credentials: Credentials) {
 }
 
 /**
+ * A run stopped in setup has no test results, so the report and the console summary would only say
+ * "nothing ran". Written as one broken result (only when reports are written, see
+ * vitest.config.ts), the failure lands in its category like any test's: "Target unavailable" for a
+ * token service that does not answer, "Configuration error" for rejected credentials.
+ */
+function recordSetupFailure(error: unknown): void {
+  if (process.env.CONTRACT_REPORTS !== '1') return;
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const now = Date.now();
+  const uuid = randomUUID();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(
+    join(RESULTS_DIR, `${uuid}-result.json`),
+    JSON.stringify({
+      uuid,
+      historyId: 'support/global-setup.ts',
+      name: 'Run setup: resolve the target and request one token per client',
+      fullName: 'support/global-setup.ts',
+      status: 'broken',
+      stage: 'finished',
+      // The taxonomy reads the error class from the start of the trace, as in a test's result.
+      statusDetails: redact({ message: failure.message, trace: failure.stack ?? `${failure.name}: ${failure.message}` }),
+      labels: [{ name: 'suite', value: 'Run setup' }],
+      start: now,
+      stop: now,
+      steps: [],
+      attachments: [],
+      parameters: [],
+      links: [],
+    }),
+  );
+}
+
+/**
  * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
  * set, then fetches exactly one token per client for all workers (the token service is shared and
  * rate-limited; one request per client per run is the budget).
@@ -77,6 +115,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (simulator) console.log(`contract: embedded simulator listening on ${simulator.baseUrl}`);
   } catch (error) {
     await simulator?.close();
+    recordSetupFailure(error);
     throw error;
   }
   return async () => {

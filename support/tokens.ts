@@ -75,7 +75,7 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedTo
     throw new TokenError(
       'unreachable',
       url,
-      unavailable(`${new URL(url).host} answered ${response.status} to all ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}. Try again later.`),
+      unavailable(`${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}; try again later.`),
       response.status,
     );
   }

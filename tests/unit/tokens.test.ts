@@ -53,6 +53,14 @@ describe('requestToken', () => {
     await expect(requestToken(server.url, credentials)).rejects.toMatchObject({ reason: 'malformed' });
   });
 
+  it.each([429, 503])('reports a token service still answering %i after the retries as unreachable (target unavailable), not as a configuration error', async (status) => {
+    server = await startServer((_request, response) => sendJson(response, status, { error: 'try later' }));
+    const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ reason: 'unreachable', status });
+    expect(server.received.length).toBeGreaterThan(1);
+    expect((error as Error).message).toMatch(/^Token service unreachable \(target unavailable\): 127\.0\.0\.1:\d+ still answered/);
+  });
+
   it('reports a host that does not answer as unreachable', async () => {
     server = await startServer(() => {});
     const url = server.url;
@@ -60,7 +68,7 @@ describe('requestToken', () => {
     server = undefined;
     const error = await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ reason: 'unreachable' });
-    expect((error as Error).message).toMatch(/unreachable.*CONTRACT_AUTH_URL/);
+    expect((error as Error).message).toMatch(/unreachable \(target unavailable\).*refused.*CONTRACT_AUTH_URL/);
   });
 });
 
