@@ -39,9 +39,9 @@ export function runVitest(args: string[], env: NodeJS.ProcessEnv = process.env, 
   return runNode([vitestBin, 'run', ...args], env, options);
 }
 
-/** `npm run contract -- args` without npm: the whole command, report and console summary included. */
+/** `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report history. */
 export function runContract(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<{ code: number; output: string }> {
-  return runNode([tsxCli, contractScript, ...args], env, options);
+  return runNode([tsxCli, contractScript, ...args], { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
 /** Passed and failed tests from vitest's closing "Tests  2 failed | 40 passed | 1 skipped (43)". */
