@@ -23,7 +23,9 @@ import { writeDriftReport, defaultDriftPaths } from './drift.js';
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
-export const RESULTS_DIR = 'reports/allure-results';
+import { ALLURE_RESULTS_DIR } from '../support/report.js';
+
+export const RESULTS_DIR = ALLURE_RESULTS_DIR;
 
 /** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { RESULTS_DIR } from '../scripts/report.js';
 import { readSettings, type ContractConfig, type Credentials } from './config.js';
 import { registerSecret, redact } from './redact.js';
+import { ALLURE_RESULTS_DIR } from './report.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from './rules.js';
 import type { HttpExchange } from './http.js';
@@ -57,9 +57,9 @@ function recordSetupFailure(error: unknown): void {
   const failure = error instanceof Error ? error : new Error(String(error));
   const now = Date.now();
   const uuid = randomUUID();
-  mkdirSync(RESULTS_DIR, { recursive: true });
+  mkdirSync(ALLURE_RESULTS_DIR, { recursive: true });
   writeFileSync(
-    join(RESULTS_DIR, `${uuid}-result.json`),
+    join(ALLURE_RESULTS_DIR, `${uuid}-result.json`),
     JSON.stringify({
       uuid,
       historyId: 'support/global-setup.ts',
