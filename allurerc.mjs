@@ -2,6 +2,7 @@
 // Paths are relative to the project root: every script runs the CLI from there.
 // No `import { defineConfig } from 'allure'`: that module is the CLI and runs it on import.
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 import { URL } from 'node:url';
 
 const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', import.meta.url), 'utf8'));

@@ -1,16 +1,31 @@
 // The only polling helper. The documentation promises effects "eventually" without a delay, so
 // every wait is bounded by the configured deadline and every attempt is visible in the report.
+import { BroadcastChannel } from 'node:worker_threads';
 import { parseRetryAfter, systemClock, type ApiResponse, type Clock } from './http.js';
 import { redact } from './redact.js';
 import { step } from './report.js';
 
 export type { Clock } from './http.js';
 
-// The interval grows with the time already waited, so the lag between the effect and its
-// notice stays a small share of the wait while fast effects are still seen within ~50 ms.
+// Polling trades requests (a shared sandbox rewards few) against notice lag (from the moment an
+// effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
+// Knowing nothing about the target, the schedule must be scale-free: the interval grows with the
+// time already waited, so the lag stays a share of the wait while fast effects are still seen
+// within ~50 ms, at the price of ~15 attempts for a 2 s effect. But one target's effects take
+// similar times, so once earlier waits of this process have shown the typical time to consistency,
+// a wait not satisfied at once re-reads first at half of it (effects seldom come much sooner) and
+// then every quarter of it: a handful of attempts, each lag a small share of the delay.
 export const POLLING = {
+  /** Without history: the interval is this share of the time already waited. */
   shareOfElapsed: 0.3,
+  /** With history: the first re-read comes at this share of the typical time to consistency... */
+  firstLookShare: 0.5,
+  /** ...and later ones every this share of it, or of the time waited once that is longer. */
+  shareOfTypical: 0.25,
+  /** The typical time is the median of this many recent waits, so one slow effect does not shift it. */
+  historySize: 16,
   minIntervalMs: 50,
+  /** Caps the growing interval; the first look is bounded by the history instead. */
   maxIntervalMs: 2_000,
   jitter: 0.2,
   /** Answers that no amount of waiting changes: fail at once instead of at the deadline. */
@@ -18,10 +33,57 @@ export const POLLING = {
   excerptChars: 500,
 };
 
+/**
+ * When earlier waits first saw the state they waited for. Only waits that had to re-read count: one
+ * satisfied by its first read says only that the effect came before the wait began.
+ */
+export class ConsistencyHistory {
+  private readonly samples: number[] = [];
+  private channel?: BroadcastChannel;
+
+  /**
+   * A history that every other history joined to `channel` in this process learns from too. The
+   * contract workers are threads of one process, and a run's first waits start together: sharing
+   * lets those still on the uninformed schedule switch as soon as any one of them has finished.
+   */
+  static shared(channel: string): ConsistencyHistory {
+    const history = new ConsistencyHistory();
+    history.channel = new BroadcastChannel(channel);
+    // A listening channel must not keep a finished worker alive (`unref` is missing from @types/node 20).
+    (history.channel as unknown as { unref(): void }).unref();
+    history.channel.onmessage = (event) => history.keep(Number(event.data));
+    return history;
+  }
+
+  record(consistentAfterMs: number): void {
+    this.keep(consistentAfterMs);
+    this.channel?.postMessage(consistentAfterMs);
+  }
+
+  /** The median of the recent samples; undefined before the first one. */
+  typicalMs(): number | undefined {
+    if (this.samples.length === 0) return undefined;
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+  }
+
+  private keep(sample: number): void {
+    this.samples.push(sample);
+    if (this.samples.length > POLLING.historySize) this.samples.shift();
+  }
+}
+
+// The default for every wait. With the contract project's `isolate: false` a worker also keeps it
+// across spec files, so later files start with what earlier ones learned.
+const runHistory = ConsistencyHistory.shared('contract-suite:consistency');
+
 export interface WaitOptions {
   timeoutMs: number;
   clock?: Clock;
   random?: () => number;
+  /** Defaults to the history shared by the waits of this run's workers. */
+  history?: ConsistencyHistory;
 }
 
 export interface Consistent<T> {
@@ -85,6 +147,7 @@ export async function eventually<T>(
 ): Promise<Consistent<T>> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
+  const history = options.history ?? runHistory;
   const started = clock.now();
   const finish = (outcome: WaitAttempts['outcome'], attempts: number): number => {
     const elapsedMs = clock.now() - started;
@@ -102,6 +165,8 @@ export async function eventually<T>(
         return { response: answer, value: seen };
       });
       if (value !== undefined && value !== null && value !== false) {
+        // The read that saw it was sent at `at`; its own duration is not part of the delay.
+        if (attempts > 1) history.record(at);
         return { value, response, attempts, elapsedMs: finish('consistent', attempts) };
       }
       if (POLLING.failFastStatuses.includes(response.status)) {
@@ -115,15 +180,22 @@ export async function eventually<T>(
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       // The last attempt lands on the deadline rather than past it.
-      await clock.sleep(Math.min(remaining, Math.max(retryAfter, pollInterval(elapsed, random()))));
+      await clock.sleep(Math.min(remaining, Math.max(retryAfter, pollInterval(elapsed, random(), history.typicalMs()))));
     }
   });
 }
 
-/** Delay before the next attempt after `elapsedMs` of waiting; `random` in [0, 1). */
-export function pollInterval(elapsedMs: number, random: number): number {
-  const jittered = elapsedMs * POLLING.shareOfElapsed * (1 + POLLING.jitter * (2 * random - 1));
-  return Math.round(Math.min(POLLING.maxIntervalMs, Math.max(POLLING.minIntervalMs, jittered)));
+/**
+ * Delay before the next attempt after `elapsedMs` of waiting; `random` in [0, 1); `typicalMs` is
+ * what earlier waits took to see consistency, if any did.
+ */
+export function pollInterval(elapsedMs: number, random: number, typicalMs?: number): number {
+  const jitter = 1 + POLLING.jitter * (2 * random - 1);
+  const clamp = (ms: number, max: number) => Math.round(Math.min(max, Math.max(POLLING.minIntervalMs, ms * jitter)));
+  if (typicalMs === undefined) return clamp(elapsedMs * POLLING.shareOfElapsed, POLLING.maxIntervalMs);
+  const firstLook = typicalMs * POLLING.firstLookShare;
+  if (elapsedMs < firstLook) return clamp(firstLook - elapsedMs, Infinity);
+  return clamp(Math.max(typicalMs, elapsedMs) * POLLING.shareOfTypical, POLLING.maxIntervalMs);
 }
 
 function describe(response: ApiResponse): string {

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from './config.js';
 import { registerSecret } from './redact.js';
@@ -7,6 +8,7 @@ import { createDataFactory } from './factories.js';
 import { PersonBook } from './persons.js';
 import { ConsumerDesk } from './consumers.js';
 import { ScreeningDesk } from './screening.js';
+import { onWait } from './eventually.js';
 
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
   return new ApiClient({
@@ -29,6 +31,12 @@ export const test = base
       if (secret) registerSecret(secret);
     }
     return run;
+  })
+  // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
+  .extend('waitLog', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
+    const file = process.env.CONTRACT_WAIT_LOG;
+    if (file) onCleanup(onWait((wait) => appendFileSync(file, `${JSON.stringify(wait)}\n`)));
   })
   .extend('config', { scope: 'worker' }, ({ run }) => run.config)
   .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))

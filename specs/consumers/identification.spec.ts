@@ -4,7 +4,8 @@
  * > POST consumers | consumer `data.legalId` matches an existing person | The consumer becomes
  * > IDENTIFIED and a subscription is created
  *
- * Both effects may arrive late, so each is waited for. Not asserted (not shown): the upload's
+ * The IDENTIFIED half of the transition (specs/consumers/subscription-created.spec.ts checks the
+ * subscription); it may arrive late, so it is waited for. Not asserted (not shown): the upload's
  * status (any 2xx), the other consumer states, the layout of the consumer list and of the
  * subscribed persons, their order and paging.
  */
@@ -23,15 +24,4 @@ rule('transition.consumer-identified').test('identifies a consumer whose legal i
     expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
   });
   await Then('the consumer is eventually listed as IDENTIFIED', () => consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', isIdentified));
-});
-
-rule('transition.subscription-created').test('creates a subscription to the person a consumer was identified with', async ({ persons, consumers, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-
-  const response = await When('the client uploads a consumer with its legal id', () => consumers.upload([data.consumer(stored.person.legalId)]));
-
-  await Then('the upload is accepted', async () => {
-    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
-  });
-  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored));
 });
