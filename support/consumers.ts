@@ -3,15 +3,16 @@ import type { ApiClient, ApiResponse } from './http.js';
 import type { Consumer } from './factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually } from './eventually.js';
-import { containsValue, itemContaining, readAllPages } from './lookup.js';
+import { containsValue, itemContaining, readPages } from './lookup.js';
 import { expectSchema } from './schemas.js';
 
 export const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
 export const SUBSCRIBED_PERSONS_PATH = '/consumer-intelligence/v3/subscriptions/persons';
 
 /**
- * Operations 5–7 for one client. Lists are read whole (every page) on each look, because neither
- * their order nor their parameters are documented: a record can be on any page.
+ * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
+ * so a record can be on any page: a look for a record reads pages until it is found, and a check
+ * that a record is absent reads them all.
  */
 export class ConsumerDesk {
   constructor(
@@ -30,21 +31,21 @@ export class ConsumerDesk {
     return this.api.request('POST', CONSUMERS_PATH, { json: consumers, operation: 'op5' });
   }
 
-  /** Operation 6, every page. */
-  listConsumers(): Promise<ApiResponse> {
-    return readAllPages(this.api, CONSUMERS_PATH, { operation: 'op6' });
+  /** Operation 6: every page, or only until `until` holds for the pages read so far. */
+  listConsumers(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+    return readPages(this.api, CONSUMERS_PATH, { operation: 'op6' }, until);
   }
 
-  /** Operation 7, every page. */
-  listSubscribedPersons(): Promise<ApiResponse> {
-    return readAllPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7' });
+  /** Operation 7: every page, or only until `until` holds for the pages read so far. */
+  listSubscribedPersons(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+    return readPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7' }, until);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   async awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
     const { value } = await eventually(
       `consumer ${consumerId} ${what}`,
-      () => this.listConsumers(),
+      () => this.listConsumers((bodies) => itemContaining(bodies, consumerId) !== undefined),
       (response) => {
         const item = response.ok ? itemContaining(response.body, consumerId) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
@@ -58,9 +59,9 @@ export class ConsumerDesk {
   async awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true): Promise<unknown> {
     const { value } = await eventually(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      () => this.listSubscribedPersons(),
+      () => this.listSubscribedPersons((bodies) => subscriptionOf(bodies, stored) !== undefined),
       (response) => {
-        const item = response.ok ? (itemContaining(response.body, stored.gedi) ?? itemContaining(response.body, stored.person.legalId)) : undefined;
+        const item = response.ok ? subscriptionOf(response.body, stored) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
       },
       { timeoutMs: this.config.availabilityTimeoutMs },
@@ -75,6 +76,11 @@ export class ConsumerDesk {
     await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', isIdentified);
     await this.awaitSubscription(stored);
   }
+}
+
+/** The subscribed person's list item, found by its gedi or its legal id. */
+function subscriptionOf(body: unknown, stored: StoredPerson): unknown {
+  return itemContaining(body, stored.gedi) ?? itemContaining(body, stored.person.legalId);
 }
 
 /** The one consumer state the documentation shows. */

@@ -179,27 +179,20 @@ export async function* pages<R extends PageSource>(
   }
 }
 
-/** Follows pages until `predicate` holds for one; returns that page, or undefined after the last. */
-export async function collectUntil<R extends PageSource>(
-  first: R,
-  fetch: (next: NextPage) => Promise<R>,
-  predicate: (page: R) => boolean,
-  maxPages = MAX_PAGES,
-): Promise<{ match: R | undefined; pages: R[] }> {
-  const seen: R[] = [];
-  for await (const page of pages(first, fetch, maxPages)) {
-    seen.push(page);
-    if (predicate(page)) return { match: page, pages: seen };
-  }
-  return { match: undefined, pages: seen };
-}
-
 /**
- * GETs `path` and every following page. One page: that response. Several: the last response
- * with `body` = the list of page bodies and every exchange, so the lookups above search all
- * pages at once. The first failing page is returned as it is.
+ * GETs `path` and the pages after it: all of them, or only until `until` holds for the bodies read
+ * so far (a wanted record was found, and later pages cannot take it back; a check that something
+ * is absent must read them all). One page: that response. Several: the last response with `body`
+ * = the list of page bodies and every exchange, so the lookups above search all pages at once.
+ * The first failing page is returned as it is.
  */
-export async function readAllPages(api: ApiClient, path: string, options: RequestOptions = {}, maxPages = MAX_PAGES): Promise<ApiResponse> {
+export async function readPages(
+  api: ApiClient,
+  path: string,
+  options: RequestOptions = {},
+  until: (bodies: unknown[]) => boolean = () => false,
+  maxPages = MAX_PAGES,
+): Promise<ApiResponse> {
   const fetch = (next: NextPage): Promise<ApiResponse> =>
     typeof next === 'string'
       ? api.request('GET', next, { ...options, query: undefined })
@@ -208,6 +201,7 @@ export async function readAllPages(api: ApiClient, path: string, options: Reques
   for await (const page of pages(await api.request('GET', path, options), fetch, maxPages)) {
     if (!page.ok) return page;
     read.push(page);
+    if (until(read.map((each) => each.body))) break;
   }
   const last = read[read.length - 1] as ApiResponse;
   if (read.length === 1) return last;

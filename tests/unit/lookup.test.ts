@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/http.js';
 import {
-  collectUntil,
   containsValue,
   findRecords,
   findValues,
@@ -9,7 +8,7 @@ import {
   itemContaining,
   nextPage,
   pages,
-  readAllPages,
+  readPages,
   recordsContaining,
   type NextPage,
   type PageSource,
@@ -152,7 +151,13 @@ describe('nextPage', () => {
   });
 });
 
-describe('pages / collectUntil', () => {
+async function drain<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of source) all.push(item);
+  return all;
+}
+
+describe('pages', () => {
   type Page = PageSource & { n: number };
   const page = (n: number, last = 3): Page => ({ n, headers: {}, body: { items: [n], ...(n < last ? { nextCursor: String(n + 1) } : {}) } });
   const fetchPage = async (next: NextPage): Promise<Page> => page(Number(typeof next === 'string' ? next : next.value));
@@ -163,25 +168,18 @@ describe('pages / collectUntil', () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
-  it('stops as soon as a page satisfies the predicate', async () => {
-    const result = await collectUntil(page(1), fetchPage, (current) => containsValue(current.body, 2));
-    expect(result.match?.n).toBe(2);
-    expect(result.pages.map((current) => current.n)).toEqual([1, 2]);
-    expect((await collectUntil(page(1), fetchPage, () => false)).match).toBeUndefined();
-  });
-
   it('fails loudly past the page cap rather than pretend the list ended', async () => {
     const endless = async (next: NextPage): Promise<Page> => page(Number(typeof next === 'string' ? next : next.value), Infinity);
-    await expect(collectUntil(page(1, Infinity), endless, () => false, 5)).rejects.toThrow(/after 5 pages/);
+    await expect(drain(pages(page(1, Infinity), endless, 5))).rejects.toThrow(/after 5 pages/);
   });
 
   it('fails on a pagination loop', async () => {
     const loop = async (): Promise<Page> => ({ n: 0, headers: {}, body: { next: '/same' } });
-    await expect(collectUntil({ n: 0, headers: {}, body: { next: '/same' } }, loop, () => false)).rejects.toThrow(/loops/);
+    await expect(drain(pages({ n: 0, headers: {}, body: { next: '/same' } }, loop))).rejects.toThrow(/loops/);
   });
 });
 
-describe('readAllPages', () => {
+describe('readPages', () => {
   let server: LocalServer | undefined;
   afterEach(async () => {
     await server?.close();
@@ -195,11 +193,21 @@ describe('readAllPages', () => {
       else if (cursor === 'p2') sendJson(response, 200, { items: [{ consumerId: 'c-2' }], links: { next: '/v3/consumers?cursor=p3&size=1' } });
       else sendJson(response, 200, { items: [{ consumerId: 'c-3' }] });
     });
-    const all = await readAllPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', { query: { size: '1' } });
+    const all = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', { query: { size: '1' } });
     expect(all.ok).toBe(true);
     expect(itemContaining(all.body, 'c-3')).toEqual({ consumerId: 'c-3' });
     expect(all.exchanges).toHaveLength(3);
     expect(server.received.map((request) => request.url)).toEqual(['/v3/consumers?size=1', '/v3/consumers?size=1&cursor=p2', '/v3/consumers?cursor=p3&size=1']);
+  });
+
+  it('stops reading once the pages read so far hold what is wanted', async () => {
+    server = await startServer((request, response) => {
+      const cursor = new URL(request.url, 'http://x').searchParams.get('cursor');
+      sendJson(response, 200, { items: [{ consumerId: `c-${cursor ?? '1'}` }], nextCursor: String(Number(cursor ?? '1') + 1) });
+    });
+    const found = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, (bodies) => itemContaining(bodies, 'c-2') !== undefined);
+    expect(itemContaining(found.body, 'c-2')).toEqual({ consumerId: 'c-2' });
+    expect(server.received).toHaveLength(2);
   });
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {
@@ -209,7 +217,7 @@ describe('readAllPages', () => {
       else sendJson(response, 200, { items: [], nextCursor: 'x' });
     });
     const api = new ApiClient({ baseUrl: server.url });
-    expect((await readAllPages(api, '/single')).body).toEqual({ items: [{ consumerId: 'c-1' }] });
-    expect(await readAllPages(api, '/v3/consumers')).toMatchObject({ status: 500, body: { error: 'boom' } });
+    expect((await readPages(api, '/single')).body).toEqual({ items: [{ consumerId: 'c-1' }] });
+    expect(await readPages(api, '/v3/consumers')).toMatchObject({ status: 500, body: { error: 'boom' } });
   });
 });
