@@ -42,26 +42,32 @@ export class ConsumerDesk {
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
-  async awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
-    const { value } = await eventually(
-      `consumer ${consumerId} ${what}`,
-      () => this.listConsumers((bodies) => itemContaining(bodies, consumerId) !== undefined),
-      (response) => {
-        const item = response.ok ? itemContaining(response.body, consumerId) : undefined;
-        return item !== undefined && until(item) ? { item } : undefined;
-      },
-      { timeoutMs: this.config.availabilityTimeoutMs },
-    );
-    return value.item;
+  awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
+    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => itemContaining(body, consumerId), until);
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  async awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true): Promise<unknown> {
-    const { value } = await eventually(
+  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true): Promise<unknown> {
+    return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      () => this.listSubscribedPersons((bodies) => subscriptionOf(bodies, stored) !== undefined),
+      (stop) => this.listSubscribedPersons(stop),
+      (body) => itemContaining(body, stored.gedi) ?? itemContaining(body, stored.person.legalId),
+      until,
+    );
+  }
+
+  /** Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for it. */
+  private async awaitItem(
+    what: string,
+    list: (stop: (bodies: unknown[]) => boolean) => Promise<ApiResponse>,
+    find: (body: unknown) => unknown,
+    until: (item: unknown) => boolean,
+  ): Promise<unknown> {
+    const { value } = await eventually(
+      what,
+      () => list((bodies) => find(bodies) !== undefined),
       (response) => {
-        const item = response.ok ? subscriptionOf(response.body, stored) : undefined;
+        const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
       },
       { timeoutMs: this.config.availabilityTimeoutMs },
@@ -76,11 +82,6 @@ export class ConsumerDesk {
     await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', isIdentified);
     await this.awaitSubscription(stored);
   }
-}
-
-/** The subscribed person's list item, found by its gedi or its legal id. */
-function subscriptionOf(body: unknown, stored: StoredPerson): unknown {
-  return itemContaining(body, stored.gedi) ?? itemContaining(body, stored.person.legalId);
 }
 
 /** The one consumer state the documentation shows. */

@@ -86,9 +86,8 @@ export class PersonBook {
     const response = await this.put(person);
     return underRule('person.create-returns-gedi', async () => {
       expect(response.ok, `PUT sandbox person answered ${response.status}, not 2xx`).toBe(true);
-      const gedi = gediIn(response.body);
-      expect(gedi, 'the PUT response contains no gedi').toBeTypeOf('string');
-      return { person, gedi: gedi! };
+      expectSchema('put-person-response', response.body);
+      return { person, gedi: gediIn(response.body)! };
     });
   }
 

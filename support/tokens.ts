@@ -4,6 +4,7 @@
 import type { Credentials } from './config.js';
 import { ApiClient, RETRY_POLICY, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from './http.js';
 import { registerSecret } from './redact.js';
+import { expectSchema, schemaErrors } from './schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 
@@ -48,10 +49,12 @@ export async function requestToken(
     requestTimeoutMs: options.requestTimeoutMs,
     clock,
   });
+  const form = { grant_type: 'client_credentials', scope: 'bci' };
+  expectSchema('token-request', form);
   let response: ApiResponse;
   try {
     response = await client.request('POST', url, {
-      form: { grant_type: 'client_credentials', scope: 'bci' },
+      form,
       title: 'Request token',
       operation: 'token',
     });
@@ -97,22 +100,23 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedTo
       response.status,
     );
   }
-  const body = response.body as Record<string, unknown> | undefined;
-  const accessToken = body?.access_token;
-  if (typeof accessToken !== 'string' || accessToken === '') {
+  const problems = schemaErrors('token-response', response.body);
+  if (problems.length > 0) {
     throw new TokenError(
       'malformed',
       url,
-      `Token service at ${url} answered ${response.status} without a string access_token. ` +
+      `Token service at ${url} answered ${response.status} without a string access_token (${problems.join('; ')}). ` +
         'Check that CONTRACT_AUTH_URL points at the token service.',
       response.status,
     );
   }
+  const body = response.body as Record<string, unknown> & { access_token: string };
+  const accessToken = body.access_token;
   registerSecret(accessToken);
-  const expiresIn = Number(body?.expires_in);
+  const expiresIn = Number(body.expires_in);
   return {
     accessToken,
-    tokenType: typeof body?.token_type === 'string' ? body.token_type : undefined,
+    tokenType: typeof body.token_type === 'string' ? body.token_type : undefined,
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? clock.now() + expiresIn * 1000 : undefined,
   };
 }

@@ -81,6 +81,7 @@ const validSamples: [string, string, unknown][] = [
   ['token-response', 'an access token with other properties', { access_token: 'abc', expires_in: 3600, token_type: 'Bearer' }],
   ['put-person-response', 'a top-level gedi', { gedi: 'g-1' }],
   ['put-person-response', 'a gedi one level down', { data: { gedi: 'g-1', status: 'CREATED' }, meta: {} }],
+  ['put-person-response', 'a gedi deeper down, in a list', { results: [{ person: { gedi: 'g-1' } }] }],
 ];
 
 describe('schemas', () => {
@@ -115,7 +116,7 @@ describe('schemas', () => {
     ['consumer-upload', [{ consumerId: 'c-1', market: 'SE', data: {} }], '/0/data lacks the required property "legalId"'],
     ['token-request', { grant_type: 'password', scope: 'bci' }, '/grant_type must be "client_credentials": got "password"'],
     ['token-response', { access_token: 42 }, '/access_token must be string: got 42'],
-    ['put-person-response', { data: { id: 'p-1' } }, '(root) matches none of: a string gedi at the top level | an object holding a string gedi one level down'],
+    ['put-person-response', { data: { id: 'p-1' } }, '(root) matches none of: an object with a string gedi | an object one of whose values carries a gedi | a list one of whose items carries a gedi'],
     ['put-person-response', { gedi: 7 }, '/gedi must be string: got 7'],
   ])('%s rejects %j, saying %s', (id, value, line) => {
     expect(schemaErrors(id, value)).toContain(line);
@@ -128,8 +129,9 @@ describe('schemas', () => {
     expect(schemaErrors('sandbox-person', { ...firstSample, familyName: null })).toEqual(['/familyName must be string: got null']);
   });
 
-  it('does not find a gedi nested deeper than one level', () => {
-    expect(schemaErrors('put-person-response', { data: { person: { gedi: 'g-1' } } })).not.toEqual([]);
+  it('finds no gedi in an empty answer or one without any string gedi', () => {
+    expect(schemaErrors('put-person-response', {})).not.toEqual([]);
+    expect(schemaErrors('put-person-response', { data: [{ gedi: '' }] })).not.toEqual([]);
   });
 
   it('keeps a violation message short: at most ten lines and a count of the rest', () => {
