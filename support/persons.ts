@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { ContractConfig } from './config.js';
 import type { ApiClient, ApiResponse } from './http.js';
 import type { DataFactory, SandboxPerson } from './factories.js';
@@ -10,6 +9,7 @@ import { ledgerFile, recordInLedger } from './ledger.js';
 import { underRule } from './rules.js';
 import { step } from './report.js';
 import { redactText } from './redact.js';
+import { expectAccepted } from './expectations.js';
 
 const SANDBOX_PERSONS = '/consumer-intelligence/sandbox/v1/persons';
 
@@ -85,7 +85,7 @@ export class PersonBook {
   async store(person: SandboxPerson): Promise<StoredPerson> {
     const response = await this.put(person);
     return underRule('person.create-returns-gedi', async () => {
-      expect(response.ok, `PUT sandbox person answered ${response.status}, not 2xx`).toBe(true);
+      expectAccepted(response, 'PUT sandbox person');
       expectSchema('put-person-response', response.body);
       return { person, gedi: gediIn(response.body)! };
     });

@@ -9,10 +9,10 @@
  * status (any 2xx), the other consumer states, the layout of the consumer list and of the
  * subscribed persons, their order and paging.
  */
-import { expect } from 'vitest';
 import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
 import { isIdentified } from '../../support/consumers.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('transition.consumer-identified').test('identifies a consumer whose legal id matches an existing person', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
@@ -21,7 +21,7 @@ rule('transition.consumer-identified').test('identifies a consumer whose legal i
   const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
 
   await Then('the upload is accepted', async () => {
-    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
+    expectAccepted(response, 'the upload');
   });
   await Then('the consumer is eventually listed as IDENTIFIED', () => consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', isIdentified));
 });

@@ -6,9 +6,9 @@
  * Every uploaded consumer is listed, whether identified or not. Not asserted (not shown): the
  * fields of a listed consumer beyond its `consumerId`, parameters, order, page size.
  */
-import { expect } from 'vitest';
 import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('consumer.list-contains-uploaded').test('lists every uploaded consumer, matched or not', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
@@ -17,7 +17,7 @@ rule('consumer.list-contains-uploaded').test('lists every uploaded consumer, mat
   const response = await When('the client uploads one consumer matching it and one matching no person', () => consumers.upload(uploaded));
 
   await Then('the upload is accepted', async () => {
-    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
+    expectAccepted(response, 'the upload');
   });
   for (const consumer of uploaded) {
     await Then(`consumer ${consumer.consumerId} is eventually listed`, () => consumers.awaitConsumer(consumer.consumerId, 'to be listed'));

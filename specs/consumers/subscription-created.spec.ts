@@ -8,9 +8,9 @@
  * IDENTIFIED half); it may arrive late, so it is waited for. Not asserted (not shown): the upload's
  * status (any 2xx), the layout of the subscribed persons, their order and paging.
  */
-import { expect } from 'vitest';
 import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('transition.subscription-created').test('creates a subscription to the person a consumer was identified with', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
@@ -18,7 +18,7 @@ rule('transition.subscription-created').test('creates a subscription to the pers
   const response = await When('the client uploads a consumer with its legal id', () => consumers.upload([data.consumer(stored.person.legalId)]));
 
   await Then('the upload is accepted', async () => {
-    expect(response.ok, `the upload answered ${response.status}, not 2xx`).toBe(true);
+    expectAccepted(response, 'the upload');
   });
   await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored));
 });

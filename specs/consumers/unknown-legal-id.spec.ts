@@ -14,13 +14,14 @@ import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
 import { isIdentified } from '../../support/consumers.js';
 import { containsValue, itemContaining } from '../../support/lookup.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('consumer.unknown-not-identified').test('does not identify, nor subscribe to, a consumer whose legal id matches no person', async ({ persons, consumers, data }) => {
   const unknownLegalId = data.unknownLegalId();
   const unmatched = data.consumer(unknownLegalId);
   const stored = await Given('a consumer with a legal id of no person, already listed, and an available person', async () => {
     const upload = await consumers.upload([unmatched]);
-    expect(upload.ok, `the upload answered ${upload.status}, not 2xx`).toBe(true);
+    expectAccepted(upload, 'the upload');
     await consumers.awaitConsumer(unmatched.consumerId, 'to be listed');
     return persons.createAvailable();
   });

@@ -11,6 +11,7 @@ import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
 import { containsValue } from '../../support/lookup.js';
 import { gediIn } from '../../support/persons.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('person.first-sample-accepted').test('accepts a person sent with firstName instead of firstNames, as in the first sample', async ({ persons, data }) => {
   const person = await Given('a person shaped like the first documented sample', async () => data.firstSamplePerson());
@@ -18,7 +19,7 @@ rule('person.first-sample-accepted').test('accepts a person sent with firstName 
   const response = await When('the client PUTs it', () => persons.put(person));
 
   const gedi = await Then('the sandbox accepts it and answers its gedi', async () => {
-    expect(response.ok, `the PUT answered ${response.status}, not 2xx`).toBe(true);
+    expectAccepted(response, 'the PUT');
     const answered = gediIn(response.body);
     expect(answered, 'the PUT response contains a gedi').toBeTypeOf('string');
     return answered!;

@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
 import { PERSON_SCREENING_PATH, rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/screening.js';
+import { expectAccepted } from '../../support/expectations.js';
 
 rule('screening.root-path').test('answers person screening under the root path like under the v2 path', async ({ screening, data }) => {
   const request = await Given('the person test request', async () => screening.personRequest(TEST_REFERENCES.politician, data.personName()));
@@ -20,8 +21,8 @@ rule('screening.root-path').test('answers person screening under the root path l
   );
 
   await Then('both answer 2xx with the same result', async () => {
-    expect(versioned!.ok, `the v2 path answered ${versioned!.status}, not 2xx`).toBe(true);
-    expect(root!.ok, `the root path answered ${root!.status}, not 2xx`).toBe(true);
+    expectAccepted(versioned!, 'the v2 path');
+    expectAccepted(root!, 'the root path');
     expect(screeningOutcome(root!.body, request), 'the root path gives the same result as the v2 path').toEqual(screeningOutcome(versioned!.body, request));
   });
 });
