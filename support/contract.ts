@@ -1,8 +1,7 @@
 import { test } from './fixtures.js';
 import { operationById, ruleById, catalogue } from './catalogue.js';
 import { attributeToRule } from './rules.js';
-import { labels } from './report.js';
-import type { TestContext } from 'vitest';
+import { attachText, labels } from './report.js';
 import type { ContractRun } from './global-setup.js';
 import type { ContractConfig } from './config.js';
 import type { ApiClient } from './http.js';
@@ -21,7 +20,8 @@ export interface ContractContext {
   persons: PersonBook;
   consumers: ConsumerDesk;
   screening: ScreeningDesk;
-  skip: TestContext['skip'];
+  /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
+  skipBecause: (reason: string) => Promise<never>;
 }
 
 function anchorOf(section: string): string {
@@ -48,7 +48,12 @@ export function rule(id: string) {
           links: [{ name: `API documentation, section "${entry.section}"`, url: `${catalogue.documentation}#${anchorOf(entry.section)}` }],
         });
         try {
-          await body({ run, config, api, secondApi, data, persons, consumers, screening, skip });
+          const skipBecause = async (reason: string): Promise<never> => {
+            console.warn(`skipped: ${title}: ${reason}`);
+            await attachText('Why this test was skipped', reason);
+            return skip(reason);
+          };
+          await body({ run, config, api, secondApi, data, persons, consumers, screening, skipBecause });
         } catch (error) {
           throw attributeToRule(error, id);
         }

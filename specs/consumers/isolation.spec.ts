@@ -12,8 +12,8 @@ import { rule } from '../../support/contract.js';
 import { Given, Then, When } from '../../support/report.js';
 import { containsValue } from '../../support/lookup.js';
 
-rule('consumer.isolation').test("never shows one client's consumers or subscriptions to another client", async ({ persons, consumers, data, secondApi, skip }) => {
-  if (!secondApi) return skip('no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check isolation');
+rule('consumer.isolation').test("never shows one client's consumers or subscriptions to another client", async ({ persons, consumers, data, secondApi, skipBecause }) => {
+  if (!secondApi) return skipBecause('no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check isolation');
   const { stored, consumer } = await Given('a consumer of the first client, identified and subscribed, as the first client sees it', async () => {
     const person = await persons.createAvailable();
     const upload = data.consumer(person.person.legalId);
