@@ -47,13 +47,19 @@ describe('workflows', () => {
     }
   });
 
-  test('the nightly runs on a schedule and keeps its history and report', () => {
+  test('the nightly runs on a schedule, keeps its history, ledger and report, and sweeps before it runs', () => {
     const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow;
     expect(nightly.on.schedule).toBeInstanceOf(Array);
     const uses = steps(nightly).map((step) => step.uses ?? '');
     expect(uses).toEqual(expect.arrayContaining([expect.stringMatching(/^actions\/cache\/restore@/), expect.stringMatching(/^actions\/cache\/save@/)]));
-    expect(steps(nightly).find((step) => step.uses?.startsWith('actions/cache/restore@'))?.with?.path).toBe('reports/history');
-    expect(runs(nightly)).toContain('npm run contract');
+    for (const action of ['actions/cache/restore@', 'actions/cache/save@']) {
+      const paths = String(steps(nightly).find((step) => step.uses?.startsWith(action))?.with?.path).split('\n');
+      expect(paths).toEqual(expect.arrayContaining(['reports/history', 'reports/ledger']));
+    }
+    const text = runs(nightly);
+    expect(text).toContain('npm run contract');
+    expect(text.indexOf('npm run sweep'), 'the sweep runs before the contract run').toBeLessThan(text.indexOf('npm run contract'));
+    expect(text.indexOf('npm run sweep')).toBeGreaterThanOrEqual(0);
   });
 
   test('the release gate shards the specs, merges the shards and runs the gate on the merge', () => {
