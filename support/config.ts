@@ -62,7 +62,8 @@ type Variables = Record<string, string | undefined>;
 
 /** Reads and validates the CONTRACT_* settings; variables in `env` win over the .env file. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Settings {
-  const vars: Variables = { ...readDotenv(dotenvPath), ...definedOnly(env) };
+  const set = Object.entries(env).filter(([, value]) => value !== undefined);
+  const vars: Variables = { ...readDotenv(dotenvPath), ...Object.fromEntries(set) };
   const baseUrl = optionalUrl(vars, 'CONTRACT_BASE_URL');
   const authUrl = optionalUrl(vars, 'CONTRACT_AUTH_URL');
   if (authUrl !== undefined && baseUrl === undefined) {
@@ -121,11 +122,9 @@ function readDotenv(dotenvPath: string): Variables {
   }
 }
 
-// An empty value counts as unset, so `CONTRACT_SEED=` in a copied .env.example means "no seed".
-function definedOnly(env: NodeJS.ProcessEnv): Variables {
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-}
-
+// An empty value counts as unset, so `CONTRACT_SEED=` in a copied .env.example means "no seed",
+// and an empty variable in the environment unsets what .env says (the project's own checks force
+// the embedded simulator with CONTRACT_BASE_URL='', whatever a developer's .env points at).
 function text(vars: Variables, name: string): string | undefined {
   const value = vars[name]?.trim();
   return value === '' ? undefined : value;

@@ -66,6 +66,13 @@ describe('readSettings', () => {
     expect(settings).toMatchObject({ baseUrl: 'https://from-file.example.com', client: { clientId: 'file-id', clientSecret: 'file secret' }, market: 'FI', seed: undefined });
   });
 
+  it('lets an empty variable in the environment unset what the .env file says', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, `CONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET=file-secret\nCONTRACT_SCREENING_PROVIDER=P\n`);
+    expect(readSettings({ CONTRACT_BASE_URL: '' }, file).baseUrl).toBeUndefined();
+  });
+
   it('allows the production URL as the base URL: the safety guard refuses sandbox-only operations later', () => {
     const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://sandbox.example.com' }, NO_FILE);
     expect(settings.prodBaseUrl).toBe(settings.baseUrl);
