@@ -18,6 +18,7 @@ import { join, relative } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/listen.js';
 import { pruneLedgers } from '../support/ledger.js';
 import type { WaitAttempts } from '../support/eventually.js';
+import { simulatorAsRemoteTarget } from './simulator-target.js';
 import { runVitest } from './vitest-run.js';
 
 interface Profile {
@@ -35,10 +36,6 @@ const PROFILES: readonly Profile[] = [
 const CRITICAL_CANDIDATES = 3;
 const OUT_DIR = 'reports/bench';
 const SEED = 7;
-const CLIENTS = [
-  { id: 'contract-client', secret: 'contract-secret' },
-  { id: 'second-client', secret: 'second-secret' },
-];
 
 interface VitestJson {
   success: boolean;
@@ -115,18 +112,9 @@ function readWaits(file: string): WaitAttempts[] {
 
 async function benchProfile(profile: Profile) {
   console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms`);
-  const simulator = await startSimulator({ ...profile, control: true, clients: CLIENTS, seed: SEED });
+  const simulator = await startSimulator({ ...profile, control: true, seed: SEED });
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      CONTRACT_BASE_URL: simulator.baseUrl,
-      CONTRACT_CLIENT_ID: CLIENTS[0]!.id,
-      CONTRACT_CLIENT_SECRET: CLIENTS[0]!.secret,
-      CONTRACT_SECOND_CLIENT_ID: CLIENTS[1]!.id,
-      CONTRACT_SECOND_CLIENT_SECRET: CLIENTS[1]!.secret,
-      CONTRACT_SCREENING_PROVIDER: simulator.options.provider,
-      CONTRACT_SEED: String(SEED),
-    };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) };
     const waitLog = join(OUT_DIR, `${profile.name}-waits.jsonl`);
     rmSync(waitLog, { force: true });
 
@@ -160,7 +148,7 @@ async function benchProfile(profile: Profile) {
         // The wrong-secret spec sends one deliberately rejected token request: tokensIssued is the budget figure.
         tokenRequests,
         tokensIssued: requests.tokensIssued,
-        clients: CLIENTS.length,
+        clients: simulator.options.clients.length,
         byRoute: requests.counts,
       },
       waits: {

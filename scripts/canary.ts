@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../simulator/listen.js';
 import { ApiClient } from '../support/http.js';
 import { RESULTS_DIR } from './report.js';
+import { simulatorAsRemoteTarget } from './simulator-target.js';
 import { runContract } from './vitest-run.js';
 
 const REPORTS_DIR = 'reports';
@@ -48,17 +49,7 @@ const simulator = await startSimulator({ control: true, clients });
 let run: { code: number; output: string };
 let tokens: string[];
 try {
-  run = await runContract([], {
-    ...process.env,
-    CONTRACT_BASE_URL: simulator.baseUrl,
-    CONTRACT_AUTH_URL: '',
-    CONTRACT_CLIENT_ID: client.id,
-    CONTRACT_CLIENT_SECRET: client.secret,
-    CONTRACT_SECOND_CLIENT_ID: second.id,
-    CONTRACT_SECOND_CLIENT_SECRET: second.secret,
-    CONTRACT_SCREENING_PROVIDER: simulator.options.provider,
-    CONTRACT_PROD_BASE_URL: '',
-  }, { quiet: true });
+  run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator) }, { quiet: true });
   const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as { tokens: { accessToken: string }[] };
   tokens = listed.tokens.map((token) => token.accessToken);
 } finally {

@@ -13,6 +13,7 @@ import { eventually, NotConsistentError } from '../support/eventually.js';
 import { ApiClient, type ApiResponse } from '../support/http.js';
 import { leftovers } from '../support/ledger.js';
 import { sweep } from './sweep.js';
+import { simulatorAsRemoteTarget } from './simulator-target.js';
 import { runVitest, vitestCounts } from './vitest-run.js';
 
 // Deletions are stored when the DELETE is answered, so the zero is normally seen at once; the
@@ -24,21 +25,7 @@ const FIRST_PERSONS_TIMEOUT_MS = 120_000;
 const simulator = await startSimulator({ control: true });
 const target = new URL(simulator.baseUrl).origin;
 const clients: Credentials[] = simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
-const [client, second] = clients;
-if (!client || !second) throw new Error('leak-check: the simulator must accept two clients (the isolation specs need the second)');
-
-// The run sees a remote sandbox: the suite's own embedded simulator would vanish with a killed run.
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  CONTRACT_BASE_URL: simulator.baseUrl,
-  CONTRACT_AUTH_URL: '',
-  CONTRACT_CLIENT_ID: client.clientId,
-  CONTRACT_CLIENT_SECRET: client.clientSecret,
-  CONTRACT_SECOND_CLIENT_ID: second.clientId,
-  CONTRACT_SECOND_CLIENT_SECRET: second.clientSecret,
-  CONTRACT_SCREENING_PROVIDER: simulator.options.provider,
-  CONTRACT_PROD_BASE_URL: '',
-};
+const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator) };
 const contractArgs = ['--project', 'contract'];
 
 const control = new ApiClient({ baseUrl: simulator.baseUrl });

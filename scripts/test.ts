@@ -4,10 +4,9 @@
  * through transient faults, a target that is down, the secret canary, the leak check and the
  * mutant matrix. Ends with one summary line "N passed, N failed" counted over every vitest test.
  */
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { runVitest, vitestCounts } from './vitest-run.js';
+import { runNode, runVitest, vitestCounts } from './vitest-run.js';
 
 const require = createRequire(import.meta.url);
 // eslint's package exports do not list its bin; package.json is exported and the bin sits beside it.
@@ -20,40 +19,41 @@ interface Outcome {
   failed: number;
 }
 
-function runNode(script: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
-  });
+interface Step {
+  name: string;
+  run: () => Promise<Outcome>;
 }
 
-/** The contract specs against a fresh embedded simulator configured by `simulatorEnv`. */
-function contractRun(name: string, simulatorEnv: Record<string, string>): { name: string; run: () => Promise<Outcome> } {
+/** A Node program that passes or fails as a whole: the type check, the lint, one of the project's check scripts. */
+function nodeStep(name: string, args: string[]): Step {
+  return { name, run: async () => ({ name, code: (await runNode(args)).code, passed: 0, failed: 0 }) };
+}
+
+/** A vitest run, whose tests count towards the closing line. */
+function vitestStep(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Step {
   return {
     name,
     run: async () => {
-      const { code, output } = await runVitest(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', ...simulatorEnv });
+      const { code, output } = await runVitest(args, env);
       return { name, code, ...vitestCounts(output) };
     },
   };
 }
 
-/** One of the project's own check scripts; it prints its figures and exits non-zero when its check fails. */
-function scriptStep(name: string, script: string): { name: string; run: () => Promise<Outcome> } {
-  return { name, run: async () => ({ name, code: await runNode(require.resolve('tsx/cli'), [script]), passed: 0, failed: 0 }) };
+/** The contract specs against a fresh embedded simulator configured by `simulatorEnv`. */
+function contractRun(name: string, simulatorEnv: Record<string, string>): Step {
+  return vitestStep(name, ['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', ...simulatorEnv });
 }
 
-const steps: Array<{ name: string; run: () => Promise<Outcome> }> = [
-  { name: 'typecheck', run: async () => ({ name: 'typecheck', code: await runNode(require.resolve('typescript/bin/tsc'), ['--noEmit']), passed: 0, failed: 0 }) },
-  { name: 'lint', run: async () => ({ name: 'lint', code: await runNode(eslintBin, ['.']), passed: 0, failed: 0 }) },
-  {
-    name: 'unit and simulator tests',
-    run: async () => {
-      const { code, output } = await runVitest(['--project', 'unit']);
-      return { name: 'unit and simulator tests', code, ...vitestCounts(output) };
-    },
-  },
+/** One of the project's own check scripts; it prints its figures and exits non-zero when its check fails. */
+function scriptStep(name: string, script: string): Step {
+  return nodeStep(name, [require.resolve('tsx/cli'), script]);
+}
+
+const steps: Step[] = [
+  nodeStep('typecheck', [require.resolve('typescript/bin/tsc'), '--noEmit']),
+  nodeStep('lint', [eslintBin, '.']),
+  vitestStep('unit and simulator tests', ['--project', 'unit']),
   contractRun('contract run against the simulator (standard layout)', { SIMULATOR_LAYOUT: 'standard' }),
   contractRun('contract run against the simulator (alternate layout)', { SIMULATOR_LAYOUT: 'alternate' }),
   contractRun('contract run through 10% transient faults (429/503 with Retry-After)', { SIMULATOR_FAULT_RATE: '0.1' }),
