@@ -1,7 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from './config.js';
-import { registerSecret } from './redact.js';
 import { ApiClient } from './http.js';
 import { TokenProvider, type IssuedToken } from './tokens.js';
 import { createDataFactory } from './factories.js';
@@ -24,14 +23,9 @@ function clientFor(config: ContractConfig, credentials: Credentials, token: Issu
  * test ends, pass or fail.
  */
 export const test = base
-  .extend('run', { scope: 'worker' }, () => {
-    const run = inject('contract');
-    // Workers are separate realms: the redaction choke point must learn the secrets here too.
-    for (const secret of [run.config.client.clientSecret, run.config.secondClient?.clientSecret, run.tokens.primary.accessToken, run.tokens.second?.accessToken]) {
-      if (secret) registerSecret(secret);
-    }
-    return run;
-  })
+  // The redaction choke point of each worker learns the secrets and tokens from the TokenProvider
+  // of each client (support/tokens.ts); every contract test asks for both clients.
+  .extend('run', { scope: 'worker' }, () => inject('contract'))
   // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
   .extend('waitLog', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {

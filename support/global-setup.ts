@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { readSettings, type ContractConfig, type Credentials } from './config.js';
-import { registerSecret, redact } from './redact.js';
+import { redact } from './redact.js';
 import { ALLURE_RESULTS_DIR } from './report.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from './rules.js';
@@ -97,7 +97,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
       provider: simulator.options.provider,
     }, newRunId(seed), seed);
-    for (const client of [config.client, config.secondClient]) if (client) registerSecret(client.clientSecret);
 
     const primary = await issueToken(config.authUrl, config.client);
     const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient)).token : undefined;

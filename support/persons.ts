@@ -5,7 +5,7 @@ import { eventually } from './eventually.js';
 import { containsValue, findValues } from './lookup.js';
 import { expectSchema } from './schemas.js';
 import { assertSandboxTarget } from './target.js';
-import { ledgerFile, recordInLedger } from './ledger.js';
+import { ledgerFile, recordInLedger, type LedgerEntry } from './ledger.js';
 import { underRule } from './rules.js';
 import { step } from './report.js';
 import { redactText } from './redact.js';
@@ -24,7 +24,7 @@ export const GONE_STATUSES = new Set([404, 410]);
 
 /** The documentation only promises that the PUT response "contains the gedi of the person". */
 export function gediIn(body: unknown): string | undefined {
-  if (body && typeof body === 'object' && typeof (body as { gedi?: unknown }).gedi === 'string') return (body as { gedi: string }).gedi;
+  // Outermost first: the person's own gedi comes before one named inside it (a merge target).
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
 }
 
@@ -64,13 +64,17 @@ export class PersonBook {
 
   private track(personId: string): void {
     if (this.open.has(personId)) return;
-    recordInLedger(this.ledger, { event: 'created', personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
+    this.note('created', personId);
     this.open.add(personId);
   }
 
   private untrack(personId: string): void {
-    recordInLedger(this.ledger, { event: 'deleted', personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
+    this.note('deleted', personId);
     this.open.delete(personId);
+  }
+
+  private note(event: LedgerEntry['event'], personId: string): void {
+    recordInLedger(this.ledger, { event, personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
   }
 
   /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
