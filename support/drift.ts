@@ -5,6 +5,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { catalogue } from './catalogue.js';
+import { observeExchanges } from './exchanges.js';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -131,16 +132,15 @@ export function createShapeRecorder(dir: string): ShapeRecorder {
   };
 }
 
-// Recording is tied to the switch that turns on the contract reporters, so the project's own
-// tests (which exercise support/http.ts against the simulator) never mix into the drift report.
-const recorder: ShapeRecorder | undefined =
-  process.env.CONTRACT_REPORTS === '1' ? createShapeRecorder(join(process.cwd(), 'reports', 'observed')) : undefined;
-
-export function recordShape(operation: string, body: unknown): void {
-  try {
-    recorder?.record(operation, body);
-  } catch (error) {
-    // Drift is informational: a full disk must not turn a contract test red.
-    console.warn(`drift: could not record the shape of ${operation}: ${(error as Error).message}`);
-  }
+/**
+ * Records the shape of every 2xx body the HTTP client receives, filed under its catalogue
+ * operation; returns the unsubscribe function. Error bodies have no documented shape to drift from.
+ */
+export function recordShapes(dir = join(process.cwd(), 'reports', 'observed')): () => void {
+  const recorder = createShapeRecorder(dir);
+  return observeExchanges((exchange) => {
+    if (exchange.status === null || exchange.status < 200 || exchange.status >= 300) return;
+    // A failing recorder (a full disk) is reported by observeExchanges and never fails a request.
+    recorder.record(exchange.operation ?? `${exchange.method} ${new URL(exchange.url).pathname}`, exchange.responseBody);
+  });
 }

@@ -8,6 +8,8 @@ import { PersonBook } from './persons.js';
 import { ConsumerDesk } from './consumers.js';
 import { ScreeningDesk } from './screening.js';
 import { onWait } from './eventually.js';
+import { attachExchanges } from './report.js';
+import { recordShapes } from './drift.js';
 
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
   return new ApiClient({
@@ -26,11 +28,18 @@ export const test = base
   // The redaction choke point of each worker learns the secrets and tokens from the TokenProvider
   // of each client (support/tokens.ts); every contract test asks for both clients.
   .extend('run', { scope: 'worker' }, () => inject('contract'))
+  // The one place where this worker's observers of the HTTP client and of the waits subscribe:
+  // report evidence always; the shape recording when the run writes reports; the wait log when
   // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
-  .extend('waitLog', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
-    const file = process.env.CONTRACT_WAIT_LOG;
-    if (file) onCleanup(onWait((wait) => appendFileSync(file, `${JSON.stringify(wait)}\n`)));
+  .extend('observers', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
+    const waitLog = process.env.CONTRACT_WAIT_LOG;
+    const unsubscribe = [
+      attachExchanges(),
+      process.env.CONTRACT_REPORTS === '1' ? recordShapes() : undefined,
+      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify(wait)}\n`)) : undefined,
+    ];
+    onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
   .extend('config', { scope: 'worker' }, ({ run }) => run.config)
   .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))

@@ -1,12 +1,14 @@
-// The HTTP client every spec uses: undici with one keep-alive agent, JSON in and out, a precise
-// per-request deadline, transient-failure retries, and evidence (a report step with a redacted
-// attachment) for every attempt. Non-2xx answers are returned, never thrown: judging them is
+// Owns talking HTTP: undici with one keep-alive agent, JSON in and out, a precise per-request
+// deadline and transient-failure retries. Each finished attempt is published (redacted) on the
+// exchange channel (support/exchanges.ts) for whoever observes it: the client itself knows nothing
+// of reports, recordings or counters. Non-2xx answers are returned, never thrown: judging them is
 // the spec's job.
 import { Agent, request as undiciRequest } from 'undici';
 import type { Credentials } from './config.js';
-import { recordShape } from './drift.js';
+import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
-import { attachJson, step } from './report.js';
+
+export type { HttpExchange } from './exchanges.js';
 
 export interface Clock {
   now(): number;
@@ -17,19 +19,6 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-
-export interface HttpExchange {
-  method: string;
-  url: string;
-  status: number | null;
-  durationMs: number;
-  requestHeaders: Record<string, string>;
-  requestBody?: unknown;
-  responseHeaders: Record<string, string>;
-  responseBody?: unknown;
-  attempt: number;
-  error?: string;
-}
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -56,13 +45,15 @@ export type Auth =
 export interface RequestOptions {
   json?: unknown;
   form?: Record<string, string>;
+  /** A body sent exactly as written, with its content type (malformed or non-JSON input on purpose). */
+  raw?: { contentType: string; text: string };
   query?: Record<string, string>;
   headers?: Record<string, string>;
   auth?: Auth;
   timeoutMs?: number;
-  /** Prefixes the report step, e.g. "PUT sandbox person". */
-  title?: string;
-  /** Catalogue operation id (op1, op3, ...) under which the drift report records the response shape. */
+  /** What the caller is doing, e.g. "Request token"; carried on the published exchanges. */
+  purpose?: string;
+  /** Catalogue operation id (op1, op3, ...), carried on the published exchanges. */
   operation?: string;
 }
 
@@ -185,29 +176,6 @@ export function classifyFailure(error: unknown): TransportFailure {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Process-wide exchange hook, so benchmarks can count requests without touching the client.
-
-type ExchangeListener = (exchange: HttpExchange) => void;
-const listeners = new Set<ExchangeListener>();
-let exchanges = 0;
-
-/** Calls `listener` after every attempt (redacted exchange); returns the unsubscribe function. */
-export function onExchange(listener: ExchangeListener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Attempts made by this process so far. */
-export function exchangeCount(): number {
-  return exchanges;
-}
-
-function announce(exchange: HttpExchange): void {
-  exchanges += 1;
-  for (const listener of listeners) listener(exchange);
-}
-
-// ---------------------------------------------------------------------------------------------
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
 export class TargetUnavailableError extends Error {
@@ -320,69 +288,53 @@ export class ApiClient {
     auth: Auth,
     attempt: number,
   ): Promise<Attempt> {
-    const path = new URL(url).pathname;
-    const prefix = options.title ? `${options.title}: ` : '';
-    return step(`${prefix}${method} ${path}`, async (handle) => {
-      const headers = await this.headersFor(auth, options);
-      const body =
-        options.form !== undefined
-          ? new URLSearchParams(options.form).toString()
-          : options.json !== undefined
-            ? JSON.stringify(options.json)
-            : undefined;
-      const started = this.clock.now();
-      const exchange: HttpExchange = {
-        method,
+    const headers = await this.headersFor(auth, options);
+    const started = this.clock.now();
+    const exchange: HttpExchange = {
+      method,
+      url,
+      status: null,
+      durationMs: 0,
+      requestHeaders: headers,
+      requestBody: options.form ?? options.json ?? options.raw?.text,
+      responseHeaders: {},
+      attempt,
+      operation: options.operation,
+      purpose: options.purpose,
+    };
+    let result: Attempt;
+    try {
+      const answer = await undiciRequest(url, {
+        method: method as 'GET',
+        headers,
+        body: bodyText(options),
+        dispatcher: agent,
+        // undici's own timers have about 1 s resolution; the signal is precise and also
+        // covers reading the body.
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
+      });
+      const text = await answer.body.text();
+      const responseHeaders = flattenHeaders(answer.headers);
+      const response: ApiResponse = {
+        status: answer.statusCode,
+        ok: answer.statusCode >= 200 && answer.statusCode < 300,
+        headers: responseHeaders,
+        body: parseBody(text),
+        text,
         url,
-        status: null,
-        durationMs: 0,
-        requestHeaders: headers,
-        requestBody: options.form ?? options.json,
-        responseHeaders: {},
-        attempt,
+        exchanges: [],
       };
-      let result: Attempt;
-      try {
-        const answer = await undiciRequest(url, {
-          method: method as 'GET',
-          headers,
-          body,
-          dispatcher: agent,
-          // undici's own timers have about 1 s resolution; the signal is precise and also
-          // covers reading the body.
-          signal: AbortSignal.timeout(options.timeoutMs ?? this.requestTimeoutMs),
-        });
-        const text = await answer.body.text();
-        const responseHeaders = flattenHeaders(answer.headers);
-        const response: ApiResponse = {
-          status: answer.statusCode,
-          ok: answer.statusCode >= 200 && answer.statusCode < 300,
-          headers: responseHeaders,
-          body: parseBody(text),
-          text,
-          url,
-          exchanges: [],
-        };
-        Object.assign(exchange, {
-          status: response.status,
-          responseHeaders,
-          responseBody: response.body,
-        });
-        // Only documented (2xx) answers feed the drift report; error bodies have no documented shape.
-        if (response.ok) recordShape(options.operation ?? `${method} ${path}`, response.body);
-        result = { exchange, response };
-      } catch (error) {
-        const failure = classifyFailure(error);
-        exchange.error = `${failure}: ${error instanceof Error ? error.message : String(error)}`;
-        result = { exchange, failure };
-      }
-      exchange.durationMs = this.clock.now() - started;
-      result.exchange = redact(exchange);
-      await handle.rename(`${prefix}${method} ${path} → ${exchange.status ?? result.failure}`);
-      await attachJson(`HTTP exchange (attempt ${attempt})`, result.exchange);
-      announce(result.exchange);
-      return result;
-    });
+      Object.assign(exchange, { status: response.status, responseHeaders, responseBody: response.body });
+      result = { exchange, response };
+    } catch (error) {
+      const failure = classifyFailure(error);
+      exchange.error = `${failure}: ${error instanceof Error ? error.message : String(error)}`;
+      result = { exchange, failure };
+    }
+    exchange.durationMs = this.clock.now() - started;
+    result.exchange = redact(exchange);
+    publishExchange(result.exchange);
+    return result;
   }
 
   private async headersFor(auth: Auth, options: RequestOptions): Promise<Record<string, string>> {
@@ -390,7 +342,7 @@ export class ApiClient {
       accept: 'application/json',
       // The documentation: every operation except token retrieval sends Content-Type:
       // application/json, bodyless GETs included.
-      'content-type': options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json',
+      'content-type': options.raw?.contentType ?? (options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
     };
     const authorization = await authorizationFor(auth);
     if (authorization !== undefined) headers.authorization = authorization;
@@ -415,6 +367,12 @@ async function authorizationFor(auth: Auth): Promise<string | undefined> {
 /** HTTP Basic credentials exactly as documented: base64 of `<CLIENT_ID>:<CLIENT_SECRET>`. */
 export function basicAuthorization(credentials: Credentials): string {
   return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`;
+}
+
+function bodyText(options: RequestOptions): string | undefined {
+  if (options.raw !== undefined) return options.raw.text;
+  if (options.form !== undefined) return new URLSearchParams(options.form).toString();
+  return options.json !== undefined ? JSON.stringify(options.json) : undefined;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -1,6 +1,7 @@
 // Allure wrappers. Everything is redacted before it reaches Allure, because allure-results
 // is written as plain files (even "masked" parameters are stored raw).
 import * as allure from 'allure-js-commons';
+import { observeExchanges, type HttpExchange } from './exchanges.js';
 import { redact, redactText } from './redact.js';
 
 /** Where allure-vitest writes results (vitest.config.ts) and where the report is generated from. */
@@ -67,6 +68,24 @@ export async function attachJson(name: string, value: unknown): Promise<void> {
 export async function attachText(name: string, text: string): Promise<void> {
   if (!reporting()) return;
   await allure.attachment(redactText(name), redactText(text), { contentType: allure.ContentType.TEXT });
+}
+
+/** How an exchange is named in the report: `Request token: POST /sandbox/v1/token.oauth2 → 200 (attempt 1)`. */
+export function exchangeTitle(exchange: HttpExchange): string {
+  const outcome = exchange.status ?? exchange.error?.split(':')[0] ?? 'no answer';
+  const purpose = exchange.purpose ? `${exchange.purpose}: ` : '';
+  return `${purpose}${exchange.method} ${new URL(exchange.url).pathname} → ${outcome} (attempt ${exchange.attempt})`;
+}
+
+/**
+ * The report's observer of the HTTP client: every finished exchange becomes a redacted attachment
+ * of the step that is running. An attachment is written in one synchronous message, so exchanges
+ * of concurrent requests cannot leave a step half-open the way a step per request could.
+ */
+export function attachExchanges(): () => void {
+  return observeExchanges((exchange) => {
+    void attachJson(exchangeTitle(exchange), exchange);
+  });
 }
 
 /**

@@ -55,7 +55,7 @@ export async function requestToken(
   try {
     response = await client.request('POST', url, {
       form,
-      title: 'Request token',
+      purpose: 'Request token',
       operation: 'token',
     });
   } catch (error) {

@@ -4,14 +4,13 @@ import {
   RETRY_POLICY,
   TargetUnavailableError,
   classifyFailure,
-  exchangeCount,
-  onExchange,
   parseRetryAfter,
   retryDecision,
   type HttpExchange,
   type TokenSource,
 } from '../../support/http.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+import { observeExchanges } from '../../support/exchanges.js';
 
 describe('retryDecision', () => {
   const base = { method: 'GET', attempt: 1, elapsedMs: 0 };
@@ -229,16 +228,14 @@ describe('ApiClient', () => {
     expect(clock.sleeps).toHaveLength(RETRY_POLICY.maxAttempts - 1);
   });
 
-  it('announces every attempt, redacted, to exchange listeners and the request counter', async () => {
+  it('publishes every attempt, redacted, to exchange observers, with the operation and purpose the caller named', async () => {
     server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }));
     const seen: HttpExchange[] = [];
-    const stop = onExchange((exchange) => seen.push(exchange));
-    const before = exchangeCount();
+    const stop = observeExchanges((exchange) => seen.push(exchange));
     const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' } });
-    const response = await api.request('POST', '/token', { json: { client_secret: 'pw' } });
+    const response = await api.request('POST', '/token', { json: { client_secret: 'pw' }, operation: 'token', purpose: 'Request token' });
     stop();
     await api.request('GET', '/');
-    expect(exchangeCount() - before).toBe(2);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
       method: 'POST',
@@ -248,6 +245,8 @@ describe('ApiClient', () => {
       requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
       requestBody: { client_secret: '[REDACTED]' },
       responseBody: { access_token: '[REDACTED]', gedi: 'g' },
+      operation: 'token',
+      purpose: 'Request token',
     });
     expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
     expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
