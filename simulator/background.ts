@@ -1,4 +1,5 @@
-import { LegalIdGenerator } from '../support/legal-ids.js';
+import { swedishLegalId } from './legal-ids.js';
+import { seededRandom } from './random.js';
 import type { SimulatorState } from './state.js';
 
 const GIVEN_NAMES = ['Anna', 'Erik', 'Maria', 'Lars', 'Karin', 'Johan', 'Eva', 'Nils', 'Ingrid', 'Olof'];
@@ -12,9 +13,9 @@ const FAMILY_NAMES = ['Andersson', 'Johansson', 'Karlsson', 'Nilsson', 'Eriksson
 export function seedBackground(state: SimulatorState): void {
   const { backgroundRecords, clients, seed } = state.options;
   clients.forEach((client, clientIndex) => {
-    const legalIds = new LegalIdGenerator('SE', seed + clientIndex, { from: 1930, to: 1935 });
+    const random = seededRandom(seed + clientIndex);
     for (let index = 0; index < backgroundRecords; index += 1) {
-      const { legalId, dateOfBirth, gender } = legalIds.next();
+      const { legalId, dateOfBirth, gender } = swedishLegalId(random, { from: 1930, to: 1935 });
       const id = `background-${client.id}-${index}`;
       const fields = {
         id, country: 'SE', legalId, dateOfBirth, gender,

@@ -1,4 +1,4 @@
-import { describeLegalIdProblem, type Market } from '../support/legal-ids.js';
+import { legalIdProblem, type Market } from './legal-ids.js';
 import { badRequest } from './errors.js';
 
 /**
@@ -115,7 +115,7 @@ export function checkMarket(value: unknown, field: string): Market {
 }
 
 export function checkLegalId(market: Market, value: unknown, field: string): void {
-  const problem = describeLegalIdProblem(market, value);
+  const problem = legalIdProblem(market, value);
   if (problem !== undefined) throw badRequest(field, problem);
 }
 

@@ -9,6 +9,7 @@
 import { Faker, base, da, en, fi, nb_NO, sv, type LocaleDefinition } from '@faker-js/faker';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
 import { containsValue } from './lookup.js';
+import { seededRandom } from './random.js';
 
 export interface ValidityPeriod {
   startDate?: string;
@@ -172,7 +173,7 @@ export function createDataFactory(options: DataFactoryOptions) {
   const faker = new Faker({ locale: [marketData.locale, en, base] });
   // Separate streams: a change in how names are drawn must not change which legal ids are drawn.
   faker.seed(fnv1a(`${seed}|${scope}|faker`));
-  const legalIds = new LegalIdGenerator(market, fnv1a(`${seed}|${scope}|legal-ids`));
+  const legalIds = new LegalIdGenerator(market, seededRandom(fnv1a(`${seed}|${scope}|legal-ids`)));
   // Ids go into request bodies and URLs: letters, digits and hyphens only.
   const tag = `${options.runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
   const sequences = { p: 0, c: 0 };

@@ -90,7 +90,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
   const simulator = settings.baseUrl
     ? undefined
-    : await startSimulator({ ...simulatorOptionsFromEnv(process.env), control: true });
+    : await startSimulator(simulatorOptionsFromEnv(process.env));
   try {
     const config = resolveConfig(settings, simulator && {
       baseUrl: simulator.baseUrl,

@@ -326,18 +326,6 @@ export function newLegalId(request: LegalIdRequest, random: () => number): strin
   throw new Error(`no ${format.name} found for ${request.dateOfBirth} (${gender}) in ${MAX_DRAWS} draws`);
 }
 
-/** mulberry32: a tiny, well-distributed PRNG, so generated ids are reproducible from a seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface GeneratedLegalId {
   legalId: string;
   dateOfBirth: string;
@@ -351,7 +339,7 @@ export interface LegalIdWish {
 }
 
 /**
- * Reproducible legal ids (same market and seed: same sequence) that never repeat within one
+ * Reproducible legal ids (same market and random sequence: same ids) that never repeat within one
  * generator. Birth dates default to a fixed range of years rather than an age relative to today,
  * so a seed reproduces the same data on any day; every such person is an adult.
  */
@@ -359,12 +347,13 @@ export class LegalIdGenerator {
   readonly #random: () => number;
   readonly #issued = new Set<string>();
 
+  /** `random` (numbers in [0, 1), e.g. support/random.ts `seededRandom`) decides every draw. */
   constructor(
     readonly market: Market,
-    seed: number,
+    random: () => number,
     readonly birthYears: Readonly<Range> = { from: 1940, to: 2005 },
   ) {
-    this.#random = seededRandom(seed);
+    this.#random = random;
   }
 
   next(wish: LegalIdWish = {}): GeneratedLegalId {
@@ -378,11 +367,6 @@ export class LegalIdGenerator {
       }
     }
     throw new Error(`no unused ${this.market} legal id left for ${JSON.stringify(wish)} after ${MAX_DRAWS} draws`);
-  }
-
-  /** Whether this generator has handed out `legalId`. */
-  issued(legalId: string): boolean {
-    return this.#issued.has(legalId);
   }
 
   #randomBirthDate(): string {

@@ -88,16 +88,6 @@ export function attachExchanges(): () => void {
   });
 }
 
-/**
- * Adds a test parameter. Pass `excluded: true` for values that change per run (generated data):
- * a changing parameter changes the test's history id and breaks Allure history and trends.
- */
-export async function parameter(name: string, value: unknown, options: { excluded?: boolean } = {}): Promise<void> {
-  if (!reporting()) return;
-  const text = typeof value === 'string' ? value : JSON.stringify(redact(value));
-  await allure.parameter(redactText(name), redactText(text), { excluded: options.excluded });
-}
-
 export async function labels(values: ReportLabels): Promise<void> {
   if (!reporting()) return;
   const named: [string, string | undefined][] = [

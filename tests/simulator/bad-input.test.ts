@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LegalIdGenerator, type Market } from '../../support/legal-ids.js';
+import { seededRandom } from '../../support/random.js';
 import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 describe('bad input gets a clear JSON error and changes nothing', () => {
@@ -168,7 +169,7 @@ describe('markets', () => {
 
   it.each(['SE', 'NO', 'DK', 'FI'] as Market[])('accepts, finds and validates %s legal ids', async (market) => {
     const token = await h.token();
-    const { legalId, dateOfBirth } = new LegalIdGenerator(market, 3).next();
+    const { legalId, dateOfBirth } = new LegalIdGenerator(market, seededRandom(3)).next();
     const person = h.person({ country: market, legalId, dateOfBirth });
     const put = await h.request('PUT', PERSONS, { token, json: person });
     expect(put.status).toBe(200);
@@ -183,7 +184,7 @@ describe('markets', () => {
 
   it('accepts a Swedish coordination number', async () => {
     const token = await h.token();
-    const { legalId } = new LegalIdGenerator('SE', 4).next({ coordination: true });
+    const { legalId } = new LegalIdGenerator('SE', seededRandom(4)).next({ coordination: true });
     expect((await h.request('PUT', PERSONS, { token, json: h.person({ legalId }) })).status).toBe(200);
   });
 });

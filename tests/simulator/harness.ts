@@ -1,4 +1,5 @@
 import { LegalIdGenerator } from '../../support/legal-ids.js';
+import { seededRandom } from '../../support/random.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import type { SimulatorOptions } from '../../simulator/options.js';
 
@@ -30,7 +31,7 @@ export interface RequestOptions {
 
 /** A started simulator plus what a self-test needs to talk to it over real HTTP. */
 export class Harness {
-  private readonly legalIds = new LegalIdGenerator('SE', 7);
+  private readonly legalIds = new LegalIdGenerator('SE', seededRandom(7));
   private sequence = 0;
 
   private constructor(

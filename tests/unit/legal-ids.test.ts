@@ -10,6 +10,7 @@ import {
   type Gender,
   type Market,
 } from '../../support/legal-ids.js';
+import { seededRandom } from '../../support/random.js';
 
 const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 
@@ -24,7 +25,7 @@ function lcg(seed: number): () => number {
 
 describe('SE personnummer, checked against the personnummer package', () => {
   const generated = (count: number, coordination: boolean) => {
-    const generator = new LegalIdGenerator('SE', count + (coordination ? 1 : 0), { from: 1900, to: 2024 });
+    const generator = new LegalIdGenerator('SE', seededRandom(count + (coordination ? 1 : 0)), { from: 1900, to: 2024 });
     return Array.from({ length: count }, () => generator.next({ coordination }));
   };
 
@@ -140,7 +141,7 @@ describe('DK CPR number', () => {
   });
 
   it('generates only modulus-11-valid numbers', () => {
-    const generator = new LegalIdGenerator('DK', 3, { from: 1860, to: 2050 });
+    const generator = new LegalIdGenerator('DK', seededRandom(3), { from: 1860, to: 2050 });
     for (let index = 0; index < 2000; index += 1) {
       const { legalId } = generator.next();
       const sum = [...legalId].reduce((total, digit, position) => total + Number(digit) * [4, 3, 2, 7, 6, 5, 4, 3, 2, 1][position], 0);
@@ -224,7 +225,7 @@ describe('newLegalId', () => {
 describe('LegalIdGenerator', () => {
   it.each(MARKETS)('%s: the same seed gives the same ids, another seed other ids', (market) => {
     const draw = (seed: number) => {
-      const generator = new LegalIdGenerator(market, seed);
+      const generator = new LegalIdGenerator(market, seededRandom(seed));
       return Array.from({ length: 50 }, () => generator.next());
     };
     expect(draw(11)).toEqual(draw(11));
@@ -232,14 +233,13 @@ describe('LegalIdGenerator', () => {
   });
 
   it.each(MARKETS)('%s: never repeats an id, even for one fixed birth date and gender', (market) => {
-    const generator = new LegalIdGenerator(market, 5);
+    const generator = new LegalIdGenerator(market, seededRandom(5));
     const ids = Array.from({ length: 150 }, () => generator.next({ dateOfBirth: '1990-01-01', gender: 'Female' }).legalId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.every((id) => generator.issued(id))).toBe(true);
   });
 
   it('keeps random birth dates within the configured years', () => {
-    const generator = new LegalIdGenerator('FI', 9, { from: 1970, to: 1971 });
+    const generator = new LegalIdGenerator('FI', seededRandom(9), { from: 1970, to: 1971 });
     for (let index = 0; index < 200; index += 1) {
       expect(generator.next().dateOfBirth).toMatch(/^197[01]-/);
     }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
-import { attachJson, Given, labels, parameter, step, Then, When } from '../../support/report.js';
+import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/report.js';
+import { publishExchange } from '../../support/exchanges.js';
 import { registerSecret } from '../../support/redact.js';
 
 const RUNTIME_KEY = 'allureTestRuntime';
@@ -39,13 +40,25 @@ describe('report wrappers', () => {
     registerSecret('canary-secret-0123456789');
     await step('login with canary-secret-0123456789', async () => undefined);
     await attachJson('exchange', { headers: { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }, body: { access_token: 'tok-98765432109876543210' } });
-    await parameter('secret', 'canary-secret-0123456789');
 
     const text = sent(runtime);
     expect(text).not.toContain('canary-secret-0123456789');
     expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz');
     expect(text).not.toContain('tok-98765432109876543210');
     expect(text).toContain('[REDACTED]');
+  });
+
+  it('attaches every published exchange, named by purpose, method, path, status and attempt', () => {
+    const stop = attachExchanges();
+    publishExchange({
+      method: 'PUT', url: 'http://sandbox.test/consumer-intelligence/sandbox/v1/persons', status: 200, durationMs: 3, attempt: 1,
+      requestHeaders: { authorization: 'Bearer [REDACTED]' }, responseHeaders: {}, responseBody: { gedi: 'g-1' }, purpose: 'Create person',
+    });
+    stop();
+    publishExchange({ method: 'GET', url: 'http://sandbox.test/after', status: 200, durationMs: 1, attempt: 1, requestHeaders: {}, responseHeaders: {} });
+
+    const attachments = runtime.messages().filter((message) => message.type === 'attachment_content').map((message) => (message.data as { name: string }).name);
+    expect(attachments).toEqual(['Create person: PUT /consumer-intelligence/sandbox/v1/persons → 200 (attempt 1)']);
   });
 
   it('labels a test with epic, feature, story, severity and a link', async () => {
