@@ -1,28 +1,14 @@
+// Owns the spec-facing test API: `rule(id).test(title, body)` — a documented rule as a test, labelled
+// from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
+// once, in support/fixtures.ts, and built only when the body names them.
+import type { TestAPI } from 'vitest';
 import { test } from './fixtures.js';
 import { operationById, ruleById, catalogue } from './catalogue.js';
 import { attributeToRule } from './rules.js';
-import { attachText, labels } from './report.js';
-import type { ContractRun } from './global-setup.js';
-import type { ContractConfig } from './config.js';
-import type { ApiClient } from './http.js';
-import type { DataFactory } from './factories.js';
-import type { PersonBook } from './persons.js';
-import type { ConsumerDesk } from './consumers.js';
-import type { ScreeningDesk } from './screening.js';
+import { labels } from './report.js';
 
-/** What a contract test may ask for by name; see support/fixtures.ts for who owns each. */
-export interface ContractContext {
-  run: ContractRun;
-  config: ContractConfig;
-  api: ApiClient;
-  secondApi: ApiClient | undefined;
-  data: DataFactory;
-  persons: PersonBook;
-  consumers: ConsumerDesk;
-  screening: ScreeningDesk;
-  /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
-  skipBecause: (reason: string) => Promise<never>;
-}
+/** Everything support/fixtures.ts declares, by name. */
+export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
 
 function anchorOf(section: string): string {
   return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
@@ -31,15 +17,15 @@ function anchorOf(section: string): string {
 /**
  * A documented rule as a test API: `rule('transition.delete').test('…', async ({ persons }) => …)`.
  * Every test is labelled from the catalogue (epic = interface, feature = operation, story = rule)
- * and any failure inside it is reported as a break of that rule, unless a verb already named a
- * more precise one (a failed precondition names its own rule).
+ * and any failure inside it is reported as a break of that rule, unless it says nothing about the
+ * contract (support/rules.ts).
  */
 export function rule(id: string) {
   const entry = ruleById(id);
   const operation = operationById(entry.operations[0]!);
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      test(title, async ({ run, config, api, secondApi, data, persons, consumers, screening, skip }) => {
+      const run = async (context: ContractContext): Promise<void> => {
         await labels({
           epic: operation.epic,
           feature: operation.feature,
@@ -48,16 +34,16 @@ export function rule(id: string) {
           links: [{ name: `API documentation, section "${entry.section}"`, url: `${catalogue.documentation}#${anchorOf(entry.section)}` }],
         });
         try {
-          const skipBecause = async (reason: string): Promise<never> => {
-            console.warn(`skipped: ${title}: ${reason}`);
-            await attachText('Why this test was skipped', reason);
-            return skip(reason);
-          };
-          await body({ run, config, api, secondApi, data, persons, consumers, screening, skipBecause });
+          await body(context);
         } catch (error) {
           throw attributeToRule(error, id);
         }
-      });
+      };
+      // vitest builds only the fixtures a test function destructures, and reads which ones from the
+      // function's source: the wrapper shows the body's, so a screening spec never creates a person
+      // book or a second client.
+      run.toString = () => body.toString();
+      test(title, run);
     },
   };
 }

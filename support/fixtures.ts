@@ -1,14 +1,18 @@
+// Owns the fixtures a contract test may name, each declared once here with its scope and its
+// cleanup: worker scope for the run, the observers and the API clients; test scope for data, the
+// domain verbs and skipping with a reason. vitest builds a fixture only when a test names it.
 import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from './config.js';
 import { ApiClient } from './http.js';
-import { TokenProvider, type IssuedToken } from './tokens.js';
+import { registerCredentials, TokenProvider, type IssuedToken } from './tokens.js';
 import { createDataFactory } from './factories.js';
 import { PersonBook } from './persons.js';
 import { ConsumerDesk } from './consumers.js';
 import { ScreeningDesk } from './screening.js';
 import { onWait } from './eventually.js';
-import { attachExchanges } from './report.js';
+import { attachExchanges, attachText } from './report.js';
+import { registerSecret } from './redact.js';
 import { recordShapes } from './drift.js';
 
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
@@ -19,15 +23,17 @@ function clientFor(config: ContractConfig, credentials: Credentials, token: Issu
   });
 }
 
-/**
- * Worker scope: the run (config and tokens from global setup) and one API client per client.
- * Test scope: seeded test data and the person book, which deletes what the test created when the
- * test ends, pass or fail.
- */
+/** The run global setup resolved, as this worker reads it: its secrets go to the redaction point first. */
+function readRun() {
+  const run = inject('contract');
+  for (const credentials of [run.config.client, run.config.secondClient]) if (credentials) registerCredentials(credentials);
+  registerSecret(run.tokens.primary.accessToken);
+  registerSecret(run.tokens.second?.accessToken);
+  return run;
+}
+
 export const test = base
-  // The redaction choke point of each worker learns the secrets and tokens from the TokenProvider
-  // of each client (support/tokens.ts); every contract test asks for both clients.
-  .extend('run', { scope: 'worker' }, () => inject('contract'))
+  .extend('run', { scope: 'worker' }, readRun)
   // The one place where this worker's observers of the HTTP client and of the waits subscribe:
   // report evidence always; the shape recording when the run writes reports; the wait log when
   // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
@@ -55,4 +61,10 @@ export const test = base
     return book;
   })
   .extend('consumers', ({ api, config }) => new ConsumerDesk(api, config))
-  .extend('screening', ({ api, config }) => new ScreeningDesk(api, config));
+  .extend('screening', ({ api, config }) => new ScreeningDesk(api, config))
+  /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
+  .extend('skipBecause', ({ skip, task }) => async (reason: string): Promise<never> => {
+    console.warn(`skipped: ${task.name}: ${reason}`);
+    await attachText('Why this test was skipped', reason);
+    return skip(reason);
+  });

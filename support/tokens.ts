@@ -121,7 +121,8 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedTo
   };
 }
 
-function registerCredentials(credentials: Credentials): void {
+/** Registers a client secret and its Basic form with the redaction point, where the credentials are read. */
+export function registerCredentials(credentials: Credentials): void {
   registerSecret(credentials.clientSecret);
   // The Basic credential encodes the secret; blank it wherever it is echoed whole.
   registerSecret(Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64'));
@@ -147,9 +148,6 @@ export class TokenProvider implements TokenSource {
   ) {
     this.clock = options.clock ?? systemClock;
     this.current = issued;
-    // Workers receive these from global setup: register them so this process redacts them too.
-    registerCredentials(credentials);
-    registerSecret(issued?.accessToken);
   }
 
   async accessToken(): Promise<string> {
