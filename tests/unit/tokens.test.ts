@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactText } from '../../support/redact.js';
-import { TokenError, TokenProvider, requestToken, type IssuedToken } from '../../support/tokens.js';
+import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/tokens.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
@@ -123,8 +123,9 @@ describe('TokenProvider', () => {
     expect(await provider.accessToken()).toBe('renewed-token-1');
   });
 
-  it('registers the token it receives, as workers must redact what global setup hands them', () => {
-    new TokenProvider('http://127.0.0.1:9', { clientId: 'w', clientSecret: 'worker-secret' }, { accessToken: 'worker-token' });
-    expect(redactText('worker-secret worker-token')).toBe('[REDACTED] [REDACTED]');
+  it('registers client credentials, the secret and its Basic form, with the redaction point', () => {
+    registerCredentials({ clientId: 'w', clientSecret: 'worker-secret' });
+    const basic = Buffer.from('w:worker-secret').toString('base64');
+    expect(redactText(`worker-secret ${basic}`)).toBe('[REDACTED] [REDACTED]');
   });
 });
