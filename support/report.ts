@@ -1,6 +1,9 @@
-// Allure wrappers. Everything is redacted before it reaches Allure, because allure-results
-// is written as plain files (even "masked" parameters are stored raw).
+// Owns what reaches the Allure report: steps, attachments, labels and the evidence of every HTTP
+// exchange. Everything is redacted before it reaches Allure, because allure-results is written as
+// plain files (even "masked" parameters are stored raw).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as allure from 'allure-js-commons';
+import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
 import { observeExchanges, type HttpExchange } from './exchanges.js';
 import { redact, redactText } from './redact.js';
 
@@ -35,12 +38,67 @@ function reporting(): boolean {
   return typeof (globalThis as Record<string, unknown>)[RUNTIME_KEY] === 'function';
 }
 
+// Allure keeps one stack of open steps per test, so steps of concurrent async work (two waits in a
+// Promise.all, a request still running when a sibling failed) nest into each other and stop each
+// other, and a step that ends after its test closes a step of the next one ("no step is running").
+// Here each async chain keeps its own open step: every message sent while it is open (its own
+// steps, attachments, allure-vitest's expect steps) is held in it and handed, complete, to the
+// enclosing step when it ends, or to Allure in one go at the top. Work that outlives its test
+// delivers into a step that was already written and is dropped.
+interface OpenStep {
+  messages: unknown[];
+}
+
+interface MessageSink {
+  deliver(message: unknown): void;
+}
+
+const openSteps = new AsyncLocalStorage<OpenStep>();
+const sinks = new WeakMap<object, MessageSink>();
+
+/** The runtime of the running test file, with its message intake routed through the open steps. */
+function routedRuntime(): MessageSink {
+  const runtime = (globalThis as unknown as Record<string, () => Record<string, unknown>>)[RUNTIME_KEY]!();
+  const known = sinks.get(runtime);
+  if (known) return known;
+  // allure-vitest's runtime takes every message (async and sync API alike) through processMessage;
+  // other runtimes (the unit tests' message holder) through sendMessage.
+  const intake = typeof runtime.processMessage === 'function' ? 'processMessage' : 'sendMessage';
+  const original = (runtime[intake] as (message: unknown) => unknown).bind(runtime);
+  runtime[intake] = (message: unknown) => {
+    const open = openSteps.getStore();
+    if (!open) return original(message);
+    open.messages.push(message);
+    return intake === 'processMessage' ? true : Promise.resolve();
+  };
+  const sink = { deliver: (message: unknown) => void original(message) };
+  sinks.set(runtime, sink);
+  return sink;
+}
+
 /** Runs `body` as a report step (a plain call when no report is being written). */
 export async function step<T>(name: string, body: (handle: StepHandle) => Promise<T> | T): Promise<T> {
   if (!reporting()) return body(noStepHandle);
-  return allure.step(redactText(name), (context) =>
-    body({ rename: (next) => Promise.resolve(context.displayName(redactText(next))) }),
-  );
+  const sink = routedRuntime();
+  const own: OpenStep = { messages: [{ type: 'step_start', data: { name: redactText(name), start: Date.now() } }] };
+  const handle: StepHandle = {
+    rename: async (next) => {
+      own.messages.push({ type: 'step_metadata', data: { name: redactText(next) } });
+    },
+  };
+  try {
+    const result = await openSteps.run(own, () => body(handle));
+    own.messages.push({ type: 'step_stop', data: { status: 'passed', stop: Date.now() } });
+    return result;
+  } catch (error) {
+    const details = redact(getMessageAndTraceFromError(error as Error));
+    own.messages.push({ type: 'step_stop', data: { status: getStatusFromError(error as Error), stop: Date.now(), statusDetails: details } });
+    throw error;
+  } finally {
+    const enclosing = openSteps.getStore();
+    if (enclosing) enclosing.messages.push(...own.messages);
+    else for (const message of own.messages) sink.deliver(message);
+  }
 }
 
 // Capitalised, as the phases read in the report. A lower-case `then` export is impossible anyway:
