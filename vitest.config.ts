@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 
 // Reports are written only by `npm run contract` (scripts/contract.ts sets CONTRACT_REPORTS), so
 // the project's own tests never mix into the contract report.
@@ -7,19 +8,33 @@ const contractReports = process.env.CONTRACT_REPORTS === '1';
 export default defineConfig({
   test: {
     reporters: contractReports
-      ? [
-          'default',
-          ['allure-vitest/reporter', { resultsDir: 'reports/allure-results' }],
-          ['junit', { outputFile: 'reports/junit.xml' }],
-        ]
-      : ['default'],
+      ? ['default', ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }], ['junit', { outputFile: JUNIT_FILE }]]
+      : ['default', './support/run/closing-line.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts'],
+          exclude: ['tests/self-checks/**'],
           pool: 'forks',
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The suite's proofs about itself: types and lint, contract runs against the simulator,
+        // target down, secret canary, leak check, mutant matrix. Each starts its own contract runs,
+        // which use every core: they run one at a time, after the unit tests.
+        extends: true,
+        test: {
+          name: 'self-checks',
+          include: ['tests/self-checks/**/*.test.ts'],
+          pool: 'forks',
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -18,8 +18,9 @@ import { join, relative } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/listen.js';
 import { pruneLedgers } from '../support/ledger.js';
 import type { WaitAttempts } from '../support/eventually.js';
-import { simulatorAsRemoteTarget } from './simulator-target.js';
-import { runVitest } from './vitest-run.js';
+import { simulatorAsRemoteTarget } from '../support/run/simulator-target.js';
+import { runVitest } from '../support/run/child-runs.js';
+import { BENCH_DIR, REPORTS_DIR } from '../support/run/paths.js';
 
 interface Profile {
   name: string;
@@ -34,7 +35,7 @@ const PROFILES: readonly Profile[] = [
 
 /** How many of the slowest files of the suite run are timed alone: the slowest in a busy run need not be the slowest alone. */
 const CRITICAL_CANDIDATES = 3;
-const OUT_DIR = 'reports/bench';
+const OUT_DIR = BENCH_DIR;
 const SEED = 7;
 
 interface VitestJson {
@@ -63,7 +64,7 @@ interface VisibilityRecord {
 async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<TimedRun> {
   const outputFile = join(OUT_DIR, `${label}.json`);
   const started = performance.now();
-  const { code, output } = await runVitest(['--project', 'contract', '--reporter=json', `--outputFile=${outputFile}`, ...args], env, { quiet: true });
+  const { code, output } = await runVitest(['--project', 'contract', '--reporter=json', `--outputFile=${outputFile}`, ...args], env);
   const wallMs = Math.round(performance.now() - started);
   let result: VitestJson;
   try {
@@ -201,7 +202,7 @@ async function main(): Promise<number> {
   const results: ProfileResult[] = [];
   for (const profile of PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name))) results.push(await benchProfile(profile));
   printSummary(results);
-  writeFileSync('reports/bench.json', `${JSON.stringify({ at: new Date().toISOString(), profiles: results }, null, 2)}\n`);
+  writeFileSync(`${REPORTS_DIR}/bench.json`, `${JSON.stringify({ at: new Date().toISOString(), profiles: results }, null, 2)}\n`);
   console.log('\nbench: written to reports/bench.json');
   return results.every((result) => result.passed) ? 0 : 1;
 }

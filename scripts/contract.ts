@@ -4,11 +4,11 @@
  * and reports/junit.xml, generates the HTML report, exits non-zero when a promise is broken.
  */
 import { rmSync } from 'node:fs';
-import { describeTarget } from '../support/config.js';
-import { settingsFor } from './settings.js';
-import { runVitest } from './vitest-run.js';
-import { generateReport, printReport } from './report.js';
+import { describeTarget, settingsFor } from '../support/config.js';
+import { runVitest } from '../support/run/child-runs.js';
+import { generateReport, printReport } from '../support/evidence/report-generation.js';
 import { pruneLedgers } from '../support/ledger.js';
+import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../support/run/paths.js';
 
 async function main(): Promise<number> {
   const settings = settingsFor('contract');
@@ -18,8 +18,8 @@ async function main(): Promise<number> {
   console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data)`);
 
   // allure-vitest and the drift recorder only ever append: a new run starts from empty folders.
-  for (const dir of ['reports/allure-results', 'reports/observed']) rmSync(dir, { recursive: true, force: true });
-  const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' });
+  for (const dir of [ALLURE_RESULTS_DIR, OBSERVED_DIR]) rmSync(dir, { recursive: true, force: true });
+  const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' }, { echo: true });
   pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`
   printReport(await generateReport({ environment: { seed: String(seed) } }));
   return code;

@@ -5,7 +5,7 @@
  * timed test. Exits non-zero when any run failed.
  */
 import { parseArgs, stripVTControlCharacters } from 'node:util';
-import { runVitest, vitestCounts } from './vitest-run.js';
+import { runVitestWithResults } from '../support/run/child-runs.js';
 
 // The simulator's default availability delay (250 ms) is already jittered ±50 % per effect; the
 // faults are the share the fault-contract run of `npm test` survives.
@@ -23,8 +23,8 @@ let failedRuns = 0;
 for (let run = 1; run <= runs; run++) {
   const started = performance.now();
   const seed = Math.floor(Math.random() * 2 ** 31);
-  const { code, output } = await runVitest(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', CONTRACT_SEED: String(seed), ...SIMULATOR_ENV }, { quiet: true });
-  const { passed, failed } = vitestCounts(output);
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', CONTRACT_SEED: String(seed), ...SIMULATOR_ENV });
+  const [passed, failed] = [results?.numPassedTests ?? 0, results?.numFailedTests ?? 0];
   // A run that ended without vitest's tally (a setup failure) counts as one failure.
   const failures = code !== 0 && failed === 0 ? 1 : failed;
   totalFailed += failures;

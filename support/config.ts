@@ -3,6 +3,7 @@
 // values never appear in a message.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './http.js';
 
 export type Market = 'SE' | 'NO' | 'DK' | 'FI';
 export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
@@ -56,7 +57,6 @@ export class ConfigError extends Error {
 
 export const DEFAULT_COMPANY_SCREENING_PATH = '/aml-real-time-screening/v2/api/aml/kyc/company/screening';
 const DEFAULT_AVAILABILITY_TIMEOUT_MS = 30_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 type Variables = Record<string, string | undefined>;
 
@@ -194,4 +194,18 @@ function seed(vars: Variables): number | undefined {
     throw new ConfigError('CONTRACT_SEED', `must be an integer, such as the seed printed by an earlier run (got ${JSON.stringify(value)})`);
   }
   return Number(value);
+}
+
+/**
+ * The settings for a command, or undefined after printing the one configuration message: a wrong or
+ * missing variable stops a command before it does anything, with the variable and the fix.
+ */
+export function settingsFor(command: string, env: NodeJS.ProcessEnv = process.env): Settings | undefined {
+  try {
+    return readSettings(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${command}: configuration error: ${error.message}`);
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { catalogue } from './catalogue.js';
 import { observeExchanges } from './exchanges.js';
+import { OBSERVED_DIR } from './run/paths.js';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
@@ -136,7 +137,7 @@ export function createShapeRecorder(dir: string): ShapeRecorder {
  * Records the shape of every 2xx body the HTTP client receives, filed under its catalogue
  * operation; returns the unsubscribe function. Error bodies have no documented shape to drift from.
  */
-export function recordShapes(dir = join(process.cwd(), 'reports', 'observed')): () => void {
+export function recordShapes(dir = join(process.cwd(), OBSERVED_DIR)): () => void {
   const recorder = createShapeRecorder(dir);
   return observeExchanges((exchange) => {
     if (exchange.status === null || exchange.status < 200 || exchange.status >= 300) return;

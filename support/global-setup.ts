@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { readSettings, type ContractConfig, type Credentials } from './config.js';
 import { redact } from './redact.js';
-import { ALLURE_RESULTS_DIR } from './report.js';
+import { ALLURE_RESULTS_DIR } from './run/paths.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from './rules.js';
 import type { HttpExchange } from './http.js';

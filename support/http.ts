@@ -194,7 +194,8 @@ export class TargetUnavailableError extends Error {
 // One keep-alive pool per process: specs in a worker share connections to the target.
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** The deadline of one request unless the caller sets one (CONTRACT_REQUEST_TIMEOUT_MS reads its default from here). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 interface Attempt {
   exchange: HttpExchange;

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { LEDGER_DIR } from './run/paths.js';
 
 /**
  * Every custom person the suite creates is written here before the PUT is sent, and again when it
@@ -7,7 +8,7 @@ import { join } from 'node:path';
  * what it names. One JSON line per event; appends of short lines are atomic, so parallel workers
  * can share one file.
  */
-export const LEDGER_DIR = join('reports', 'ledger');
+export { LEDGER_DIR };
 
 export interface LedgerEntry {
   event: 'created' | 'deleted';

@@ -7,9 +7,6 @@ import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commo
 import { observeExchanges, type HttpExchange } from './exchanges.js';
 import { redact, redactText } from './redact.js';
 
-/** Where allure-vitest writes results (vitest.config.ts) and where the report is generated from. */
-export const ALLURE_RESULTS_DIR = 'reports/allure-results';
-
 export type Severity = 'blocker' | 'critical' | 'normal' | 'minor' | 'trivial';
 
 export interface ReportLabels {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../support/catalogue.js';
 import { MUTANTS } from '../../simulator/mutants.js';
-import { README, readmeWithMap, specChecks, uncoveredOperations, uncoveredRules, unknownRules } from '../../scripts/coverage-map.js';
+import { README, readmeWithMap, specChecks, uncoveredOperations, uncoveredRules, unknownRules } from '../../support/run/coverage-map.js';
 
 describe('documentation coverage', () => {
   const checks = specChecks();

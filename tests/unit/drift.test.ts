@@ -10,7 +10,7 @@ import {
   readObserved,
   writeDriftReport,
   type DriftPaths,
-} from '../../scripts/drift.js';
+} from '../../support/evidence/drift-report.js';
 
 let root: string;
 let paths: DriftPaths;

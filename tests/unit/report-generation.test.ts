@@ -6,8 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { evaluateGate } from '../../scripts/gate.js';
-import { allureCli, classifyResults, formatSummary, generateReport, loadAllureConfig, readResults } from '../../scripts/report.js';
+import { evaluateGate } from '../../support/evidence/gate.js';
+import { allureCli, classifyResults, formatSummary, generateReport, loadAllureConfig, readResults } from '../../support/evidence/report-generation.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let project: string;

@@ -1,4 +1,4 @@
-import type { RunningSimulator } from '../simulator/listen.js';
+import type { RunningSimulator } from '../../simulator/listen.js';
 
 /**
  * The environment that points a contract run at `simulator` as if it were a remote sandbox: its

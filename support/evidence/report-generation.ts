@@ -1,0 +1,251 @@
+// Owns turning reports/allure-results into the Allure 3 HTML report (multi-file and single-file),
+// with the run's environment block, the drift report as a global attachment, and history carried
+// in reports/history/history.jsonl; and the failure-taxonomy summary printed after it.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  DEFAULT_ERROR_CATEGORY_IDS,
+  matchCategory,
+  normalizeCategoriesConfig,
+  type CategoryMatchingData,
+  type TestStatus,
+} from '@allurereport/core-api';
+import type { AllureConfig } from 'allure';
+import { readSettings } from '../config.js';
+import { ALLURE_RESULTS_DIR } from '../run/paths.js';
+import { writeDriftReport, defaultDriftPaths } from './drift-report.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+/** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
+export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  const cli = join(dirname(require.resolve('allure')), '..', 'cli.js');
+  return run(process.execPath, [cli, ...args], { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+}
+
+export async function loadAllureConfig(cwd = process.cwd()): Promise<AllureConfig> {
+  const module = (await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig };
+  return module.default;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Environment block
+
+// Read from node_modules rather than resolved: `allure` does not export its package.json.
+function packageVersion(cwd: string, name: string): string {
+  return (JSON.parse(readFileSync(join(cwd, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * What the report's environment block shows. Read from the same settings the run used; a broken
+ * configuration still gets a report (the run's ConfigError is in it), so it is shown, not thrown.
+ * The seed is known here only when CONTRACT_SEED is set: scripts/contract.ts sets it before the
+ * run so every report can be replayed.
+ */
+export function runEnvironment(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string> {
+  const suite = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { name: string; version: string };
+  const facts: Record<string, string> = {};
+  try {
+    const settings = readSettings(env, join(cwd, '.env'));
+    facts.target = settings.baseUrl ? `sandbox (${new URL(settings.baseUrl).host})` : 'embedded simulator';
+    facts.market = settings.market;
+    facts.seed = settings.seed === undefined ? 'random (CONTRACT_SEED not set)' : String(settings.seed);
+  } catch (error) {
+    facts.configuration = (error as Error).message;
+  }
+  return {
+    ...facts,
+    suite: `${suite.name}@${suite.version}${env.GITHUB_SHA ? ` (${env.GITHUB_SHA.slice(0, 12)})` : ''}`,
+    node: process.version,
+    vitest: packageVersion(cwd, 'vitest'),
+    'allure-vitest': packageVersion(cwd, 'allure-vitest'),
+    allure: packageVersion(cwd, 'allure'),
+  };
+}
+
+/** environment.properties is the Allure results file the report's environment block is read from. */
+export function writeEnvironmentProperties(resultsDir: string, environment: Record<string, string>): void {
+  const escape = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/[=:]/g, '\\$&');
+  const lines = Object.entries(environment).map(([key, value]) => `${escape(key)}=${escape(value)}`);
+  writeFileSync(join(resultsDir, 'environment.properties'), `${lines.join('\n')}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failure-taxonomy summary
+
+interface ResultFile {
+  name: string;
+  fullName?: string;
+  historyId?: string;
+  status?: TestStatus;
+  statusDetails?: { message?: string; trace?: string };
+  labels?: { name: string; value: string }[];
+  stop?: number;
+}
+
+export interface TestOutcome {
+  name: string;
+  status: TestStatus;
+  /** Category name (allurerc.mjs `categories`); undefined when the test passed or was skipped. */
+  category?: string;
+  rule?: string;
+  message?: string;
+}
+
+export interface RunSummary {
+  total: number;
+  passed: number;
+  skipped: number;
+  notPassed: number;
+  /** Every category, in the order Allure matches them; `fallback` marks Allure's own catch-alls. */
+  byCategory: { name: string; fallback: boolean; tests: TestOutcome[] }[];
+}
+
+/** One outcome per test: a retried test is counted once, with its last attempt. */
+export function readResults(resultsDirs: string[]): ResultFile[] {
+  const latest = new Map<string, ResultFile>();
+  for (const dir of resultsDirs.filter((candidate) => existsSync(candidate))) {
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('-result.json'))) {
+      const result = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultFile;
+      const key = result.historyId ?? result.fullName ?? file;
+      const known = latest.get(key);
+      if (!known || (result.stop ?? 0) >= (known.stop ?? 0)) latest.set(key, result);
+    }
+  }
+  return [...latest.values()];
+}
+
+export function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
+  const definitions = normalizeCategoriesConfig(categories);
+  const fallbacks = new Set<string>(Object.values(DEFAULT_ERROR_CATEGORY_IDS));
+  const byCategory = definitions.map((definition) => ({
+    name: definition.name,
+    fallback: fallbacks.has(definition.id),
+    tests: [] as TestOutcome[],
+  }));
+  const summary: RunSummary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
+  for (const result of results) {
+    const status = result.status ?? 'unknown';
+    if (status === 'passed') summary.passed += 1;
+    else if (status === 'skipped') summary.skipped += 1;
+    else {
+      summary.notPassed += 1;
+      const data: CategoryMatchingData = {
+        status,
+        labels: result.labels ?? [],
+        message: result.statusDetails?.message,
+        trace: result.statusDetails?.trace,
+        flaky: false,
+      };
+      const category = matchCategory(definitions, data)?.name ?? 'Uncategorised';
+      const outcome: TestOutcome = {
+        name: result.name,
+        status,
+        category,
+        // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+        rule: result.labels?.find((label) => label.name === 'story')?.value.split(':')[0],
+        message: result.statusDetails?.message?.split('\n')[0],
+      };
+      const bucket = byCategory.find((entry) => entry.name === category);
+      if (bucket) bucket.tests.push(outcome);
+      else byCategory.push({ name: category, fallback: true, tests: [outcome] });
+    }
+  }
+  return summary;
+}
+
+export function formatSummary(summary: RunSummary): string {
+  const width = Math.max(...summary.byCategory.map((entry) => entry.name.length));
+  const lines = [
+    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped`,
+  ];
+  if (summary.total === 0) lines.push('  No test results: nothing ran (see the run output above for the reason).');
+  // The taxonomy is always listed, zeros included; Allure's catch-alls only when something fell into them.
+  for (const { name, tests } of summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0)) {
+    lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
+    for (const test of tests) {
+      lines.push(`      ✗ ${test.rule ? `[${test.rule}] ` : ''}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Prints the console failure-taxonomy summary of a results directory (or several, after sharding). */
+export async function summarize(resultsDir: string | string[] = ALLURE_RESULTS_DIR, cwd = process.cwd()): Promise<RunSummary> {
+  const config = await loadAllureConfig(cwd);
+  const dirs = (Array.isArray(resultsDir) ? resultsDir : [resultsDir]).map((dir) => resolve(cwd, dir));
+  const summary = classifyResults(readResults(dirs), config.categories);
+  console.log(formatSummary(summary));
+  return summary;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report generation
+
+export interface ReportOptions {
+  /** Allure results directories (several after a sharded run); default reports/allure-results. */
+  resultsDirs?: string[];
+  /** Project root: where allurerc.mjs is and relative paths start; default the current directory. */
+  cwd?: string;
+  /** Merged over runEnvironment(): what the caller knows better (e.g. the resolved target). */
+  environment?: Record<string, string>;
+}
+
+export interface GeneratedReport {
+  /** Multi-file report (needs a web server: `npx allure open reports/allure-report/awesome`). */
+  multiFile: string;
+  /** One HTML file that opens from disk. */
+  singleFile: string;
+  durationMs: number;
+  summary: RunSummary;
+}
+
+export async function generateReport(options: ReportOptions = {}): Promise<GeneratedReport> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const config = await loadAllureConfig(cwd);
+  const output = resolve(cwd, config.output ?? 'reports/allure-report');
+  const resultsDirs = (options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir));
+  const started = performance.now();
+
+  try {
+    writeDriftReport({
+      observedDir: resolve(cwd, defaultDriftPaths.observedDir),
+      baselineDir: resolve(cwd, defaultDriftPaths.baselineDir),
+      reportFile: resolve(cwd, defaultDriftPaths.reportFile),
+    });
+  } catch (error) {
+    // Drift is information: a malformed observation file must not cost the run its report.
+    console.warn(`report: drift report skipped: ${(error as Error).message}`);
+  }
+  // A run stopped before any test (a configuration error) still gets a report: it shows the
+  // environment and that nothing ran, where a missing report would only raise questions.
+  const [firstResults = resolve(cwd, ALLURE_RESULTS_DIR)] = resultsDirs;
+  mkdirSync(firstResults, { recursive: true });
+  writeEnvironmentProperties(firstResults, { ...runEnvironment(process.env, cwd), ...options.environment });
+  // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
+  rmSync(output, { recursive: true, force: true });
+  await allureCli(['generate', ...resultsDirs, '--output', output], cwd);
+
+  const report: GeneratedReport = {
+    multiFile: join(output, 'awesome', 'index.html'),
+    singleFile: join(output, 'single-file', 'index.html'),
+    durationMs: Math.round(performance.now() - started),
+    summary: classifyResults(readResults(resultsDirs), config.categories),
+  };
+  for (const file of [report.multiFile, report.singleFile]) {
+    if (!existsSync(file)) throw new Error(`report: allure generate did not write ${file}; check the plugins in allurerc.mjs`);
+  }
+  return report;
+}
+
+export function printReport(report: GeneratedReport, cwd = process.cwd()): void {
+  console.log(formatSummary(report.summary));
+  console.log(`Allure report (${report.durationMs} ms):`);
+  console.log(`  single file, opens from disk: ${relative(cwd, report.singleFile)}`);
+  console.log(`  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ${relative(cwd, dirname(report.multiFile))}`);
+}

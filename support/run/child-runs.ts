@@ -1,0 +1,85 @@
+// Owns running the suite in a child process: vitest itself, or the whole `npm run contract`
+// command. The commands and the self-checks start their runs here, so each sees its own exit code
+// and output, as a user's terminal would.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+// vitest's package exports do not list its bin; it sits at a fixed place in the package.
+const vitestBin = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+const contractScript = fileURLToPath(new URL('../../scripts/contract.ts', import.meta.url));
+
+export interface RunOptions {
+  /** Echo the output as it arrives (commands do; self-checks keep it for their assertions). */
+  echo?: boolean;
+  /** Receives the child as soon as it is spawned (to kill it midway, as the leak check does). */
+  onSpawn?: (child: ChildProcess) => void;
+  /** Starts the child in its own process group, so `process.kill(-child.pid)` ends it with every worker it forked. */
+  processGroup?: boolean;
+}
+
+export interface ChildRun {
+  code: number;
+  output: string;
+}
+
+/** Runs Node with `args` in a child process and resolves with its exit code and everything it printed. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup ?? false });
+    options.onSpawn?.(child);
+    let output = '';
+    const collect = (sink: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += chunk.toString();
+      if (options.echo) sink.write(chunk);
+    };
+    child.stdout.on('data', collect(process.stdout));
+    child.stderr.on('data', collect(process.stderr));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** `vitest run ...args` in a child process. */
+export function runVitest(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+  return runNode([vitestBin, 'run', ...args], env, options);
+}
+
+/** `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report history. */
+export function runContract(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+  return runNode([tsxCli, contractScript, ...args], { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
+}
+
+/** The environment of a contract run against a fresh embedded simulator, whatever a developer's .env says. */
+export function embeddedSimulatorEnv(simulator: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, CONTRACT_BASE_URL: '', ...simulator };
+}
+
+/** What vitest's json reporter writes, as far as the commands and self-checks read it. */
+export interface VitestJson {
+  success: boolean;
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  testResults: { name: string; startTime: number; endTime: number; status: string; message?: string; assertionResults: { title: string; status: string; failureMessages?: string[] }[] }[];
+}
+
+/**
+ * `vitest run ...args` with vitest's json reporter next to the usual one, so the counts come from
+ * vitest's own results file rather than from its console text. `results` is undefined when the
+ * run ended before writing it (a failure in global setup).
+ */
+export async function runVitestWithResults(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun & { results?: VitestJson }> {
+  const scratch = mkdtempSync(join(tmpdir(), 'vitest-results-'));
+  const outputFile = join(scratch, 'results.json');
+  try {
+    const run = await runVitest([...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], env, options);
+    return { ...run, results: existsSync(outputFile) ? (JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson) : undefined };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,70 @@
+// The secret canary: a complete contract run (report included) with distinctive client secrets,
+// then a search of everything under reports/ and everything the run printed for those secrets,
+// their HTTP Basic form, and every access token the simulator issued during the run.
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { startSimulator } from '../../simulator/listen.js';
+import { ApiClient } from '../../support/http.js';
+import { ALLURE_RESULTS_DIR, REPORTS_DIR } from '../../support/run/paths.js';
+import { runContract } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+// The single-file Allure report embeds every data file base64-encoded (`d("data/…","<base64>")`),
+// where a plain search would miss a leaked secret: those payloads are searched decoded as well.
+const EMBEDDED_DATA = /d\("[^"]+","([A-Za-z0-9+/=]+)"\)/g;
+
+function searchableTexts(content: Buffer): string[] {
+  const text = content.toString('utf8');
+  return [text, ...[...text.matchAll(EMBEDDED_DATA)].map(([, payload = '']) => Buffer.from(payload, 'base64').toString('utf8'))];
+}
+
+const occurrences = (text: string, value: string): number => text.split(value).length - 1;
+
+test('no client secret, Basic credential or access token appears in reports/ or in the output of a run with its report', async () => {
+  const marker = randomBytes(6).toString('hex');
+  const clients = [
+    { id: 'canary-client', secret: `CANARY-${marker}` },
+    { id: 'canary-second-client', secret: `CANARY-SECOND-${marker}` },
+  ];
+  // The canary owns the simulator, reached as a remote target: the tokens it issued can be listed
+  // only while it lives, and the secrets then come in through CONTRACT_* variables as on a sandbox.
+  const simulator = await startSimulator({ control: true, clients });
+  let run: { code: number; output: string };
+  let tokens: string[];
+  try {
+    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator) });
+    const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as { tokens: { accessToken: string }[] };
+    tokens = listed.tokens.map((token) => token.accessToken);
+  } finally {
+    await simulator.close();
+  }
+
+  const needles = [
+    ...clients.map(({ secret }) => ({ kind: 'client secret', value: secret })),
+    ...clients.map(({ id, secret }) => ({ kind: 'Basic credential', value: Buffer.from(`${id}:${secret}`).toString('base64') })),
+    ...tokens.map((value) => ({ kind: 'access token', value })),
+  ];
+  const files = filesUnder(REPORTS_DIR);
+  const sources = [{ name: 'the run output', texts: [run.output] }, ...files.map((file) => ({ name: file, texts: searchableTexts(readFileSync(file)) }))];
+  const hits = sources.flatMap(({ name, texts }) =>
+    needles.flatMap((needle) => {
+      const count = texts.reduce((sum, text) => sum + occurrences(text, needle.value), 0);
+      return count > 0 ? [`${count} × ${needle.kind} in ${name}`] : [];
+    }),
+  );
+  const results = filesUnder(ALLURE_RESULTS_DIR).filter((file) => file.endsWith('-result.json')).length;
+  console.log(`canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued; searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`);
+
+  // Without a report and issued tokens the search proves nothing, whatever it counts.
+  expect(results, 'test results written by the run').toBeGreaterThan(0);
+  expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
+  expect(hits, 'secrets or tokens found').toEqual([]);
+});

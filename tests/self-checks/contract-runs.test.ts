@@ -1,0 +1,18 @@
+// The contract suite itself, as a user runs it, against fresh embedded simulators: both response
+// layouts and a run through transient faults must keep every documented promise.
+import { expect, test } from 'vitest';
+import { catalogue } from '../../support/catalogue.js';
+import { embeddedSimulatorEnv, runVitestWithResults } from '../../support/run/child-runs.js';
+
+test.each<{ name: string; simulator: Record<string, string> }>([
+  { name: 'the standard layout', simulator: { SIMULATOR_LAYOUT: 'standard' } },
+  { name: 'the alternate layout', simulator: { SIMULATOR_LAYOUT: 'alternate' } },
+  { name: '10 % transient faults (429/503 with Retry-After)', simulator: { SIMULATOR_FAULT_RATE: '0.1' } },
+])('the contract specs pass against the simulator with $name', async ({ simulator }) => {
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], embeddedSimulatorEnv(simulator));
+  console.log(`contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ${results?.numPendingTests ?? 0} skipped`);
+  expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
+  expect(results!.numFailedTests, output.slice(-3000)).toBe(0);
+  expect(results!.numPassedTests, 'every catalogued rule ran').toBeGreaterThanOrEqual(catalogue.rules.length);
+  expect(code).toBe(0);
+});

@@ -1,0 +1,90 @@
+// The suite leaves nothing behind on a shared sandbox. Against one simulator (control surface on,
+// reached as a remote target so nothing is torn down with the run): a complete contract run leaves
+// zero custom persons; a run killed (SIGKILL) once persons exist leaves persons and ledger entries,
+// which the sweep (npm run sweep) then deletes.
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
+import type { Credentials } from '../../support/config.js';
+import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/eventually.js';
+import { ApiClient, type ApiResponse } from '../../support/http.js';
+import { leftovers } from '../../support/ledger.js';
+import { sweep } from '../../support/data/sweep.js';
+import { runVitest, runVitestWithResults } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+
+// Deletions are stored when the DELETE is answered, so the zero is normally seen at once; the
+// deadline only bounds a run whose cleanup is still on its way.
+const SETTLE_TIMEOUT_MS = 30_000;
+// vitest's start, global setup and the first PUT: seconds on a loaded two-core machine.
+const FIRST_PERSONS_TIMEOUT_MS = 120_000;
+const CONTRACT = ['--project', 'contract'];
+
+let simulator: RunningSimulator;
+let control: ApiClient;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  simulator = await startSimulator({ control: true });
+  control = new ApiClient({ baseUrl: simulator.baseUrl });
+  env = { ...process.env, ...simulatorAsRemoteTarget(simulator) };
+});
+afterAll(() => simulator.close());
+
+const target = () => new URL(simulator.baseUrl).origin;
+const readPersons = () => control.request('GET', '/__control/persons');
+const personsIn = (response: ApiResponse): number => (response.body as { persons: unknown[] }).persons.length;
+
+/** The number of custom persons once it reaches zero, or the count last seen when it does not. */
+async function personsLeft(what: string): Promise<number> {
+  try {
+    await eventually(what, readPersons, (response) => personsIn(response) === 0, { timeoutMs: SETTLE_TIMEOUT_MS });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof NotConsistentError)) throw error;
+    return personsIn(error.lastResponse);
+  }
+}
+
+async function personPuts(): Promise<number> {
+  const { counts } = (await control.request('GET', '/__control/requests')).body as { counts: Record<string, number> };
+  return Object.entries(counts).filter(([route]) => route.startsWith('PUT ') && route.includes('/persons')).reduce((sum, [, n]) => sum + n, 0);
+}
+
+test('a complete run leaves no person behind', async () => {
+  const { code, results } = await runVitestWithResults(CONTRACT, env);
+  const created = await personPuts();
+  const left = await personsLeft('the simulator holds no custom person after a complete run');
+  console.log(`leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ${leftovers(target()).length}`);
+  expect(created, 'person PUTs (a run that created nobody proves nothing)').toBeGreaterThan(0);
+  expect(left, 'persons left after a complete run').toBe(0);
+});
+
+test('the sweep deletes what a killed run left behind', async () => {
+  let child: ChildProcess | undefined;
+  const interrupted = runVitest(CONTRACT, env, { processGroup: true, onSpawn: (spawned) => (child = spawned) });
+  try {
+    await eventually(
+      'the interrupted run has created persons and written them to its ledger',
+      readPersons,
+      (response) => personsIn(response) > 0 && leftovers(target()).length > 0,
+      // A schedule of its own: one learned from other waits of this process could step over the
+      // few seconds in which the run's persons exist.
+      { timeoutMs: FIRST_PERSONS_TIMEOUT_MS, history: new ConsistencyHistory() },
+    );
+  } finally {
+    // The whole process group: a worker left alive would go on cleaning up, which no real kill allows.
+    if (child?.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    await interrupted;
+  }
+  const leftBehind = personsIn(await readPersons());
+  console.log(`leak-check: killed run left ${leftBehind} person(s), ledger leftovers ${leftovers(target()).length}`);
+  expect(leftBehind, 'persons a killed run left (none: the sweep would not be exercised)').toBeGreaterThan(0);
+
+  const clients: Credentials[] = simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
+  const swept = await sweep(simulator.baseUrl, simulator.baseUrl, clients, undefined);
+  const left = await personsLeft('the simulator holds no custom person after the sweep');
+  console.log(`leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target()).length}`);
+  expect(left, 'persons left after the sweep').toBe(0);
+  expect(swept.failed, 'persons the sweep could not delete').toBe(0);
+});

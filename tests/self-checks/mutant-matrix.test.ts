@@ -1,0 +1,10 @@
+// Every check can fail: each simulator mutant is killed by the spec of the rule it breaks, and the
+// failure names that rule (support/run/mutant-matrix.ts; `npm run mutants` prints the same matrix).
+import { expect, test } from 'vitest';
+import { formatMatrix, runMutantMatrix } from '../../support/run/mutant-matrix.js';
+
+test('every mutant is killed by the spec of its own rule', async () => {
+  const verdicts = await runMutantMatrix();
+  console.log(formatMatrix(verdicts));
+  expect(verdicts.filter((verdict) => !verdict.killed).map((verdict) => `${verdict.mutant} (breaks ${verdict.rule})`), 'surviving mutants').toEqual([]);
+});

@@ -1,0 +1,19 @@
+// Types and lint, as part of npm test: strict tsc and eslint over the whole project.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { expect, test } from 'vitest';
+import { runNode } from '../../support/run/child-runs.js';
+
+const require = createRequire(import.meta.url);
+// eslint's package exports do not list its bin; package.json is exported and the bin sits beside it.
+const eslintBin = join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
+
+test('the project type-checks (tsc --noEmit, strict)', async () => {
+  const { code, output } = await runNode([require.resolve('typescript/bin/tsc'), '--noEmit']);
+  expect(code, output).toBe(0);
+});
+
+test('the project is lint clean (eslint .)', async () => {
+  const { code, output } = await runNode([eslintBin, '.']);
+  expect(code, output).toBe(0);
+});

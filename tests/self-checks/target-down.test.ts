@@ -1,0 +1,60 @@
+// A run against a target that is down ends in setup with one "target unavailable" message naming
+// the host and the cause, filed under "Target unavailable" (not "Contract broken"), and a non-zero
+// exit. Two ways to be down: nothing listening on the port, and a simulator answering every request
+// 429/503. The elapsed time is printed, not asserted: on a loaded machine a bound would only flake.
+import { createServer } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
+import { expect, test } from 'vitest';
+import { runContract } from '../../support/run/child-runs.js';
+
+/** A loopback port that nothing listens on: bound by the system, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP port was bound');
+  return address.port;
+}
+
+/** A category's count in the console summary of the run (`  Target unavailable  1`). */
+function categoryCount(output: string, category: string): number | undefined {
+  const match = new RegExp(`^\\s*${category}\\s+(\\d+)\\s*$`, 'm').exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
+const port = await closedPort();
+// Empty values override a .env file, so only what is set here decides the target.
+const cases = [
+  {
+    name: `nothing listening on 127.0.0.1:${port}`,
+    env: {
+      CONTRACT_BASE_URL: `http://127.0.0.1:${port}`,
+      CONTRACT_AUTH_URL: '',
+      CONTRACT_CLIENT_ID: 'target-down-client',
+      CONTRACT_CLIENT_SECRET: 'target-down-secret',
+      CONTRACT_SECOND_CLIENT_ID: '',
+      CONTRACT_SECOND_CLIENT_SECRET: '',
+      CONTRACT_SCREENING_PROVIDER: 'SANDBOX-AML',
+    },
+    message: new RegExp(`Token service unreachable \\(target unavailable\\): 127\\.0\\.0\\.1:${port} did not answer \\(refused\\)[^\\n]*`),
+  },
+  {
+    name: 'every request answered 429/503 (embedded simulator, SIMULATOR_FAULT_RATE=1)',
+    env: { CONTRACT_BASE_URL: '', SIMULATOR_FAULT_RATE: '1' },
+    message: /Token service unreachable \(target unavailable\): 127\.0\.0\.1:\d+ still answered (429|503)[^\n]*/,
+  },
+];
+
+test.each(cases)('a run ends in setup as "Target unavailable" when $name', async ({ env, message }) => {
+  const started = performance.now();
+  const { code, output: raw } = await runContract([], { ...process.env, ...env });
+  const output = stripVTControlCharacters(raw);
+  const line = message.exec(output)?.[0];
+  console.log(`target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ${line ?? '(no target-unavailable line)'}`);
+  expect(code, 'the run exits non-zero').not.toBe(0);
+  expect(line, `one message matching ${message}`).toBeDefined();
+  expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(1);
+  expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
+  expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
+});
