@@ -8,7 +8,7 @@ import { URL } from 'node:url';
 const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', import.meta.url), 'utf8'));
 
 // The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
-// writes, so the categories live here; scripts/report.ts classifies the console summary with the
+// writes, so the categories live here; support/evidence/report-generation.ts classifies the console summary with the
 // same list, so the report and the console always agree. The first match wins, so the error
 // classes come first: `underRule` prefixes any failure inside a rule with "Broken rule <id>", and a
 // timeout or an outage there is still a timeout or an outage. Error names are read from the start
@@ -23,7 +23,7 @@ export const failureTaxonomy = [
   },
   {
     // A token service that cannot be reached is the target being down, not a wrong secret
-    // (support/tokens.ts: TokenError reason 'unreachable').
+    // (support/run/tokens.ts: TokenError reason 'unreachable').
     id: 'target-unavailable',
     name: 'Target unavailable',
     matchers: [
@@ -37,7 +37,7 @@ export const failureTaxonomy = [
     matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError)\b/ },
   },
   {
-    // support/rules.ts: "Broken rule <id> (<section>: "<quote>"): <detail>".
+    // support/evidence/failures.ts: "Broken rule <id> (<section>: "<quote>"): <detail>".
     id: 'contract-broken',
     name: 'Contract broken',
     matchers: { statuses: notPassed, message: /^Broken rule [a-z0-9.-]+/ },
@@ -64,7 +64,7 @@ export default {
     // than rules means part of the suite did not run: "nothing ran" can never pass.
     rules: [{ maxFailures: 0, minTestsCount: catalogue.rules.length }],
   },
-  // Written by scripts/drift.ts before the report is generated; shown on the report's start page.
+  // Written by support/evidence/drift-report.ts before the report is generated; shown on the report's start page.
   globalAttachments: ['reports/drift.md'],
   plugins: {
     // The multi-file report needs a web server (it fetches its data); the single-file one opens from disk.

@@ -42,7 +42,7 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['specs/**/*.spec.ts'],
-          globalSetup: ['support/global-setup.ts'],
+          globalSetup: ['support/run/global-setup.ts'],
           // Spec files wait on the network, not the CPU: run more of them than there are cores.
           // 12 was the fastest of 8/12/16/23 at the 2 s bench profile on 2 cores: fewer workers
           // queue long files behind each other, more pay more start-up imports at the same time.

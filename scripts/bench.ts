@@ -16,8 +16,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/listen.js';
-import { pruneLedgers } from '../support/ledger.js';
-import type { WaitAttempts } from '../support/eventually.js';
+import { pruneLedgers } from '../support/data/ledger.js';
+import type { WaitAttempts } from '../support/readings/eventually.js';
 import { simulatorAsRemoteTarget } from '../support/run/simulator-target.js';
 import { runVitest } from '../support/run/child-runs.js';
 import { BENCH_DIR, REPORTS_DIR } from '../support/run/paths.js';

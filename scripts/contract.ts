@@ -4,10 +4,10 @@
  * and reports/junit.xml, generates the HTML report, exits non-zero when a promise is broken.
  */
 import { rmSync } from 'node:fs';
-import { describeTarget, settingsFor } from '../support/config.js';
+import { describeTarget, settingsFor } from '../support/run/config.js';
 import { runVitest } from '../support/run/child-runs.js';
 import { generateReport, printReport } from '../support/evidence/report-generation.js';
-import { pruneLedgers } from '../support/ledger.js';
+import { pruneLedgers } from '../support/data/ledger.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../support/run/paths.js';
 
 async function main(): Promise<number> {

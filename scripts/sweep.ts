@@ -1,9 +1,9 @@
 // npm run sweep: deletes the persons interrupted runs left on the configured target (support/data/sweep.ts).
-import { settingsFor, type Credentials } from '../support/config.js';
-import { pruneLedgers } from '../support/ledger.js';
-import { redactText } from '../support/redact.js';
-import { resolveConfig } from '../support/target.js';
-import { sweep } from '../support/data/sweep.js';
+import { settingsFor, type Credentials } from '../support/run/config.js';
+import { pruneLedgers } from '../support/data/ledger.js';
+import { redactText } from '../support/transport/redact.js';
+import { resolveConfig } from '../support/run/target.js';
+import { sweep } from '../support/run/sweep.js';
 
 async function main(): Promise<number> {
   const settings = settingsFor('sweep');

@@ -1,6 +1,6 @@
 /**
  * The simulator's own check of national identity numbers, written apart from the suite's
- * generator (support/legal-ids.ts) on purpose: the server that judges the suite's data must not
+ * generator (support/data/legal-ids.ts) on purpose: the server that judges the suite's data must not
  * share the code that made it, or one bug would fool both. SE is checked by the `personnummer`
  * package; NO, DK and FI are written here from their published rules, in a plain style of their own.
  */

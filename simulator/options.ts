@@ -3,7 +3,7 @@ import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
 
 export type Layout = 'standard' | 'alternate';
 
-/** One accepted pair of client credentials (support/global-setup.ts reads `id` and `secret`). */
+/** One accepted pair of client credentials (support/run/global-setup.ts reads `id` and `secret`). */
 export interface SimulatorClient {
   id: string;
   secret: string;

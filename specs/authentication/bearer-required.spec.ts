@@ -8,11 +8,11 @@
  * two list operations, whose answer with a valid token is a 2xx whatever data exists.
  * Not asserted (not shown): the status (any 4xx) and the error body.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../../support/consumers.js';
-import type { Auth } from '../../support/http.js';
-import { expectRejected } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../../support/verbs/consumers.js';
+import type { Auth } from '../../support/transport/http.js';
+import { expectRejected } from '../../support/evidence/expectations.js';
 
 const UNAUTHORIZED: Record<string, Auth> = {
   'no Authorization header': { kind: 'none' },

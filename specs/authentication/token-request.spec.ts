@@ -11,10 +11,10 @@
  * Not asserted (not shown): token lifetime and the other response properties.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { attachJson, Given, Then, When } from '../../support/report.js';
-import { CONSUMERS_PATH } from '../../support/consumers.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { attachJson, Given, Then, When } from '../../support/evidence/report.js';
+import { CONSUMERS_PATH } from '../../support/verbs/consumers.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('auth.token-issued').test('issues an access_token for the documented client-credentials request, and accepts it as a bearer token', async ({ run, api }) => {
   const evidence = await Given('the token request this run sent', async () => {

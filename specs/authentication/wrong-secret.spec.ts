@@ -8,9 +8,9 @@
  * shown): the status (any 4xx) and the error body.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { requestToken, TokenError } from '../../support/tokens.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { requestToken, TokenError } from '../../support/run/tokens.js';
 
 rule('auth.wrong-secret-rejected').test('refuses a token to the right client id with a wrong secret', async ({ config, data }) => {
   const credentials = await Given('the client id with a secret that is not its own', async () => ({

@@ -9,10 +9,10 @@
  * status (any 2xx), the other consumer states, the layout of the consumer list and of the
  * subscribed persons, their order and paging.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { isIdentified } from '../../support/consumers.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { isIdentified } from '../../support/verbs/consumers.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.consumer-identified').test('identifies a consumer whose legal id matches an existing person', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());

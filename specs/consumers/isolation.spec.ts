@@ -8,9 +8,9 @@
  * Not asserted (not shown): whether the other client gets an empty list or an error.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue } from '../../support/readings/lookup.js';
 
 rule('consumer.isolation').test("never shows one client's consumers or subscriptions to another client", async ({ persons, consumers, data, secondApi, skipBecause }) => {
   if (!secondApi) return skipBecause('no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check isolation');

@@ -6,9 +6,9 @@
  * Every uploaded consumer is listed, whether identified or not. Not asserted (not shown): the
  * fields of a listed consumer beyond its `consumerId`, parameters, order, page size.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('consumer.list-contains-uploaded').test('lists every uploaded consumer, matched or not', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());

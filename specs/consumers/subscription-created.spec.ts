@@ -8,9 +8,9 @@
  * IDENTIFIED half); it may arrive late, so it is waited for. Not asserted (not shown): the upload's
  * status (any 2xx), the layout of the subscribed persons, their order and paging.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.subscription-created').test('creates a subscription to the person a consumer was identified with', async ({ persons, consumers, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());

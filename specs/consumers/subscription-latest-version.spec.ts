@@ -6,9 +6,9 @@
  *
  * Not asserted (not shown): how versions are numbered, the layout, parameters and paging.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue } from '../../support/readings/lookup.js';
 
 rule('subscription.latest-version').test('shows the latest version of a subscribed person after it is updated', async ({ persons, consumers, data }) => {
   const stored = await Given('a person that a consumer of this client is subscribed to', async () => {

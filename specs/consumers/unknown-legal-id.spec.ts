@@ -10,11 +10,11 @@
  * Not asserted (not shown): which state an unmatched consumer gets instead.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { isIdentified } from '../../support/consumers.js';
-import { containsValue, itemContaining } from '../../support/lookup.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { isIdentified } from '../../support/verbs/consumers.js';
+import { containsValue, itemContaining } from '../../support/readings/lookup.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('consumer.unknown-not-identified').test('does not identify, nor subscribe to, a consumer whose legal id matches no person', async ({ persons, consumers, data }) => {
   const unknownLegalId = data.unknownLegalId();

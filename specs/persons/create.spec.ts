@@ -11,9 +11,9 @@
  * CONTRACT_AVAILABILITY_TIMEOUT_MS).
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { describes } from '../../support/persons.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { describes } from '../../support/verbs/persons.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
   const person = await Given('a new custom person with every documented field group', async () => data.person());

@@ -6,9 +6,9 @@
  * Not asserted (not shown): the status of the DELETE (any 2xx), the status a deleted person gets
  * (404 and 410 both count as gone), how soon the deletion takes effect.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.delete').test('deletes the custom person with that id: eventually neither retrievable nor findable', async ({ persons }) => {
   const stored = await Given('an available person that is also findable', async () => {

@@ -8,9 +8,9 @@
  * `deregistered` flag or a status value are both accepted), whether the date fields are echoed.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue, findRecords, hasFlag } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue, findRecords, hasFlag } from '../../support/readings/lookup.js';
 
 rule('transition.deregister').test('marks the person deregistered, with the reason given', async ({ persons, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());

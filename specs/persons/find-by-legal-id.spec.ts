@@ -8,9 +8,9 @@
  * matches, the order of several matches.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue } from '../../support/readings/lookup.js';
 
 rule('person.find-by-legal-id').test('finds the person matching the legal id, and not another person', async ({ persons }) => {
   const [wanted, other] = await Given('two available persons with different legal ids', () =>

@@ -7,11 +7,11 @@
  * Not asserted (not shown): how the service stores a single first name next to `firstNames`.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue } from '../../support/lookup.js';
-import { gediIn } from '../../support/persons.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue } from '../../support/readings/lookup.js';
+import { gediIn } from '../../support/verbs/persons.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('person.first-sample-accepted').test('accepts a person sent with firstName instead of firstNames, as in the first sample', async ({ persons, data }) => {
   const person = await Given('a person shaped like the first documented sample', async () => data.firstSamplePerson());

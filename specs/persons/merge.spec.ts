@@ -8,10 +8,10 @@
  * "merged": the source record names the target gedi under a merge-related key, or the source gedi
  * now resolves to the target person. Nor is the status of the rejection shown: any 4xx counts.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue, findRecords } from '../../support/lookup.js';
-import { expectRejected } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue, findRecords } from '../../support/readings/lookup.js';
+import { expectRejected } from '../../support/evidence/expectations.js';
 
 /** Evidence that the record fetched for `sourceGedi` shows it merged into `targetGedi`. */
 function showsMergedInto(record: unknown, sourceGedi: string, targetGedi: string): boolean {

@@ -9,9 +9,9 @@
  * Not asserted (not shown): whether the related person also becomes a person of its own, whether
  * the date of death is echoed.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { hasFlag, recordsContaining } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { hasFlag, recordsContaining } from '../../support/readings/lookup.js';
 
 rule('transition.relationship-death').test('marks the related person deceased when its relationship has a dateOfDeath', async ({ persons, data }) => {
   const relative = data.relationship({ dateOfDeath: data.pastDate() });

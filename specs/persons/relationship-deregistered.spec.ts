@@ -8,9 +8,9 @@
  * DEREGISTERED status) on a record that carries that legal id.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { hasFlag, recordsContaining } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { hasFlag, recordsContaining } from '../../support/readings/lookup.js';
 
 rule('transition.relationship-deregistered').test('marks the related person deregistered when its relationship says deregistered', async ({ persons, data }) => {
   const relative = data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() });

@@ -7,10 +7,10 @@
  * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled (a
  * `removed` flag or a status value are both accepted), which other fields change.
  */
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { findRecords, hasFlag } from '../../support/lookup.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { findRecords, hasFlag } from '../../support/readings/lookup.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons }) => {
   const stored = await Given('an available person', () => persons.createAvailable());

@@ -8,9 +8,9 @@
  * PUT (the second PUT sends the whole person), the status code, how soon the change is visible.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { containsValue } from '../../support/lookup.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { containsValue } from '../../support/readings/lookup.js';
 
 rule('person.update-by-id').test('updates the same person, keeping its gedi, when the id already exists', async ({ persons, data }) => {
   const original = await Given('an available person', () => persons.createAvailable());

@@ -10,11 +10,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { ApiClient } from '../../support/http.js';
-import { PersonBook } from '../../support/persons.js';
-import { SandboxOnlyError } from '../../support/target.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { ApiClient } from '../../support/transport/http.js';
+import { SandboxPersons } from '../../support/verbs/persons.js';
+import { SandboxOnlyError } from '../../support/run/target.js';
 
 rule('safety.sandbox-only').test('refuses sandbox-only operations before sending them when the target is the production host', async ({ config, data }) => {
   const production = await Given('a target that is the configured production host', async () => {
@@ -28,11 +28,11 @@ rule('safety.sandbox-only').test('refuses sandbox-only operations before sending
     return { url, received: () => received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   });
   try {
-    const book = new PersonBook(new ApiClient({ baseUrl: production.url, auth: { kind: 'none' } }), { ...config, baseUrl: production.url, prodBaseUrl: production.url }, data);
+    const onProduction = new SandboxPersons(new ApiClient({ baseUrl: production.url, auth: { kind: 'none' } }), { ...config, baseUrl: production.url, prodBaseUrl: production.url }, data);
     const person = data.person();
 
     const outcomes = await When('the client tries operation 1 (PUT) and both forms of operation 2 (DELETE)', () =>
-      Promise.all([book.store(person), book.delete(person.id), book.markRemoved(person)].map((attempt) => attempt.then(() => undefined, (error: unknown) => error))),
+      Promise.all([onProduction.store(person), onProduction.delete(person.id), onProduction.markRemoved(person)].map((attempt) => attempt.then(() => undefined, (error: unknown) => error))),
     );
 
     await Then('each is refused by the suite and nothing reaches the host', async () => {

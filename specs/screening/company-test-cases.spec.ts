@@ -9,10 +9,10 @@
  * Not asserted (not shown): the request fields beyond `reference`, the result fields.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { screeningOutcome, TEST_REFERENCES } from '../../support/screening.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('screening.company-test-cases').test('answers the two company test references with different predefined results', async ({ screening }) => {
   const requests = await Given('both company test references', async () => [

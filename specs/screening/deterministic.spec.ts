@@ -8,10 +8,10 @@
  * or dates and values shaped like UUIDs or timestamps are left out of the comparison.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { screeningOutcome, TEST_REFERENCES } from '../../support/screening.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('screening.deterministic').test('answers each test reference with the same result on every call', async ({ screening, data }) => {
   const person = await Given('the person test request', async () => screening.personRequest(TEST_REFERENCES.politician, data.personName()));

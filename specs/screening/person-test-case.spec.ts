@@ -9,10 +9,10 @@
  * politician. Not asserted (not shown): every other field of the response, its status beyond 2xx.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { showsPoliticallyExposedPerson, TEST_REFERENCES } from '../../support/screening.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { showsPoliticallyExposedPerson, TEST_REFERENCES } from '../../support/verbs/screening.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('screening.person-test-case').test('screens person_test_case_01 as a politically exposed person', async ({ screening, data }) => {
   const request = await Given('the person test reference with the service\'s own provider', async () =>

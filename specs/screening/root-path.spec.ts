@@ -8,10 +8,10 @@
  * Not asserted (not shown): the http form (the samples use https), deprecation of either form.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/contract.js';
-import { Given, Then, When } from '../../support/report.js';
-import { PERSON_SCREENING_PATH, rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/screening.js';
-import { expectAccepted } from '../../support/expectations.js';
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { PERSON_SCREENING_PATH, rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('screening.root-path').test('answers person screening under the root path like under the v2 path', async ({ screening, data }) => {
   const request = await Given('the person test request', async () => screening.personRequest(TEST_REFERENCES.politician, data.personName()));

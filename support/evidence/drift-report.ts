@@ -1,11 +1,11 @@
-// Owns the schema drift report: merges the response shapes a run recorded (support/drift.ts), compares them with
+// Owns the schema drift report: merges the response shapes a run recorded (support/evidence/shapes.ts), compares them with
 // the committed baselines in schemas/observed/, and writes reports/drift.md, which allurerc.mjs
 // attaches to the report. Drift is information for a human, never a failure: this script exits 0
 // whatever it finds.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OBSERVED_DIR, REPORTS_DIR } from '../run/paths.js';
-import { mergeShapes, operationFileStem, type ObservedLine, type Shape } from '../drift.js';
+import { mergeShapes, operationFileStem, type ObservedLine, type Shape } from './shapes.js';
 
 export interface DriftPaths {
   observedDir: string;
@@ -148,7 +148,7 @@ export function acceptObserved(paths: DriftPaths = defaultDriftPaths): string[] 
   mkdirSync(paths.baselineDir, { recursive: true });
   for (const [operation, shape] of observed) {
     const file: BaselineFile = {
-      $comment: 'Response shape last accepted by `npm run drift:accept` (scripts/drift.ts). Shapes only, no values.',
+      $comment: 'Response shape last accepted by `npm run drift:accept` (support/evidence/drift-report.ts). Shapes only, no values.',
       operation,
       shape,
     };

@@ -15,7 +15,7 @@ import {
   type TestStatus,
 } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
-import { readSettings } from '../config.js';
+import { readSettings } from '../run/config.js';
 import { ALLURE_RESULTS_DIR } from '../run/paths.js';
 import { writeDriftReport, defaultDriftPaths } from './drift-report.js';
 

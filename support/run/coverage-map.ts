@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogue, type CatalogueRule } from '../catalogue.js';
+import { catalogue, type CatalogueRule } from './catalogue.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SPECS = join(ROOT, 'specs');

@@ -4,7 +4,7 @@
 // runs, per mutant, the spec files of the rule it breaks; full mode every spec file.
 import { relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
-import { rulesNamedIn } from '../rules.js';
+import { rulesNamedIn } from '../evidence/failures.js';
 import { specChecks } from './coverage-map.js';
 import { runVitestWithResults } from './child-runs.js';
 

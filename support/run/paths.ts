@@ -4,8 +4,8 @@ export const REPORTS_DIR = 'reports';
 /** Where allure-vitest writes results (vitest.config.ts) and where the report is generated from. */
 export const ALLURE_RESULTS_DIR = `${REPORTS_DIR}/allure-results`;
 export const JUNIT_FILE = `${REPORTS_DIR}/junit.xml`;
-/** Persons created and not yet deleted, for `npm run sweep` (support/ledger.ts). */
+/** Persons created and not yet deleted, for `npm run sweep` (support/data/ledger.ts). */
 export const LEDGER_DIR = `${REPORTS_DIR}/ledger`;
-/** What the run observed of the target's responses (support/drift.ts). */
+/** What the run observed of the target's responses (support/evidence/shapes.ts). */
 export const OBSERVED_DIR = `${REPORTS_DIR}/observed`;
 export const BENCH_DIR = `${REPORTS_DIR}/bench`;

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
-import { ApiClient } from '../../support/http.js';
+import { ApiClient } from '../../support/transport/http.js';
 import { ALLURE_RESULTS_DIR, REPORTS_DIR } from '../../support/run/paths.js';
 import { runContract } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';

@@ -1,7 +1,7 @@
 // The contract suite itself, as a user runs it, against fresh embedded simulators: both response
 // layouts and a run through transient faults must keep every documented promise.
 import { expect, test } from 'vitest';
-import { catalogue } from '../../support/catalogue.js';
+import { catalogue } from '../../support/run/catalogue.js';
 import { embeddedSimulatorEnv, runVitestWithResults } from '../../support/run/child-runs.js';
 
 test.each<{ name: string; simulator: Record<string, string> }>([

@@ -5,11 +5,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
-import type { Credentials } from '../../support/config.js';
-import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/eventually.js';
-import { ApiClient, type ApiResponse } from '../../support/http.js';
-import { leftovers } from '../../support/ledger.js';
-import { sweep } from '../../support/data/sweep.js';
+import type { Credentials } from '../../support/run/config.js';
+import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/readings/eventually.js';
+import { ApiClient, type ApiResponse } from '../../support/transport/http.js';
+import { leftovers } from '../../support/data/ledger.js';
+import { sweep } from '../../support/run/sweep.js';
 import { runVitest, runVitestWithResults } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 

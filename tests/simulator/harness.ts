@@ -1,5 +1,5 @@
-import { LegalIdGenerator } from '../../support/legal-ids.js';
-import { seededRandom } from '../../support/random.js';
+import { LegalIdGenerator } from '../../support/data/legal-ids.js';
+import { seededRandom } from '../../support/data/random.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import type { SimulatorOptions } from '../../simulator/options.js';
 

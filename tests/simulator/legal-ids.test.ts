@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { legalIdProblem, swedishLegalId, type Market } from '../../simulator/legal-ids.js';
 import { seededRandom } from '../../simulator/random.js';
-import { LegalIdGenerator, isValidLegalId } from '../../support/legal-ids.js';
-import { seededRandom as suiteRandom } from '../../support/random.js';
+import { LegalIdGenerator, isValidLegalId } from '../../support/data/legal-ids.js';
+import { seededRandom as suiteRandom } from '../../support/data/random.js';
 
 describe('published examples', () => {
   it.each([

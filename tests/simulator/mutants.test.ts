@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogue } from '../../support/catalogue.js';
+import { catalogue } from '../../support/run/catalogue.js';
 import { MUTANT_NAMES, MUTANTS } from '../../simulator/mutants.js';
 import { Harness } from './harness.js';
 import { PROBES } from './probes.js';

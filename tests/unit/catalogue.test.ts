@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../support/catalogue.js';
+import { catalogue } from '../../support/run/catalogue.js';
 import { MUTANTS } from '../../simulator/mutants.js';
 import { README, readmeWithMap, specChecks, uncoveredOperations, uncoveredRules, unknownRules } from '../../support/run/coverage-map.js';
 

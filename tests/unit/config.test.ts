@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeTarget, readSettings, type ContractConfig } from '../../support/config.js';
+import { ConfigError, describeTarget, readSettings, type ContractConfig } from '../../support/run/config.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
 const SECRET = 'very-secret-value';

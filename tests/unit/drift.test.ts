@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { createShapeRecorder, mergeShapes, operationKey, shapeOf } from '../../support/drift.js';
+import { createShapeRecorder, mergeShapes, operationKey, shapeOf } from '../../support/evidence/shapes.js';
 import {
   acceptObserved,
   compareWithBaselines,

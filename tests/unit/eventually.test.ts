@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConsistencyHistory, NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, type WaitAttempts } from '../../support/eventually.js';
-import type { ApiResponse } from '../../support/http.js';
+import { ConsistencyHistory, NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, type WaitAttempts } from '../../support/readings/eventually.js';
+import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
 function answer(status: number, body: unknown = {}, headers: Record<string, string> = {}): ApiResponse {

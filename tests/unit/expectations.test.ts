@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectAccepted, expectRejected, statusClass } from '../../support/expectations.js';
+import { expectAccepted, expectRejected, statusClass } from '../../support/evidence/expectations.js';
 
 describe('status expectations', () => {
   it('accept any 2xx and name what answered otherwise', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createDataFactory, type SandboxPerson } from '../../support/factories.js';
-import { dateOfBirthOf, genderOf, isValidLegalId, type Market } from '../../support/legal-ids.js';
-import { expectSchema } from '../../support/schemas.js';
+import { createDataFactory, type SandboxPerson } from '../../support/data/factories.js';
+import { dateOfBirthOf, genderOf, isValidLegalId, type Market } from '../../support/data/legal-ids.js';
+import { expectSchema } from '../../support/readings/schemas.js';
 
 const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 const COUNTRY_CODES: Record<Market, string> = { SE: '+46', NO: '+47', DK: '+45', FI: '+358' };

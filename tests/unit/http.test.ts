@@ -8,9 +8,9 @@ import {
   retryDecision,
   type HttpExchange,
   type TokenSource,
-} from '../../support/http.js';
+} from '../../support/transport/http.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
-import { observeExchanges } from '../../support/exchanges.js';
+import { observeExchanges } from '../../support/transport/exchanges.js';
 
 describe('retryDecision', () => {
   const base = { method: 'GET', attempt: 1, elapsedMs: 0 };

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ledgerFile, leftovers, pruneLedgers, recordInLedger } from '../../support/ledger.js';
+import { ledgerFile, leftovers, pruneLedgers, recordInLedger } from '../../support/data/ledger.js';
 
 const SANDBOX = 'https://sandbox.example.test';
 

@@ -9,8 +9,8 @@ import {
   newLegalId,
   type Gender,
   type Market,
-} from '../../support/legal-ids.js';
-import { seededRandom } from '../../support/random.js';
+} from '../../support/data/legal-ids.js';
+import { seededRandom } from '../../support/data/random.js';
 
 const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../support/http.js';
+import { ApiClient } from '../../support/transport/http.js';
 import {
   containsValue,
   findRecords,
@@ -12,7 +12,7 @@ import {
   recordsContaining,
   type NextPage,
   type PageSource,
-} from '../../support/lookup.js';
+} from '../../support/readings/lookup.js';
 import { sendJson, startServer, type LocalServer } from './local-server.js';
 
 const person = { gedi: 'G-1', legalId: '198507099805', firstNames: ['Anna'], addressList: [{ city: 'Umeå' }] };

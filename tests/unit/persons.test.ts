@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describes, gediIn } from '../../support/persons.js';
-import { createDataFactory } from '../../support/factories.js';
+import { describes, gediIn } from '../../support/verbs/persons.js';
+import { createDataFactory } from '../../support/data/factories.js';
 
 describe('the gedi in a PUT response', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact, redactText, registerSecret } from '../../support/redact.js';
+import { redact, redactText, registerSecret } from '../../support/transport/redact.js';
 
 describe('redact', () => {
   it('keeps the scheme of authorization headers and blanks the credential', () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
-import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/report.js';
-import { publishExchange } from '../../support/exchanges.js';
-import { registerSecret } from '../../support/redact.js';
+import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/evidence/report.js';
+import { publishExchange } from '../../support/transport/exchanges.js';
+import { registerSecret } from '../../support/transport/redact.js';
 
 const RUNTIME_KEY = 'allureTestRuntime';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attributeToRule, brokenRuleMessage, rulesNamedIn, underRule } from '../../support/rules.js';
-import { ConfigError } from '../../support/config.js';
+import { attributeToRule, brokenRuleMessage, rulesNamedIn, underRule } from '../../support/evidence/failures.js';
+import { ConfigError } from '../../support/run/config.js';
 
 describe('rule attribution', () => {
   it('prefixes a failure with the rule id, its section and the documented words', () => {

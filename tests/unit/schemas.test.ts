@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaViolation, expectSchema, schemaErrors, schemaIds } from '../../support/schemas.js';
+import { SchemaViolation, expectSchema, schemaErrors, schemaIds } from '../../support/readings/schemas.js';
 
 // Samples rebuilt from the field tables of the API documentation (Resources section): every
 // documented field and nested object appears at least once.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rootForm, screeningOutcome, showsPoliticallyExposedPerson } from '../../support/screening.js';
+import { rootForm, screeningOutcome, showsPoliticallyExposedPerson } from '../../support/verbs/screening.js';
 
 describe('evidence of a politically exposed person', () => {
   it.each([

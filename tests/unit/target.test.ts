@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../support/config.js';
-import { assertSandboxTarget, resolveConfig, SandboxOnlyError } from '../../support/target.js';
+import { readSettings } from '../../support/run/config.js';
+import { assertSandboxTarget, resolveConfig, SandboxOnlyError } from '../../support/run/target.js';
 
 const remote = {
   CONTRACT_BASE_URL: 'https://sandbox.example.test',

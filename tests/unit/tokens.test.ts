@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { redactText } from '../../support/redact.js';
-import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/tokens.js';
+import { redactText } from '../../support/transport/redact.js';
+import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };

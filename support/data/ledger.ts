@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { LEDGER_DIR } from './run/paths.js';
+import { LEDGER_DIR } from '../run/paths.js';
 
 /**
  * Every custom person the suite creates is written here before the PUT is sent, and again when it

@@ -1,11 +1,11 @@
 // The only polling helper. The documentation promises effects "eventually" without a delay, so
 // every wait is bounded by the configured deadline and every attempt is visible in the report.
 import { BroadcastChannel } from 'node:worker_threads';
-import { parseRetryAfter, systemClock, type ApiResponse, type Clock } from './http.js';
-import { redact } from './redact.js';
-import { step } from './report.js';
+import { parseRetryAfter, systemClock, type ApiResponse, type Clock } from '../transport/http.js';
+import { redact } from '../transport/redact.js';
+import { step } from '../evidence/report.js';
 
-export type { Clock } from './http.js';
+export type { Clock } from '../transport/http.js';
 
 // Polling trades requests (a shared sandbox rewards few) against notice lag (from the moment an
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).

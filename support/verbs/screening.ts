@@ -1,6 +1,6 @@
-import type { ContractConfig } from './config.js';
-import type { ApiClient, ApiResponse } from './http.js';
-import { expectSchema } from './schemas.js';
+import type { ContractConfig } from '../run/config.js';
+import type { ApiClient, ApiResponse } from '../transport/http.js';
+import { expectSchema } from '../readings/schemas.js';
 
 export const PERSON_SCREENING_PATH = '/aml-real-time-screening/v2/api/aml/kyc/person/screening';
 
@@ -82,7 +82,7 @@ export function showsPoliticallyExposedPerson(body: unknown): boolean {
 }
 
 /** Operations 8 and 9, each request checked against its documented fields before it is sent. */
-export class ScreeningDesk {
+export class AmlScreening {
   constructor(
     private readonly api: ApiClient,
     private readonly config: ContractConfig,

@@ -1,4 +1,4 @@
-import { ruleById } from './catalogue.js';
+import { ruleById } from '../run/catalogue.js';
 
 /**
  * The prefix every contract failure carries, so a reader (and the mutant matrix) sees which

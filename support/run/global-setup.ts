@@ -3,14 +3,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { readSettings, type ContractConfig, type Credentials } from './config.js';
-import { redact } from './redact.js';
-import { ALLURE_RESULTS_DIR } from './run/paths.js';
+import { redact } from '../transport/redact.js';
+import { ALLURE_RESULTS_DIR } from './paths.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
-import { attributeToRule } from './rules.js';
-import type { HttpExchange } from './http.js';
+import { attributeToRule } from '../evidence/failures.js';
+import type { HttpExchange } from '../transport/http.js';
 import { resolveConfig } from './target.js';
-import { startSimulator } from '../simulator/listen.js';
-import { simulatorOptionsFromEnv } from '../simulator/options.js';
+import { startSimulator } from '../../simulator/listen.js';
+import { simulatorOptionsFromEnv } from '../../simulator/options.js';
 
 /** What the run hands every worker: the resolved config and one token per client. */
 export interface ContractRun {
@@ -62,9 +62,9 @@ function recordSetupFailure(error: unknown): void {
     join(ALLURE_RESULTS_DIR, `${uuid}-result.json`),
     JSON.stringify({
       uuid,
-      historyId: 'support/global-setup.ts',
+      historyId: 'support/run/global-setup.ts',
       name: 'Run setup: resolve the target and request one token per client',
-      fullName: 'support/global-setup.ts',
+      fullName: 'support/run/global-setup.ts',
       status: 'broken',
       stage: 'finished',
       // The taxonomy reads the error class from the start of the trace, as in a test's result.

@@ -2,9 +2,9 @@
 // uses. One token per client per run: global setup requests it and hands it to the workers,
 // which renew it only when it is about to expire or the target answers 401.
 import type { Credentials } from './config.js';
-import { ApiClient, RETRY_POLICY, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from './http.js';
-import { registerSecret } from './redact.js';
-import { expectSchema, schemaErrors } from './schemas.js';
+import { ApiClient, RETRY_POLICY, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
+import { registerSecret } from '../transport/redact.js';
+import { expectSchema, schemaErrors } from '../readings/schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 

@@ -1,7 +1,7 @@
 // The documentation shows no response layouts. Specs find documented values through these
 // functions (a key or a value anywhere, records wherever the list is, pages wherever the next
 // link is), so no spec depends on a guessed layout.
-import type { ApiClient, ApiResponse, RequestOptions } from './http.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 
 export type JsonRecord = Record<string, unknown>;
 export type Scalar = string | number | boolean;

@@ -1,15 +1,15 @@
-import type { ContractConfig } from './config.js';
-import type { ApiClient, ApiResponse } from './http.js';
-import type { DataFactory, SandboxPerson } from './factories.js';
-import { eventually } from './eventually.js';
-import { containsValue, findValues } from './lookup.js';
-import { expectSchema } from './schemas.js';
-import { assertSandboxTarget } from './target.js';
-import { ledgerFile, recordInLedger, type LedgerEntry } from './ledger.js';
-import { underRule } from './rules.js';
-import { step } from './report.js';
-import { redactText } from './redact.js';
-import { expectAccepted } from './expectations.js';
+import type { ContractConfig } from '../run/config.js';
+import type { ApiClient, ApiResponse } from '../transport/http.js';
+import type { DataFactory, SandboxPerson } from '../data/factories.js';
+import { eventually } from '../readings/eventually.js';
+import { containsValue, findValues } from '../readings/lookup.js';
+import { expectSchema } from '../readings/schemas.js';
+import { assertSandboxTarget } from '../run/target.js';
+import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
+import { underRule } from '../evidence/failures.js';
+import { step } from '../evidence/report.js';
+import { redactText } from '../transport/redact.js';
+import { expectAccepted } from '../evidence/expectations.js';
 
 const SANDBOX_PERSONS = '/consumer-intelligence/sandbox/v1/persons';
 
@@ -28,7 +28,7 @@ export function gediIn(body: unknown): string | undefined {
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
 }
 
-/** Operation 2 with only `id`: deletes the custom person (shared by the person book and the sweep). */
+/** Operation 2 with only `id`: deletes the custom person (shared by SandboxPersons and the sweep). */
 export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, personId: string): Promise<ApiResponse> {
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
   const body = { id: personId };
@@ -46,7 +46,7 @@ export function describes(body: unknown, stored: StoredPerson): boolean {
  * written to the run's ledger before its PUT is sent, and `cleanUp` deletes whatever is left when
  * the test ends, pass or fail.
  */
-export class PersonBook {
+export class SandboxPersons {
   private readonly open = new Set<string>();
   private readonly ledger: string;
 

@@ -1,10 +1,10 @@
-import type { ContractConfig } from './config.js';
-import type { ApiClient, ApiResponse } from './http.js';
-import type { Consumer } from './factories.js';
+import type { ContractConfig } from '../run/config.js';
+import type { ApiClient, ApiResponse } from '../transport/http.js';
+import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
-import { eventually } from './eventually.js';
-import { containsValue, itemContaining, readPages } from './lookup.js';
-import { expectSchema } from './schemas.js';
+import { eventually } from '../readings/eventually.js';
+import { containsValue, itemContaining, readPages } from '../readings/lookup.js';
+import { expectSchema } from '../readings/schemas.js';
 
 export const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
 export const SUBSCRIBED_PERSONS_PATH = '/consumer-intelligence/v3/subscriptions/persons';
@@ -14,15 +14,15 @@ export const SUBSCRIBED_PERSONS_PATH = '/consumer-intelligence/v3/subscriptions/
  * so a record can be on any page: a look for a record reads pages until it is found, and a check
  * that a record is absent reads them all.
  */
-export class ConsumerDesk {
+export class ConsumerData {
   constructor(
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
   ) {}
 
-  /** The same desk acting as another client (isolation checks). */
-  as(api: ApiClient): ConsumerDesk {
-    return new ConsumerDesk(api, this.config);
+  /** The same operations acting as another client (isolation checks). */
+  as(api: ApiClient): ConsumerData {
+    return new ConsumerData(api, this.config);
   }
 
   /** Operation 5. */

@@ -1,10 +1,10 @@
 // Owns talking HTTP: undici with one keep-alive agent, JSON in and out, a precise per-request
 // deadline and transient-failure retries. Each finished attempt is published (redacted) on the
-// exchange channel (support/exchanges.ts) for whoever observes it: the client itself knows nothing
+// exchange channel (support/transport/exchanges.ts) for whoever observes it: the client itself knows nothing
 // of reports, recordings or counters. Non-2xx answers are returned, never thrown: judging them is
 // the spec's job.
 import { Agent, request as undiciRequest } from 'undici';
-import type { Credentials } from './config.js';
+import type { Credentials } from '../run/config.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
 

@@ -3,7 +3,7 @@
 // values never appear in a message.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './http.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
 
 export type Market = 'SE' | 'NO' | 'DK' | 'FI';
 export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];

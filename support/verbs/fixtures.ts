@@ -3,17 +3,17 @@
 // domain verbs and skipping with a reason. vitest builds a fixture only when a test names it.
 import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
-import type { ContractConfig, Credentials } from './config.js';
-import { ApiClient } from './http.js';
-import { registerCredentials, TokenProvider, type IssuedToken } from './tokens.js';
-import { createDataFactory } from './factories.js';
-import { PersonBook } from './persons.js';
-import { ConsumerDesk } from './consumers.js';
-import { ScreeningDesk } from './screening.js';
-import { onWait } from './eventually.js';
-import { attachExchanges, attachText } from './report.js';
-import { registerSecret } from './redact.js';
-import { recordShapes } from './drift.js';
+import type { ContractConfig, Credentials } from '../run/config.js';
+import { ApiClient } from '../transport/http.js';
+import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
+import { createDataFactory } from '../data/factories.js';
+import { SandboxPersons } from './persons.js';
+import { ConsumerData } from './consumers.js';
+import { AmlScreening } from './screening.js';
+import { onWait } from '../readings/eventually.js';
+import { attachExchanges, attachText } from '../evidence/report.js';
+import { registerSecret } from '../transport/redact.js';
+import { recordShapes } from '../evidence/shapes.js';
 
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
   return new ApiClient({
@@ -56,12 +56,12 @@ export const test = base
     createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: `${task.file.name} > ${task.name}` }),
   )
   .extend('persons', async ({ api, config, data }, { onCleanup }) => {
-    const book = new PersonBook(api, config, data);
-    onCleanup(() => book.cleanUp());
-    return book;
+    const persons = new SandboxPersons(api, config, data);
+    onCleanup(() => persons.cleanUp());
+    return persons;
   })
-  .extend('consumers', ({ api, config }) => new ConsumerDesk(api, config))
-  .extend('screening', ({ api, config }) => new ScreeningDesk(api, config))
+  .extend('consumers', ({ api, config }) => new ConsumerData(api, config))
+  .extend('screening', ({ api, config }) => new AmlScreening(api, config))
   /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
   .extend('skipBecause', ({ skip, task }) => async (reason: string): Promise<never> => {
     console.warn(`skipped: ${task.name}: ${reason}`);

@@ -1,13 +1,13 @@
 // Owns the spec-facing test API: `rule(id).test(title, body)` — a documented rule as a test, labelled
 // from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
-// once, in support/fixtures.ts, and built only when the body names them.
+// once, in support/verbs/fixtures.ts, and built only when the body names them.
 import type { TestAPI } from 'vitest';
 import { test } from './fixtures.js';
-import { operationById, ruleById, catalogue } from './catalogue.js';
-import { attributeToRule } from './rules.js';
-import { labels } from './report.js';
+import { operationById, ruleById, catalogue } from '../run/catalogue.js';
+import { attributeToRule } from '../evidence/failures.js';
+import { labels } from '../evidence/report.js';
 
-/** Everything support/fixtures.ts declares, by name. */
+/** Everything support/verbs/fixtures.ts declares, by name. */
 export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
 
 function anchorOf(section: string): string {
@@ -18,7 +18,7 @@ function anchorOf(section: string): string {
  * A documented rule as a test API: `rule('transition.delete').test('…', async ({ persons }) => …)`.
  * Every test is labelled from the catalogue (epic = interface, feature = operation, story = rule)
  * and any failure inside it is reported as a break of that rule, unless it says nothing about the
- * contract (support/rules.ts).
+ * contract (support/evidence/failures.ts).
  */
 export function rule(id: string) {
   const entry = ruleById(id);
@@ -41,7 +41,7 @@ export function rule(id: string) {
       };
       // vitest builds only the fixtures a test function destructures, and reads which ones from the
       // function's source: the wrapper shows the body's, so a screening spec never creates a person
-      // book or a second client.
+      // list or a second client.
       run.toString = () => body.toString();
       test(title, run);
     },

@@ -8,7 +8,7 @@
  */
 import { Faker, base, da, en, fi, nb_NO, sv, type LocaleDefinition } from '@faker-js/faker';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
-import { containsValue } from './lookup.js';
+import { containsValue } from '../readings/lookup.js';
 import { seededRandom } from './random.js';
 
 export interface ValidityPeriod {

@@ -7,7 +7,7 @@
  * are written once against that table.
  */
 
-import type { Market } from './config.js';
+import type { Market } from '../run/config.js';
 
 // Re-exported so that callers needing only legal ids (the simulator) import one module.
 export type { Market };
@@ -347,7 +347,7 @@ export class LegalIdGenerator {
   readonly #random: () => number;
   readonly #issued = new Set<string>();
 
-  /** `random` (numbers in [0, 1), e.g. support/random.ts `seededRandom`) decides every draw. */
+  /** `random` (numbers in [0, 1), e.g. support/data/random.ts `seededRandom`) decides every draw. */
   constructor(
     readonly market: Market,
     random: () => number,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-const SCHEMA_DIRECTORY = fileURLToPath(new URL('../schemas/', import.meta.url));
+const SCHEMA_DIRECTORY = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const SCHEMA_SUFFIX = '.schema.json';
 /** Enough to see what is wrong without burying the assertion that failed. */
 const MAX_LINES = 10;

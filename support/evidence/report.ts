@@ -4,8 +4,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as allure from 'allure-js-commons';
 import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
-import { observeExchanges, type HttpExchange } from './exchanges.js';
-import { redact, redactText } from './redact.js';
+import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
+import { redact, redactText } from '../transport/redact.js';
 
 export type Severity = 'blocker' | 'critical' | 'normal' | 'minor' | 'trivial';
 

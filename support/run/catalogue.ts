@@ -27,7 +27,7 @@ export interface Catalogue {
   rules: CatalogueRule[];
 }
 
-export const catalogue: Catalogue = JSON.parse(readFileSync(new URL('../docs/catalogue.json', import.meta.url), 'utf8')) as Catalogue;
+export const catalogue: Catalogue = JSON.parse(readFileSync(new URL('../../docs/catalogue.json', import.meta.url), 'utf8')) as Catalogue;
 
 export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);

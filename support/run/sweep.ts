@@ -1,11 +1,11 @@
 // Owns the sweep: deleting every custom person that ledgers under reports/ledger/ record as created
 // on a target and never as deleted — what an interrupted run left behind. Only persons of the given
 // clients on this target are touched, and never on the production host.
-import type { Credentials } from '../config.js';
-import { ApiClient } from '../http.js';
-import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../ledger.js';
-import { deleteSandboxPerson, GONE_STATUSES } from '../persons.js';
-import { requestToken, TokenProvider } from '../tokens.js';
+import type { Credentials } from './config.js';
+import { ApiClient } from '../transport/http.js';
+import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
+import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
+import { requestToken, TokenProvider } from './tokens.js';
 
 export interface SweepResult {
   deleted: number;

@@ -1,12 +1,12 @@
 // Records the JSON shape of every response body the contract run sees, for the drift report
-// (scripts/drift.ts). Only shapes are written — types, keys, array item shapes — never a value,
+// (support/evidence/drift-report.ts). Only shapes are written — types, keys, array item shapes — never a value,
 // so nothing recorded here can leak a secret or personal data.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { catalogue } from './catalogue.js';
-import { observeExchanges } from './exchanges.js';
-import { OBSERVED_DIR } from './run/paths.js';
+import { catalogue } from '../run/catalogue.js';
+import { observeExchanges } from '../transport/exchanges.js';
+import { OBSERVED_DIR } from '../run/paths.js';
 
 export type JsonType = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
 
