@@ -1,3 +1,4 @@
+// Owns the test data: consistent, reproducible sandbox persons, relatives and consumers per test.
 /**
  * Test data: sandbox persons, relatives and consumers that are internally consistent (the legal
  * id agrees with the date of birth and gender, names follow the gender, address and phone belong

@@ -1,3 +1,4 @@
+// Owns the cleanup ledger: every person the suite creates, written down before its PUT is sent.
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEDGER_DIR } from '../run/paths.js';

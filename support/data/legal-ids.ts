@@ -1,10 +1,10 @@
-/**
- * National identity numbers ("legal ids") of the four markets.
+/** Owns the suite's national identity numbers ("legal ids") of the four markets.
  *
- * Validation serves the simulator (a clear 400 message) and the suite's own requests; generation
- * gives test persons a legal id that agrees with their date of birth and gender. Everything that
+ * Validation checks the suite's own data (the simulator checks with code of its own,
+ * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender. Everything that
  * differs between the markets lives in one table of formats (FORMATS); validation and generation
- * are written once against that table.
+ * are written once against that table. The file is longer than most (~380 lines) for that reason:
+ * split by market, the one validator and the one generator would have to be written four times.
  */
 
 import type { Market } from '../run/config.js';

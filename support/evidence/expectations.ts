@@ -1,3 +1,4 @@
+// Owns the status-class judgements: any 2xx is acceptance, any 4xx a rejection, where no status is documented.
 import { expect } from 'vitest';
 
 /** "2xx", "4xx", …: the documentation never fixes a status, only acceptance or rejection. */

@@ -1,3 +1,4 @@
+// Owns failure attribution: which documented rule a failure breaks, and which failures break none.
 import { ruleById } from '../run/catalogue.js';
 
 /**

@@ -1,3 +1,4 @@
+// Owns recording the JSON shape of every 2xx response body the run sees, for the drift report.
 // Records the JSON shape of every response body the contract run sees, for the drift report
 // (support/evidence/drift-report.ts). Only shapes are written — types, keys, array item shapes — never a value,
 // so nothing recorded here can leak a secret or personal data.

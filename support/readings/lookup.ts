@@ -1,3 +1,4 @@
+// Owns finding documented values in undocumented response layouts, and reading lists across their pages.
 // The documentation shows no response layouts. Specs find documented values through these
 // functions (a key or a value anywhere, records wherever the list is, pages wherever the next
 // link is), so no spec depends on a guessed layout.

@@ -1,3 +1,4 @@
+// Owns JSON Schema validation of request and response bodies against schemas/*.schema.json.
 /**
  * JSON Schema validation of request and response bodies against schemas/*.schema.json.
  *

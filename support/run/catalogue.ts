@@ -1,3 +1,4 @@
+// Owns the documentation catalogue (docs/catalogue.json): every documented operation and rule, by id.
 import { readFileSync } from 'node:fs';
 
 /** The documentation catalogue (docs/catalogue.json): every documented operation and rule, by id. */

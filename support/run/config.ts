@@ -1,3 +1,4 @@
+// Owns the configuration: CONTRACT_* settings read once from the environment and .env, each problem named.
 // Configuration, read once from the environment and an optional .env file. Every problem is
 // reported before any test runs, as one message that names the variable and the fix. Secret
 // values never appear in a message.

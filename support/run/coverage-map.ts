@@ -1,5 +1,4 @@
-/**
- * Owns the documentation coverage map: documented rule → spec file → what it asserts (the test titles).
+/** Owns the documentation coverage map: documented rule → spec file → what it asserts (the test titles).
  * `npm run docs:map` writes it into README.md between the markers; tests/unit/catalogue.test.ts
  * fails when a documented item has no spec or the README map is stale.
  */

@@ -1,3 +1,4 @@
+// Owns the run's setup: the target (the embedded simulator unless configured) and one token per client.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Owns pointing a contract run at a simulator this process started, as if it were a remote sandbox.
 import type { RunningSimulator } from '../../simulator/listen.js';
 
 /**

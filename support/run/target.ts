@@ -1,3 +1,4 @@
+// Owns where a run goes: the resolved config, and the refusal of sandbox-only operations on production.
 import type { ContractConfig, Credentials, Settings } from './config.js';
 import { ConfigError } from './config.js';
 

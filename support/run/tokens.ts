@@ -1,8 +1,10 @@
+// Owns the documented token request and the token source that renews it (OAuth 2.0 client credentials).
 // OAuth 2.0 client credentials exactly as documented, and the token source the HTTP client
 // uses. One token per client per run: global setup requests it and hands it to the workers,
 // which renew it only when it is about to expire or the target answers 401.
 import type { Credentials } from './config.js';
-import { ApiClient, RETRY_POLICY, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
+import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
+import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
 import { expectSchema, schemaErrors } from '../readings/schemas.js';
 

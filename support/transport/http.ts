@@ -7,6 +7,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import type { Credentials } from '../run/config.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
+import { classifyFailure, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
 
 export type { HttpExchange } from './exchanges.js';
 
@@ -55,124 +56,6 @@ export interface RequestOptions {
   purpose?: string;
   /** Catalogue operation id (op1, op3, ...), carried on the published exchanges. */
   operation?: string;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Retry policy: data, plus a pure decision function. Scheduling lives in ApiClient.
-
-export interface RetryPolicy {
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  /** No retry is started once attempts and waits together would pass this. */
-  readonly maxTotalMs: number;
-  /** Share of the delay added or removed at random, so parallel workers do not retry in lockstep. */
-  readonly jitter: number;
-  /** Answers that mean "try again later". Everything else (400, 401, 403, 404, 409, 422, ...) is final. */
-  readonly retryStatuses: readonly number[];
-  /** Answers by which the server says it did not process the request, so even a POST may be repeated. */
-  readonly unprocessedStatuses: readonly number[];
-  readonly idempotentMethods: readonly string[];
-}
-
-export const RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 4,
-  baseDelayMs: 250,
-  maxDelayMs: 4_000,
-  maxTotalMs: 30_000,
-  jitter: 0.2,
-  retryStatuses: [429, 502, 503, 504],
-  unprocessedStatuses: [429, 503],
-  idempotentMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'],
-};
-
-/**
- * How an attempt failed without an answer. `refused` and `unresolved` mean the request never
- * left this process; after `timeout` and `reset` the server may or may not have processed it.
- */
-export type TransportFailure = 'refused' | 'unresolved' | 'timeout' | 'reset' | 'other';
-
-export interface AttemptOutcome {
-  method: string;
-  /** 1-based number of the attempt that just ended. */
-  attempt: number;
-  status?: number;
-  error?: TransportFailure;
-  /** The server's Retry-After, already converted to milliseconds. */
-  retryAfterMs?: number;
-  /** Time since the first attempt started, including this one. */
-  elapsedMs: number;
-  /** A number in [0, 1) for the jitter; 0.5 means none. */
-  random?: number;
-}
-
-export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
-
-export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): RetryDecision {
-  const method = outcome.method.toUpperCase();
-  const transient =
-    outcome.status !== undefined
-      ? policy.retryStatuses.includes(outcome.status)
-      : outcome.error !== undefined && outcome.error !== 'other';
-  const cause = outcome.status !== undefined ? `status ${outcome.status}` : (outcome.error ?? 'no answer');
-  if (!transient) return { retry: false, reason: `${cause} is not transient` };
-
-  const unprocessed =
-    outcome.status !== undefined
-      ? policy.unprocessedStatuses.includes(outcome.status)
-      : outcome.error === 'refused' || outcome.error === 'unresolved';
-  if (!policy.idempotentMethods.includes(method) && !unprocessed) {
-    return { retry: false, reason: `${method} is not repeated after ${cause}: the server may have processed it` };
-  }
-  if (outcome.attempt >= policy.maxAttempts) {
-    return { retry: false, reason: `${cause} after ${outcome.attempt} attempts` };
-  }
-
-  const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (outcome.attempt - 1));
-  const jittered = backoff * (1 + policy.jitter * (2 * (outcome.random ?? 0.5) - 1));
-  const delayMs = Math.round(outcome.retryAfterMs ?? jittered);
-  if (outcome.elapsedMs + delayMs > policy.maxTotalMs) {
-    return {
-      retry: false,
-      reason: `${cause}; waiting ${delayMs} ms more would pass the ${policy.maxTotalMs} ms retry budget`,
-    };
-  }
-  return { retry: true, delayMs };
-}
-
-/** Retry-After as milliseconds from `nowMs`: delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-
-export function classifyFailure(error: unknown): TransportFailure {
-  const name = (error as { name?: unknown } | null)?.name;
-  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
-  switch (code) {
-    case 'ECONNREFUSED':
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-    case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'unresolved';
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
-      return 'timeout';
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-    case 'UND_ERR_CLOSED':
-      return 'reset';
-    default:
-      return 'other';
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+// Owns redaction: the one choke point every report, log line and error message passes before it leaves.
 // The one redaction choke point: everything that leaves the process (report attachments and
 // parameters, console output, error messages) goes through here first. Allure writes even
 // "masked" parameters raw into allure-results, so masking is not a substitute.

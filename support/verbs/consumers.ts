@@ -1,3 +1,4 @@
+// Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';

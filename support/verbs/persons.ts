@@ -1,3 +1,4 @@
+// Owns the sandbox person verbs: operations 1–4 for one test, with the cleanup of what it created.
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';

@@ -1,3 +1,4 @@
+// Owns the AML screening verbs: operations 8 and 9 and the sandbox test references.
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import { expectSchema } from '../readings/schemas.js';

@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiClient,
-  RETRY_POLICY,
-  TargetUnavailableError,
-  classifyFailure,
-  parseRetryAfter,
-  retryDecision,
-  type HttpExchange,
-  type TokenSource,
-} from '../../support/transport/http.js';
+import { ApiClient, TargetUnavailableError, type HttpExchange, type TokenSource } from '../../support/transport/http.js';
+import { RETRY_POLICY, classifyFailure, parseRetryAfter, retryDecision } from '../../support/transport/retry.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 import { observeExchanges } from '../../support/transport/exchanges.js';
 
