@@ -17,6 +17,7 @@ const CATALOGUE = {
   'deregistered-dropped': { rule: 'transition.deregister', breaks: 'PUT with deregistered true stores the person without the deregistration' },
   'merge-unknown-accepted': { rule: 'transition.merge-unknown-rejected', breaks: 'PUT with merged.gedi naming no person is accepted' },
   'merge-ignored': { rule: 'transition.merge', breaks: 'PUT with merged.gedi of an existing person stores it without the merge' },
+  'merge-rejected': { rule: 'transition.merge', breaks: 'PUT with merged.gedi of an existing person is rejected with 422, as if the gedi did not exist' },
   'relationship-death-ignored': { rule: 'transition.relationship-death', breaks: 'a relationship with dateOfDeath is stored without being marked deceased' },
   'relationship-deregistration-ignored': { rule: 'transition.relationship-deregistered', breaks: 'a relationship with deregistered true is stored without the deregistration' },
   'consumer-not-identified': { rule: 'transition.consumer-identified', breaks: 'a consumer whose legal id matches a person never becomes IDENTIFIED' },

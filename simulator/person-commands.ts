@@ -26,7 +26,8 @@ export function putPerson(state: SimulatorState, clientId: string, body: Fields 
 
 function checkMergeTarget(state: SimulatorState, body: Fields): void {
   const target = (body.merged as { gedi?: string } | undefined)?.gedi;
-  if (target === undefined || state.persons.exists(target) || state.mutant('merge-unknown-accepted')) return;
+  const known = target !== undefined && state.persons.exists(target) && !state.mutant('merge-rejected');
+  if (target === undefined || known || state.mutant('merge-unknown-accepted')) return;
   throw new HttpError(422, 'unknown_merge_target', `merged.gedi: no person with gedi ${JSON.stringify(target)} exists to merge into`, 'merged.gedi');
 }
 

@@ -16,22 +16,14 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
 const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'ConfigError']);
 
 /**
- * Names the rule on an error, unless a deeper helper already attributed it to a more precise rule
- * or the failure is not about the contract (an unreachable target breaks no documented rule).
+ * Names the rule on an error, unless the failure is not about the contract (an unreachable target
+ * breaks no documented rule). The one caller that names rules is the spec's own `rule(id).test`:
+ * verbs act and return what they saw, so a failure inside a spec is never blamed on another rule.
  */
 export function attributeToRule(error: unknown, ruleId: string): unknown {
-  if (!(error instanceof Error) || error.message.startsWith(BROKEN_RULE_PREFIX) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
+  if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
   error.message = brokenRuleMessage(ruleId, error.message);
   return error;
-}
-
-/** Runs a piece of work whose failure means the given rule is broken (e.g. a precondition verb). */
-export async function underRule<T>(ruleId: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw attributeToRule(error, ruleId);
-  }
 }
 
 /** Extracts the rule ids named in a failure text (vitest output, JUnit XML). */

@@ -13,6 +13,9 @@ export interface Verdict {
   rule: string;
   failedSpecs: string[];
   namedRules: string[];
+  /** Failures that do not name the rule of the spec they failed in (the wrong line of the documentation). */
+  misattributed: string[];
+  /** Some failure names the mutant's rule, and every failure names its own spec's rule. */
   killed: boolean;
 }
 
@@ -32,7 +35,17 @@ async function runMutant(mutant: MutantName, specFiles: string[]): Promise<Verdi
   const failureText = [output, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
   const namedRules = rulesNamedIn(failureText);
   const rule = MUTANTS[mutant].rule;
-  return { mutant, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, killed: namedRules.includes(rule) };
+  const checks = specChecks();
+  const misattributed = failed.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .flatMap((test) => {
+        const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
+        const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
+        return own !== undefined && named.every((candidate) => candidate === own) && named.length > 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${named.join(', ') || 'no rule'}`];
+      }),
+  );
+  return { mutant, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
 }
 
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -70,7 +83,7 @@ export function formatMatrix(verdicts: Verdict[]): string {
   return verdicts
     .map(
       (verdict) =>
-        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}`,
+        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}${verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : ''}`,
     )
     .join('\n');
 }
