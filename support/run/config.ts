@@ -46,6 +46,15 @@ export interface ContractConfig {
   runId: string;
 }
 
+/** The variables that configure one client's credentials. */
+export interface CredentialVariables {
+  id: string;
+  secret: string;
+}
+
+export const CLIENT_VARIABLES: CredentialVariables = { id: 'CONTRACT_CLIENT_ID', secret: 'CONTRACT_CLIENT_SECRET' };
+export const SECOND_CLIENT_VARIABLES: CredentialVariables = { id: 'CONTRACT_SECOND_CLIENT_ID', secret: 'CONTRACT_SECOND_CLIENT_SECRET' };
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(
@@ -74,7 +83,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     );
   }
   const remote = baseUrl !== undefined;
-  const client = credentials(vars, 'CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET', remote);
+  const client = credentials(vars, CLIENT_VARIABLES, remote);
   const screeningProvider = text(vars, 'CONTRACT_SCREENING_PROVIDER');
   if (remote && screeningProvider === undefined) {
     throw new ConfigError(
@@ -86,7 +95,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     baseUrl,
     authUrl: authUrl ?? baseUrl,
     client,
-    secondClient: credentials(vars, 'CONTRACT_SECOND_CLIENT_ID', 'CONTRACT_SECOND_CLIENT_SECRET', false),
+    secondClient: credentials(vars, SECOND_CLIENT_VARIABLES, false),
     market: market(vars),
     screeningProvider,
     companyScreeningPath: path(vars, 'CONTRACT_COMPANY_SCREENING_PATH') ?? DEFAULT_COMPANY_SCREENING_PATH,
@@ -153,7 +162,7 @@ function optionalUrl(vars: Variables, name: string): string | undefined {
   return url.toString().replace(/\/+$/, '');
 }
 
-function credentials(vars: Variables, idName: string, secretName: string, required: boolean): Credentials | undefined {
+function credentials(vars: Variables, { id: idName, secret: secretName }: CredentialVariables, required: boolean): Credentials | undefined {
   const clientId = text(vars, idName);
   const clientSecret = text(vars, secretName);
   if (clientId !== undefined && clientSecret !== undefined) return { clientId, clientSecret };

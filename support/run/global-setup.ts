@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { readSettings, type ContractConfig, type Credentials } from './config.js';
-import { redact } from '../transport/redact.js';
+import { CLIENT_VARIABLES, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type CredentialVariables, type Credentials } from './config.js';
+import { redact, redactText } from '../transport/redact.js';
 import { ALLURE_RESULTS_DIR } from './paths.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
@@ -39,9 +39,9 @@ function newRunId(seed: number): string {
 }
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-async function issueToken(authUrl: string, credentials: Credentials) {
+async function issueToken(authUrl: string, credentials: Credentials, credentialVariables: CredentialVariables) {
   try {
-    return await requestToken(authUrl, credentials);
+    return await requestToken(authUrl, credentials, { credentialVariables });
   } catch (error) {
     throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, 'auth.token-issued') : error;
   }
@@ -82,16 +82,32 @@ function recordSetupFailure(error: unknown): void {
 }
 
 /**
+ * A run stopped in setup says why in one message, as the person at the terminal needs it: no stack
+ * trace, and none of what vitest would print after a failed global setup ("No test files found").
+ * The report still gets the failure (recordSetupFailure above).
+ */
+function stopWithOneMessage(error: unknown): never {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(redactText(`\ncontract: the run stopped in setup, before any test.\n${message}\n`));
+  process.exit(1);
+}
+
+/**
  * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
  * set, then fetches exactly one token per client for all workers (the token service is shared and
  * rate-limited; one request per client per run is the budget).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const settings = readSettings();
+  const { settings, simulator } = await (async () => {
+    try {
+      const read = readSettings();
+      return { settings: read, simulator: read.baseUrl ? undefined : await startSimulator(simulatorOptionsFromEnv(process.env)) };
+    } catch (error) {
+      recordSetupFailure(error);
+      return stopWithOneMessage(error);
+    }
+  })();
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const simulator = settings.baseUrl
-    ? undefined
-    : await startSimulator(simulatorOptionsFromEnv(process.env));
   try {
     const config = resolveConfig(settings, simulator && {
       baseUrl: simulator.baseUrl,
@@ -99,8 +115,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       provider: simulator.options.provider,
     }, newRunId(seed), seed);
 
-    const primary = await issueToken(config.authUrl, config.client);
-    const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient)).token : undefined;
+    const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES);
+    const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
     const body = primary.response.body;
     project.provide('contract', {
       config,
@@ -116,7 +132,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } catch (error) {
     await simulator?.close();
     recordSetupFailure(error);
-    throw error;
+    stopWithOneMessage(error);
   }
   return async () => {
     await simulator?.close();

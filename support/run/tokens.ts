@@ -2,7 +2,7 @@
 // OAuth 2.0 client credentials exactly as documented, and the token source the HTTP client
 // uses. One token per client per run: global setup requests it and hands it to the workers,
 // which renew it only when it is about to expire or the target answers 401.
-import type { Credentials } from './config.js';
+import { CLIENT_VARIABLES, type CredentialVariables, type Credentials } from './config.js';
 import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
@@ -13,6 +13,8 @@ export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 export interface IssuedToken {
   accessToken: string;
   tokenType?: string;
+  /** Epoch milliseconds when the answer arrived. */
+  issuedAt: number;
   /** Epoch milliseconds, from `expires_in`; undefined when the service does not say. */
   expiresAt?: number;
 }
@@ -26,14 +28,20 @@ export class TokenError extends Error {
     readonly authUrl: string,
     message: string,
     readonly status?: number,
+    /** The configuration variables the message tells the reader to check. */
+    readonly variables: readonly string[] = TOKEN_SERVICE_VARIABLES,
   ) {
     super(message);
   }
 }
 
+const TOKEN_SERVICE_VARIABLES = ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] as const;
+
 export interface TokenRequestOptions {
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** Where these credentials were configured, so a rejection names the right variables (the first client's by default). */
+  credentialVariables?: CredentialVariables;
 }
 
 /** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci. */
@@ -66,14 +74,14 @@ export async function requestToken(
     }
     throw error;
   }
-  return { token: issuedToken(response, url, clock), response };
+  return { token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES), response };
 }
 
 // "Token service unreachable" is what allurerc.mjs files under "Target unavailable"; the second
 // phrase is the one a person reads for.
 const unavailable = (detail: string): string => `Token service unreachable (target unavailable): ${detail}`;
 
-function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedToken {
+function issuedToken(response: ApiResponse, url: string, clock: Clock, credentialVariables: CredentialVariables): IssuedToken {
   // The client has already retried these answers as far as its policy allows: a token service
   // that still says "try again later" is down, which is no reason to doubt the configuration.
   if (RETRY_POLICY.retryStatuses.includes(response.status)) {
@@ -89,8 +97,9 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedTo
       'rejected',
       url,
       `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
-        'Check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET (the sandbox credentials of the registered organization).',
+        `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the registered organization).`,
       response.status,
+      [credentialVariables.id, credentialVariables.secret],
     );
   }
   if (!response.ok) {
@@ -119,6 +128,7 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock): IssuedTo
   return {
     accessToken,
     tokenType: typeof body.token_type === 'string' ? body.token_type : undefined,
+    issuedAt: clock.now(),
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? clock.now() + expiresIn * 1000 : undefined,
   };
 }
@@ -130,13 +140,33 @@ export function registerCredentials(credentials: Credentials): void {
   registerSecret(Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64'));
 }
 
-// Renewing a minute early leaves room for clock skew and for requests already on their way.
-const RENEW_AHEAD_MS = 60_000;
+/**
+ * When a token is renewed, as data. The lifetime is whatever the token service says (`expires_in`:
+ * an hour, or twenty seconds), so renewal starts at a share of it, never a fixed time ahead: a fixed
+ * minute would make every token shorter than a minute "about to expire" on every call.
+ */
+export const RENEWAL = {
+  /** Renew once this share of the lifetime has passed: the rest covers requests in flight and clock skew. */
+  atShareOfLifetime: 0.8,
+  /**
+   * At most one token request per worker in this share of the lifetime, renewals after a 401
+   * included: a service that refuses fresh tokens must not get a token request per API call.
+   */
+  minShareBetweenRequests: 0.5,
+  /** The same floor when the service gives no lifetime. */
+  minMsBetweenRequests: 5_000,
+};
+
+function minGapBetweenRequests(token: IssuedToken): number {
+  return token.expiresAt === undefined ? RENEWAL.minMsBetweenRequests : (token.expiresAt - token.issuedAt) * RENEWAL.minShareBetweenRequests;
+}
 
 /** A token source that starts from an already-issued token and renews it before expiry and on demand. */
 export class TokenProvider implements TokenSource {
   private current: IssuedToken | undefined;
   private renewal: Promise<string> | undefined;
+  /** When this provider last asked for a token itself (the run's first token came from global setup). */
+  private lastRequestAt: number | undefined;
   private readonly clock: Clock;
 
   /**
@@ -154,15 +184,30 @@ export class TokenProvider implements TokenSource {
 
   async accessToken(): Promise<string> {
     const token = this.current;
-    if (token && (token.expiresAt === undefined || this.clock.now() < token.expiresAt - RENEW_AHEAD_MS)) {
-      return token.accessToken;
-    }
-    return this.renew();
+    if (token && !this.dueForRenewal(token)) return token.accessToken;
+    return this.renewal ?? this.request();
   }
 
-  /** Requests a new token; concurrent callers share one request. */
+  /** The token was refused (401): a new one, unless this worker asked for one too recently. */
   renew(): Promise<string> {
-    this.renewal ??= requestToken(this.authUrl, this.credentials, this.options)
+    if (this.renewal) return this.renewal;
+    const token = this.current;
+    if (token && this.lastRequestAt !== undefined && this.clock.now() - this.lastRequestAt < minGapBetweenRequests(token)) {
+      return Promise.resolve(token.accessToken);
+    }
+    return this.request();
+  }
+
+  private dueForRenewal(token: IssuedToken): boolean {
+    if (token.expiresAt === undefined) return false;
+    return this.clock.now() - token.issuedAt >= (token.expiresAt - token.issuedAt) * RENEWAL.atShareOfLifetime;
+  }
+
+  /** One token request; concurrent callers share it. */
+  private request(): Promise<string> {
+    if (this.renewal) return this.renewal;
+    this.lastRequestAt = this.clock.now();
+    this.renewal = requestToken(this.authUrl, this.credentials, this.options)
       .then(({ token }) => {
         this.current = token;
         return token.accessToken;

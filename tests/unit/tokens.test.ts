@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactText } from '../../support/transport/redact.js';
 import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/run/tokens.js';
+import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
@@ -22,7 +23,7 @@ describe('requestToken', () => {
     expect(request).toMatchObject({ method: 'POST', url: '/sandbox/v1/token.oauth2', body: 'grant_type=client_credentials&scope=bci' });
     expect(request?.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(request?.headers.authorization).toBe(basic);
-    expect(token).toEqual({ accessToken: 'issued-access-token', tokenType: 'Bearer', expiresAt: clock.now() + 3_600_000 });
+    expect(token).toEqual({ accessToken: 'issued-access-token', tokenType: 'Bearer', issuedAt: clock.now(), expiresAt: clock.now() + 3_600_000 });
     expect(response.status).toBe(200);
   });
 
@@ -46,6 +47,37 @@ describe('requestToken', () => {
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).toContain(server.url);
     expect((error as Error).message).not.toContain(credentials.clientSecret);
+  });
+
+  it.each([
+    ['the first client', undefined, ['CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET']],
+    ['the second client', SECOND_CLIENT_VARIABLES, ['CONTRACT_SECOND_CLIENT_ID', 'CONTRACT_SECOND_CLIENT_SECRET']],
+  ] as const)('names the variables of %s when its credentials are rejected', async (_client, credentialVariables, variables) => {
+    server = await startServer((_request, response) => sendJson(response, 401, { error: 'invalid_client' }));
+    const error = (await requestToken(server.url, credentials, { clock: fakeClock(), credentialVariables }).catch((caught: unknown) => caught)) as TokenError;
+    expect(error.variables).toEqual(variables);
+    expect(error.message).toContain(`Check ${variables[0]} and ${variables[1]}`);
+    expect(error.message).not.toContain(credentialVariables ? 'CONTRACT_CLIENT_ID' : 'CONTRACT_SECOND_CLIENT_ID');
+  });
+
+  it.each([
+    ['a server error', 500, 'server'],
+    ['an answer without access_token', 200, 'malformed'],
+  ] as const)('names the token service variables for %s', async (_case, status, reason) => {
+    server = await startServer((_request, response) => sendJson(response, status, { token: 'x' }));
+    const error = (await requestToken(server.url, credentials, { clock: fakeClock(), credentialVariables: SECOND_CLIENT_VARIABLES }).catch((caught: unknown) => caught)) as TokenError;
+    expect(error).toMatchObject({ reason, variables: ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] });
+    expect(error.message).toContain('CONTRACT_AUTH_URL');
+  });
+
+  it('names the token service variables when nothing answers', async () => {
+    server = await startServer(() => {});
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const error = (await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught)) as TokenError;
+    expect(error).toMatchObject({ reason: 'unreachable', variables: ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] });
+    expect(error.message).toMatch(/Check CONTRACT_AUTH_URL/);
   });
 
   it('reports an answer without access_token as malformed', async () => {
@@ -79,42 +111,64 @@ describe('TokenProvider', () => {
     server = undefined;
   });
 
-  async function tokenServer(): Promise<LocalServer> {
+  async function tokenServer(expiresIn = 600): Promise<LocalServer> {
     let issued = 0;
     return startServer((_request, response) => {
       issued += 1;
-      setTimeout(() => sendJson(response, 200, { access_token: `renewed-token-${issued}`, expires_in: 600 }), 20);
+      setTimeout(() => sendJson(response, 200, { access_token: `renewed-token-${issued}`, expires_in: expiresIn }), 20);
     });
   }
+
+  const runToken = (clock: { now(): number }, lifetimeMs?: number): IssuedToken => ({
+    accessToken: 'run-token-value',
+    issuedAt: clock.now(),
+    expiresAt: lifetimeMs === undefined ? undefined : clock.now() + lifetimeMs,
+  });
 
   it('uses the token it was given without asking for another', async () => {
     server = await tokenServer();
     const clock = fakeClock();
-    const provider = new TokenProvider(server.url, credentials, { accessToken: 'run-token-value', expiresAt: clock.now() + 600_000 }, { clock });
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, 600_000), { clock });
     expect(await provider.accessToken()).toBe('run-token-value');
     expect(server.received).toHaveLength(0);
   });
 
-  it('renews a minute before the token expires', async () => {
-    server = await tokenServer();
+  it.each([600_000, 20_000, 5_000])('renews a %i ms token once 80 %% of its lifetime has passed, not a fixed time ahead', async (lifetimeMs) => {
+    server = await tokenServer(lifetimeMs / 1000);
     const clock = fakeClock();
-    const issued: IssuedToken = { accessToken: 'run-token-value', expiresAt: clock.now() + 600_000 };
-    const provider = new TokenProvider(server.url, credentials, issued, { clock });
-    clock.advance(539_000);
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, lifetimeMs), { clock });
+    clock.advance(lifetimeMs * 0.8 - 1);
     expect(await provider.accessToken()).toBe('run-token-value');
-    clock.advance(1_000);
+    clock.advance(1);
     expect(await provider.accessToken()).toBe('renewed-token-1');
     expect(await provider.accessToken()).toBe('renewed-token-1');
     expect(server.received).toHaveLength(1);
   });
 
-  it('shares one renewal among concurrent callers', async () => {
-    server = await tokenServer();
-    const provider = new TokenProvider(server.url, credentials, { accessToken: 'run-token-value' });
+  it('shares one renewal among concurrent callers, and asks again after a 401 only once half the lifetime has passed', async () => {
+    server = await tokenServer(20);
+    const clock = fakeClock();
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
     const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
     expect(tokens).toEqual(['renewed-token-1', 'renewed-token-1', 'renewed-token-1']);
-    expect(server.received).toHaveLength(1);
+    clock.advance(9_999);
+    expect(await provider.renew(), 'a token refused again within half its lifetime is kept').toBe('renewed-token-1');
+    clock.advance(1);
     expect(await provider.renew()).toBe('renewed-token-2');
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('asks for at most one 20 s token per 10 s in a five-minute run that is refused on every call', async () => {
+    server = await tokenServer(20);
+    const clock = fakeClock();
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+    for (let elapsed = 0; elapsed < 300_000; elapsed += 250) {
+      await provider.accessToken();
+      await provider.renew();
+      clock.advance(250);
+    }
+    expect(server.received.length).toBeLessThanOrEqual(30);
+    expect(server.received.length).toBeGreaterThanOrEqual(15);
   });
 
   it('requests a token on first use when none was given', async () => {

@@ -1,0 +1,31 @@
+// Tokens for any lifetime: the token service says how long a token lives (`expires_in`), and the
+// suite must stay green and frugal whatever it says. Each run goes against a simulator of its own
+// that issues tokens of one lifetime; the simulator counts the tokens it issued.
+import { afterEach, expect, test } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
+import { ApiClient } from '../../support/transport/http.js';
+import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+
+let simulator: RunningSimulator | undefined;
+afterEach(async () => {
+  await simulator?.close();
+  simulator = undefined;
+});
+
+test.each([
+  // One per client: the run's tokens come from global setup and outlive the run.
+  { tokenTtlSeconds: 3600, atMost: 2 },
+  // The issue's bar: a 20 s token service once got a token request per API call.
+  { tokenTtlSeconds: 20, atMost: 30 },
+  // Tokens expire several times during the run: renewal is exercised, not only counted.
+  { tokenTtlSeconds: 5, atMost: undefined },
+])('a run against $tokenTtlSeconds s tokens stays green (at most $atMost tokens issued)', async ({ tokenTtlSeconds, atMost }) => {
+  simulator = await startSimulator({ control: true, tokenTtlSeconds });
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, ...simulatorAsRemoteTarget(simulator) });
+  const { tokensIssued } = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/requests')).body as { tokensIssued: number };
+  console.log(`token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ${simulator.options.clients.length} clients`);
+  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
+  expect(code).toBe(0);
+  if (atMost !== undefined) expect(tokensIssued, 'tokens issued in the whole run').toBeLessThanOrEqual(atMost);
+});
