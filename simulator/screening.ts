@@ -23,9 +23,14 @@ export interface ScreeningResult {
   subject: ScreeningSubject;
   riskLevel: 'LOW' | 'MEDIUM' | 'HIGH';
   matches: ScreeningMatch[];
+  /** Only under mutants: what a no-match answer may still say about the lists it checked. */
+  listsChecked?: string[];
+  message?: string;
+  /** Only under the screening-candidates-vary mutant: near misses whose number changes per call. */
+  candidates?: { name: string; score: number }[];
 }
 
-type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches'>;
+type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'listsChecked' | 'message' | 'candidates'>;
 
 // The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
 const POLITICIAN: Outcome = {
@@ -50,8 +55,18 @@ const REQUEST_SHAPES = {
   company: { object: { reference: 'string', provider: 'string', companyName: 'string', registrationNumber: 'string', country: 'string' }, required: ['reference'] },
 } as const;
 
+// Words that name PEP without affirming a match: a reading that counts words would see a politician.
+const NO_HIT_NAMING_PEP: Outcome = { ...NO_HIT, listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'], message: 'No PEP match found' };
+
+let candidateCalls = 0;
+
 function outcomeOf(state: SimulatorState, reference: string): Outcome {
   if (reference === 'person_test_case_01' && state.mutant('person-case-without-hit')) return NO_HIT;
+  if (reference === 'person_test_case_01' && state.mutant('person-case-no-match-names-pep')) return NO_HIT_NAMING_PEP;
+  if (state.mutant('screening-candidates-vary')) {
+    candidateCalls += 1;
+    return { ...CASES[reference].outcome, candidates: Array.from({ length: 1 + (candidateCalls % 3) }, (_, index) => ({ name: `Near miss ${index + 1}`, score: 0.4 })) };
+  }
   if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return NO_HIT;
   const outcome = CASES[reference].outcome;
   if (!state.mutant('screening-not-deterministic')) return outcome;

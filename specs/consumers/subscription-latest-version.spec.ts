@@ -8,7 +8,8 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
+import { ownsValue } from '../../support/readings/facts.js';
+import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('subscription.latest-version').test('shows the latest version of a subscribed person after it is updated', async ({ persons, consumers, data }) => {
   const stored = await Given('a person that a consumer of this client is subscribed to', async () => {
@@ -20,7 +21,8 @@ rule('subscription.latest-version').test('shows the latest version of a subscrib
 
   await When(`the person is updated with the family name ${familyName}`, () => persons.store({ ...stored.person, familyName }));
 
-  await Then('the subscribed person eventually shows the new family name', () =>
-    consumers.awaitSubscription(stored, `to show the family name ${familyName}`, (item) => containsValue(item, familyName)),
-  );
+  await Then('the subscribed person eventually shows the new family name', async () => {
+    const entry = await consumers.awaitSubscription(stored, `to show the family name ${familyName}`, (item) => ownsValue(item, familyName).holds);
+    await expectFact(ownsValue(entry, familyName), `the subscribed person's own record shows the family name ${familyName}`);
+  });
 });

@@ -12,9 +12,10 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { isIdentified } from '../../support/verbs/consumers.js';
-import { containsValue, itemContaining } from '../../support/readings/lookup.js';
-import { expectAccepted } from '../../support/evidence/expectations.js';
+import { consumerRecord } from '../../support/verbs/consumers.js';
+import { containsValue } from '../../support/readings/lookup.js';
+import { identified } from '../../support/readings/facts.js';
+import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.unknown-not-identified').test('does not identify, nor subscribe to, a consumer whose legal id matches no person', async ({ persons, consumers, data }) => {
   const unknownLegalId = data.unknownLegalId();
@@ -32,9 +33,9 @@ rule('consumer.unknown-not-identified').test('does not identify, nor subscribe t
 
   await Then('the unmatched consumer is not IDENTIFIED', async () => {
     const list = await consumers.listConsumers();
-    const item = itemContaining(list.body, unmatched.consumerId);
-    expect(item, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
-    expect(isIdentified(item), `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is not IDENTIFIED`).toBe(false);
+    const record = consumerRecord(list.body, unmatched.consumerId);
+    expect(record, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
+    await expectNoFact(identified(record), `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is IDENTIFIED`);
   });
   await Then('no subscribed person carries the unknown legal id', async () => {
     const subscribed = await consumers.listSubscribedPersons();

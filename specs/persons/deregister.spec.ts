@@ -10,7 +10,9 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, findRecords, hasFlag } from '../../support/readings/lookup.js';
+import { containsValue } from '../../support/readings/lookup.js';
+import { personFlag } from '../../support/readings/facts.js';
+import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.deregister').test('marks the person deregistered, with the reason given', async ({ persons, data }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
@@ -21,8 +23,9 @@ rule('transition.deregister').test('marks the person deregistered, with the reas
   );
 
   const record = await Then('the person is eventually shown deregistered', () =>
-    persons.awaitRetrievable(stored, 'to be marked deregistered', (body) => findRecords(body, (candidate) => hasFlag(candidate, 'deregistered')).length > 0),
+    persons.awaitRetrievable(stored, 'to be marked deregistered', (body) => personFlag(body, 'deregistered').holds),
   );
+  await Then('the mark is on the person itself', () => expectFact(personFlag(record, 'deregistered'), `person ${stored.gedi} is marked deregistered`));
   await Then('the record carries the reason', async () => {
     expect(containsValue(record, reason), `the reason "${reason}" is in the record`).toBe(true);
   });

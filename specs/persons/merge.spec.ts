@@ -5,22 +5,14 @@
  * > Person is merged into that person
  *
  * Not asserted (not shown): how a merged person is presented. Either of two readings counts as
- * "merged": the source record names the target gedi under a merge-related key, or the source gedi
- * now resolves to the target person. Nor is the status of the rejection shown: any 4xx counts.
+ * "merged": the source record names the target gedi under a merge field of its own (`merged.gedi`,
+ * `mergedInto`, …), or the source gedi now resolves to the target's own record. The target gedi
+ * elsewhere (a relative's entry) is no evidence. Nor is the status of the rejection shown: any 4xx counts.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, findRecords } from '../../support/readings/lookup.js';
-import { expectRejected } from '../../support/evidence/expectations.js';
-
-/** Evidence that the record fetched for `sourceGedi` shows it merged into `targetGedi`. */
-function showsMergedInto(record: unknown, sourceGedi: string, targetGedi: string): boolean {
-  const namedUnderMergeKey = findRecords(record, (candidate) =>
-    Object.entries(candidate).some(([key, value]) => /merge/i.test(key) && containsValue(value, targetGedi)),
-  ).length > 0;
-  const resolvesToTarget = containsValue(record, targetGedi) && !containsValue(record, sourceGedi);
-  return namedUnderMergeKey || resolvesToTarget;
-}
+import { mergedInto } from '../../support/readings/facts.js';
+import { expectFact, expectRejected } from '../../support/evidence/expectations.js';
 
 rule('transition.merge').test('merges a person into an existing person named by merged.gedi', async ({ persons }) => {
   const [target, source] = await Given('two available persons', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
@@ -29,9 +21,10 @@ rule('transition.merge').test('merges a person into an existing person named by 
     persons.store({ ...source.person, merged: { gedi: target.gedi } }),
   );
 
-  await Then('the second person is eventually shown merged into the first', () =>
-    persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (record) => showsMergedInto(record, source.gedi, target.gedi)),
-  );
+  await Then('the second person is eventually shown merged into the first', async () => {
+    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source.gedi, target.gedi).holds);
+    await expectFact(mergedInto(record, source.gedi, target.gedi), `${source.gedi} is merged into ${target.gedi}`);
+  });
 });
 
 rule('transition.merge-unknown-rejected').test('rejects a merge into a gedi that does not exist', async ({ persons, data }) => {

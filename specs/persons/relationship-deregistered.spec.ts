@@ -5,12 +5,14 @@
  * > person is marked deregistered
  *
  * The related person is identified by its own legal id; the mark is a `deregistered` flag (or a
- * DEREGISTERED status) on a record that carries that legal id.
+ * DEREGISTERED status) on the relative's own entry (the list entry that
+ * carries that legal id), never on the person or on another relative.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { hasFlag, recordsContaining } from '../../support/readings/lookup.js';
+import { relativeFlag } from '../../support/readings/facts.js';
+import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.relationship-deregistered').test('marks the related person deregistered when its relationship says deregistered', async ({ persons, data }) => {
   const relative = data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() });
@@ -19,9 +21,8 @@ rule('transition.relationship-deregistered').test('marks the related person dere
   const stored = await When('the client PUTs the person', () => persons.store(person));
 
   const legalId = relative.legalId!.socialSecurityNumber!;
-  await Then('the related person is eventually shown deregistered', () =>
-    persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (record) =>
-      recordsContaining(record, legalId).some((candidate) => hasFlag(candidate, 'deregistered')),
-    ),
-  );
+  await Then('the related person is eventually shown deregistered', async () => {
+    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds);
+    await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
+  });
 });

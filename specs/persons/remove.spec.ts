@@ -5,12 +5,13 @@
  * > removed
  *
  * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled (a
- * `removed` flag or a status value are both accepted), which other fields change.
+ * `removed` flag or a status value are both accepted, on the person's own record, not a relative's),
+ * which other fields change.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { findRecords, hasFlag } from '../../support/readings/lookup.js';
-import { expectAccepted } from '../../support/evidence/expectations.js';
+import { personFlag } from '../../support/readings/facts.js';
+import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
@@ -20,7 +21,8 @@ rule('transition.remove').test('marks the person as removed, and keeps it retrie
   await Then('the DELETE is accepted', async () => {
     expectAccepted(response, 'the DELETE');
   });
-  await Then('the person is eventually shown as removed', () =>
-    persons.awaitRetrievable(stored, 'to be marked as removed', (body) => findRecords(body, (candidate) => hasFlag(candidate, 'removed')).length > 0),
-  );
+  await Then('the person is eventually shown as removed', async () => {
+    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds);
+    await expectFact(personFlag(record, 'removed'), `person ${stored.gedi} is marked removed`);
+  });
 });

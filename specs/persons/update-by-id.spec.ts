@@ -10,7 +10,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
+import { ownsValue } from '../../support/readings/facts.js';
 
 rule('person.update-by-id').test('updates the same person, keeping its gedi, when the id already exists', async ({ persons, data }) => {
   const original = await Given('an available person', () => persons.createAvailable());
@@ -22,6 +22,6 @@ rule('person.update-by-id').test('updates the same person, keeping its gedi, whe
     expect(updated.gedi, 'a PUT with an existing id answers the gedi of that person').toBe(original.gedi);
   });
   await Then('the new family name becomes visible on that gedi', () =>
-    persons.awaitRetrievable(original, `to show the family name ${changed.familyName}`, (record) => containsValue(record, changed.familyName)),
+    persons.awaitRetrievable(original, `to show the family name ${changed.familyName}`, (record) => ownsValue(record, changed.familyName).holds),
   );
 });

@@ -4,15 +4,17 @@
  * > person_test_case_01 | Person screening; a politician screened with the service's own
  * > screening provider
  *
- * Evidence of a politically exposed person is looked for anywhere in the answer: a key naming PEP
- * or political exposure with a non-empty value, or a text saying PEP, politically exposed or
- * politician. Not asserted (not shown): every other field of the response, its status beyond 2xx.
+ * A PEP hit counts only on affirmative evidence: a match (hit) entry whose category, type or list
+ * name is PEP, or an affirmative PEP flag on a match or on the screened subject. An answer whose
+ * outcome or hit count says "no match" is never a hit, whatever words it contains elsewhere (the
+ * lists it checked, "No PEP match found"). Not asserted (not shown): every other field of the
+ * response, its status beyond 2xx.
  */
-import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { showsPoliticallyExposedPerson, TEST_REFERENCES } from '../../support/verbs/screening.js';
-import { expectAccepted } from '../../support/evidence/expectations.js';
+import { TEST_REFERENCES } from '../../support/verbs/screening.js';
+import { pepHit } from '../../support/readings/facts.js';
+import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
 rule('screening.person-test-case').test('screens person_test_case_01 as a politically exposed person', async ({ screening, data }) => {
   const request = await Given('the person test reference with the service\'s own provider', async () =>
@@ -23,6 +25,6 @@ rule('screening.person-test-case').test('screens person_test_case_01 as a politi
 
   await Then('the answer is 2xx and shows a politically exposed person', async () => {
     expectAccepted(response, 'the screening');
-    expect(showsPoliticallyExposedPerson(response.body), 'the result shows a politically exposed person (PEP)').toBe(true);
+    await expectFact(pepHit(response.body), `${request.reference} is a politically exposed person (PEP) hit`);
   });
 });

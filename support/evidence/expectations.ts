@@ -1,5 +1,8 @@
-// Owns the status-class judgements: any 2xx is acceptance, any 4xx a rejection, where no status is documented.
+// Owns the judgements specs share: status classes where no status is documented (any 2xx is
+// acceptance, any 4xx a rejection), and documented facts read on affirmative evidence, shown in the report.
 import { expect } from 'vitest';
+import type { Reading } from '../readings/facts.js';
+import { attachText } from './report.js';
 
 /** "2xx", "4xx", …: the documentation never fixes a status, only acceptance or rejection. */
 export function statusClass(status: number): string {
@@ -14,4 +17,16 @@ export function expectAccepted(response: { status: number }, what: string): void
 /** Where only "rejected" is implied, any 4xx is a rejection. */
 export function expectRejected(response: { status: number }, what: string): void {
   expect(statusClass(response.status), `${what} answered ${response.status}; a 4xx rejection was expected`).toBe('4xx');
+}
+
+/** The fact holds on affirmative evidence; the report shows the evidence, a failure where it looked. */
+export async function expectFact(reading: Reading, fact: string): Promise<void> {
+  await attachText(`Evidence that ${fact}`, reading.holds ? reading.evidence.join('\n') : `none; looked at ${reading.looked}`);
+  expect(reading.holds, `no affirmative evidence that ${fact}; looked at ${reading.looked}`).toBe(true);
+}
+
+/** The fact does not hold: no affirmative evidence of it; a failure shows the evidence that was found. */
+export async function expectNoFact(reading: Reading, fact: string): Promise<void> {
+  await attachText(`Evidence that ${fact}`, reading.holds ? reading.evidence.join('\n') : `none, as expected; looked at ${reading.looked}`);
+  expect(reading.evidence, `evidence that ${fact}`).toEqual([]);
 }

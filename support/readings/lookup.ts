@@ -25,65 +25,6 @@ export function containsValue(body: unknown, value: Scalar): boolean {
   return false;
 }
 
-/** Every object at any depth (the body itself included) that satisfies `predicate`, outermost first. */
-export function findRecords(body: unknown, predicate: (record: JsonRecord) => boolean): JsonRecord[] {
-  const found: JsonRecord[] = [];
-  walk(body, (record) => {
-    if (predicate(record)) found.push(record);
-  });
-  return found;
-}
-
-/** Objects whose subtree contains `value`, innermost first: the first is the closest record around it. */
-export function recordsContaining(body: unknown, value: Scalar): JsonRecord[] {
-  return findRecords(body, (record) => containsValue(record, value)).reverse();
-}
-
-/**
- * The innermost list item (an object in an array, at any depth) whose subtree contains `value`:
- * the consumer in a consumer list, the relative in a relationship list.
- */
-export function itemContaining(body: unknown, value: Scalar): JsonRecord | undefined {
-  if (Array.isArray(body)) {
-    for (const item of body) {
-      if (!containsValue(item, value)) continue;
-      return itemContaining(item, value) ?? (isRecord(item) ? item : undefined);
-    }
-    return undefined;
-  }
-  if (!isRecord(body)) return undefined;
-  for (const child of Object.values(body)) {
-    const item = itemContaining(child, value);
-    if (item !== undefined) return item;
-  }
-  return undefined;
-}
-
-/**
- * True when the record itself is marked with `flag` (removed, deregistered, deceased, merged):
- * a key named like the flag (or is<Flag>) holds true, or a status-like field holds the flag in upper case
- * (status: "REMOVED", states: ["DECEASED"]). Nested objects count (status: { removed: true }),
- * lists do not: a list holds other records, such as relatives, whose flags are theirs.
- */
-export function hasFlag(record: unknown, flag: string): boolean {
-  if (!isRecord(record)) return false;
-  const wanted = flag.toLowerCase();
-  return Object.entries(record).some(([key, value]) => {
-    const name = key.toLowerCase();
-    if ((name === wanted || name === `is${wanted}`) && (value === true || value === 'true')) return true;
-    if (STATUS_KEY.test(name) && statusValues(value).some((status) => status.toLowerCase() === wanted)) return true;
-    return isRecord(value) && hasFlag(value, flag);
-  });
-}
-
-const STATUS_KEY = /(status|state|flag)(es|s)?$/;
-
-function statusValues(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return [];
-}
-
 // ---------------------------------------------------------------------------------------------
 // Pagination
 

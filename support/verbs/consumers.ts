@@ -4,7 +4,8 @@ import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually } from '../readings/eventually.js';
-import { containsValue, itemContaining, readPages } from '../readings/lookup.js';
+import { readPages } from '../readings/lookup.js';
+import { identified, recordsOwning } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 
 export const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
@@ -44,7 +45,7 @@ export class ConsumerData {
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
-    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => itemContaining(body, consumerId), until);
+    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => consumerRecord(body, consumerId), until);
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
@@ -52,7 +53,7 @@ export class ConsumerData {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
       (stop) => this.listSubscribedPersons(stop),
-      (body) => itemContaining(body, stored.gedi) ?? itemContaining(body, stored.person.legalId),
+      (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
     );
   }
@@ -80,12 +81,12 @@ export class ConsumerData {
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
     const response = await this.upload([consumer]);
     if (!response.ok) throw new Error(`the consumer upload answered ${response.status}, not 2xx`);
-    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', isIdentified);
+    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds);
     await this.awaitSubscription(stored);
   }
 }
 
-/** The one consumer state the documentation shows. */
-export function isIdentified(item: unknown): boolean {
-  return containsValue(item, 'IDENTIFIED');
+/** The consumer's own record in a consumer list (an entry that carries its consumerId as a field of its own). */
+export function consumerRecord(body: unknown, consumerId: string): unknown {
+  return recordsOwning(body, consumerId)[0]?.item;
 }

@@ -1,15 +1,12 @@
+import { recordsOwning } from '../../support/readings/facts.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../support/transport/http.js';
 import {
   containsValue,
-  findRecords,
   findValues,
-  hasFlag,
-  itemContaining,
   nextPage,
   pages,
   readPages,
-  recordsContaining,
   type NextPage,
   type PageSource,
 } from '../../support/readings/lookup.js';
@@ -47,66 +44,6 @@ describe('findValues / containsValue in any layout', () => {
 
   it('returns every value under the key, outermost first', () => {
     expect(findValues({ gedi: 'outer', merged: { gedi: 'inner' } }, 'gedi')).toEqual(['outer', 'inner']);
-  });
-});
-
-describe('findRecords / recordsContaining / itemContaining', () => {
-  const withRelative = {
-    data: {
-      gedi: 'G-1',
-      relationshipList: [{ hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: '195001019999' }, deceased: true }],
-    },
-  };
-
-  it('finds every object that satisfies the predicate, the body included', () => {
-    expect(findRecords(withRelative, (record) => 'gedi' in record)).toEqual([withRelative.data]);
-    expect(findRecords([{ a: 1 }, { b: { a: 2 } }], (record) => 'a' in record)).toEqual([{ a: 1 }, { a: 2 }]);
-    expect(findRecords('text', () => true)).toEqual([]);
-  });
-
-  it('lists the records around a value, innermost first', () => {
-    const around = recordsContaining(withRelative, '195001019999');
-    expect(around).toHaveLength(4);
-    expect(around[0]).toEqual({ socialSecurityNumber: '195001019999' });
-    expect(around[1]).toBe(withRelative.data.relationshipList[0]);
-    expect(around[3]).toBe(withRelative);
-  });
-
-  it('finds the list item that holds a value, wherever the list is', () => {
-    const consumers = { content: [{ consumerId: 'c-1', state: 'IDENTIFIED' }, { consumerId: 'c-2', data: { legalId: 'L2' } }] };
-    expect(itemContaining(consumers, 'c-2')).toBe(consumers.content[1]);
-    expect(itemContaining(consumers, 'L2')).toBe(consumers.content[1]);
-    expect(itemContaining([[{ consumerId: 'c-1' }], [{ consumerId: 'c-3' }]], 'c-3')).toEqual({ consumerId: 'c-3' });
-    expect(itemContaining(withRelative, '195001019999')).toBe(withRelative.data.relationshipList[0]);
-    expect(itemContaining({ consumerId: 'c-1' }, 'c-1')).toBeUndefined();
-    expect(itemContaining(consumers, 'c-9')).toBeUndefined();
-  });
-});
-
-describe('hasFlag', () => {
-  it.each([
-    [{ removed: true }, 'removed'],
-    [{ Removed: 'true' }, 'removed'],
-    [{ isDeregistered: true }, 'deregistered'],
-    [{ status: 'REMOVED' }, 'removed'],
-    [{ personStatus: 'deregistered' }, 'deregistered'],
-    [{ statuses: ['ACTIVE', 'DECEASED'] }, 'deceased'],
-    [{ state: 'MERGED' }, 'merged'],
-    [{ flags: ['REMOVED'] }, 'removed'],
-    [{ status: { deregistered: true, reason: 'emigrated' } }, 'deregistered'],
-  ])('sees %j as %s', (record, flag) => {
-    expect(hasFlag(record, flag)).toBe(true);
-  });
-
-  it.each([
-    [{ removed: false }, 'removed'],
-    [{ status: 'ACTIVE' }, 'removed'],
-    [{ note: 'REMOVED' }, 'removed'],
-    [{ merged: { gedi: 'G-2' } }, 'merged'],
-    [{ relationshipList: [{ deceased: true }] }, 'deceased'],
-    ['REMOVED', 'removed'],
-  ])('does not see %j as %s', (record, flag) => {
-    expect(hasFlag(record, flag)).toBe(false);
   });
 });
 
@@ -195,7 +132,7 @@ describe('readPages', () => {
     });
     const all = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', { query: { size: '1' } });
     expect(all.ok).toBe(true);
-    expect(itemContaining(all.body, 'c-3')).toEqual({ consumerId: 'c-3' });
+    expect(recordsOwning(all.body, 'c-3')[0]?.item).toEqual({ consumerId: 'c-3' });
     expect(all.exchanges).toHaveLength(3);
     expect(server.received.map((request) => request.url)).toEqual(['/v3/consumers?size=1', '/v3/consumers?size=1&cursor=p2', '/v3/consumers?cursor=p3&size=1']);
   });
@@ -205,8 +142,8 @@ describe('readPages', () => {
       const cursor = new URL(request.url, 'http://x').searchParams.get('cursor');
       sendJson(response, 200, { items: [{ consumerId: `c-${cursor ?? '1'}` }], nextCursor: String(Number(cursor ?? '1') + 1) });
     });
-    const found = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, (bodies) => itemContaining(bodies, 'c-2') !== undefined);
-    expect(itemContaining(found.body, 'c-2')).toEqual({ consumerId: 'c-2' });
+    const found = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-2').length > 0);
+    expect(recordsOwning(found.body, 'c-2')[0]?.item).toEqual({ consumerId: 'c-2' });
     expect(server.received).toHaveLength(2);
   });
 

@@ -1,0 +1,215 @@
+// Owns reading documented facts (PEP hit, IDENTIFIED, merged, deceased, deregistered, removed,
+// subscribed, latest version) from answers whose layout is not documented. A fact holds only on
+// affirmative evidence on the record it is about: a field that says so, on that record, never a
+// word somewhere else in the answer ("No PEP match found", the lists that were checked, a relative's
+// flag, another consumer's state). Each reading returns the evidence it found, as `path = value`,
+// for the report, and where it looked, for the failure message.
+type JsonRecord = Record<string, unknown>;
+
+export interface Reading {
+  holds: boolean;
+  /** `$.hits[0].category = "PEP"`: what made it hold (empty when it does not). */
+  evidence: string[];
+  /** Where the reading looked, for a failure message. */
+  looked: string;
+}
+
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
+const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
+
+const show = (value: unknown): string => JSON.stringify(value);
+
+interface Field {
+  path: string;
+  key: string;
+  value: unknown;
+}
+
+/**
+ * The record's own fields: its keys and those of the objects nested in it (an envelope such as
+ * `data` or `attributes`, a `status: { removed: true }`), never what sits in its lists, which hold
+ * other records (relatives, matches, history) whose facts are theirs.
+ */
+function ownFields(record: unknown, path = '$'): Field[] {
+  if (!isRecord(record)) return [];
+  return Object.entries(record).flatMap(([key, value]) => [{ path: `${path}.${key}`, key, value }, ...ownFields(value, `${path}.${key}`)]);
+}
+
+/** Scalars among a record's own fields. */
+function ownScalars(record: unknown): unknown[] {
+  return ownFields(record).map((field) => field.value).filter((value) => !isRecord(value) && !Array.isArray(value));
+}
+
+/** Every object that is an element of a list, at any depth, with its path. */
+function listItems(body: unknown, path = '$'): { item: JsonRecord; path: string }[] {
+  if (Array.isArray(body)) {
+    return body.flatMap((element, index) => [...(isRecord(element) ? [{ item: element, path: `${path}[${index}]` }] : []), ...listItems(element, `${path}[${index}]`)]);
+  }
+  if (!isRecord(body)) return [];
+  return Object.entries(body).flatMap(([key, value]) => listItems(value, `${path}.${key}`));
+}
+
+/** The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with that legal id. */
+export function recordsOwning(body: unknown, value: string): { item: JsonRecord; path: string }[] {
+  return listItems(body).filter(({ item }) => ownScalars(item).includes(value));
+}
+
+const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
+
+/** Fields that hold a record's state as words: `status: "REMOVED"`, `states: ["DECEASED"]`. */
+const STATE_KEYS = new Set(['status', 'state', 'statuses', 'states', 'flags', 'personstatus', 'recordstatus', 'lifecyclestatus', 'registrationstatus', 'civilstatus']);
+
+function words(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/**
+ * Whether the record itself is marked with `flag`: a field named like the flag (or is<Flag>) that
+ * is affirmatively true, or a state field whose word is exactly the flag.
+ */
+export function flagOf(record: unknown, flag: string, stateKeys: ReadonlySet<string> = STATE_KEYS): Reading {
+  const wanted = normal(flag);
+  const evidence = ownFields(record).flatMap(({ path, key, value }) => {
+    const name = normal(key);
+    if ((name === wanted || name === `is${wanted}`) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
+    if (stateKeys.has(name) && words(value).some((word) => normal(word) === wanted)) return [`${path} = ${show(value)}`];
+    return [];
+  });
+  return { holds: evidence.length > 0, evidence, looked: `the record's own fields named ${flag} or is${flag} (true), and its state fields (${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"` };
+}
+
+/** A flag of the person a record is about (its own fields, not its relatives'). */
+export const personFlag = flagOf;
+
+/** A flag of the related person with `legalId`, on that relative's own entry of the record. */
+export function relativeFlag(record: unknown, legalId: string, flag: string): Reading {
+  const relatives = recordsOwning(record, legalId);
+  const readings = relatives.map(({ item, path }) => {
+    const reading = flagOf(item, flag);
+    return { ...reading, evidence: reading.evidence.map((line) => line.replace(/^\$/, path)) };
+  });
+  const found = readings.filter((reading) => reading.holds);
+  return {
+    holds: found.length > 0,
+    evidence: found.flatMap((reading) => reading.evidence),
+    looked: relatives.length === 0 ? `no list entry carries the legal id ${legalId}` : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ${readings[0]!.looked}`,
+  };
+}
+
+const CONSUMER_STATE_KEYS = new Set([...STATE_KEYS, 'consumerstate', 'consumerstatus', 'identificationstate', 'identificationstatus', 'matchstatus', 'matchstate']);
+
+/** The documented consumer state IDENTIFIED, on the consumer's own record. */
+export function identified(consumer: unknown): Reading {
+  return flagOf(consumer, 'IDENTIFIED', CONSUMER_STATE_KEYS);
+}
+
+/** Keys that name where a person was merged to. */
+const MERGE_KEYS = new Set(['merged', 'mergedinto', 'mergedwith', 'mergedto', 'mergetarget', 'mergedgedi', 'mergedintogedi', 'survivinggedi', 'survivor', 'replacedby']);
+
+/**
+ * The record fetched for `sourceGedi` shows it merged into `targetGedi`: a merge field of its own
+ * names the target (`merged: { gedi }`, `mergedInto`), or the record is the target's own (the
+ * source gedi now resolves to the person it was merged into).
+ */
+export function mergedInto(record: unknown, sourceGedi: string, targetGedi: string): Reading {
+  const fields = ownFields(record);
+  const underMergeKey = fields.flatMap(({ path, key, value }) =>
+    MERGE_KEYS.has(normal(key)) && (value === targetGedi || ownScalars(value).includes(targetGedi)) ? [`${path} = ${show(value)}`] : [],
+  );
+  const ownGedis = fields.filter(({ key }) => normal(key) === 'gedi').map(({ path, value }) => ({ path, value }));
+  const resolves = ownGedis.some(({ value }) => value === targetGedi) && !ownGedis.some(({ value }) => value === sourceGedi);
+  const evidence = [...underMergeKey, ...(resolves ? ownGedis.map(({ path, value }) => `${path} = ${show(value)} (the source gedi resolves to the merge target)`) : [])];
+  return { holds: evidence.length > 0, evidence, looked: `the record's own merge fields (${[...MERGE_KEYS].join(', ')}) for ${targetGedi}, and its own gedi` };
+}
+
+/** The person's own record in a list (a subscription entry) carries `value` as one of its fields. */
+export function ownsValue(record: unknown, value: string): Reading {
+  const evidence = ownFields(record).filter((field) => field.value === value).map(({ path }) => `${path} = ${show(value)}`);
+  return { holds: evidence.length > 0, evidence, looked: `the record's own fields for ${show(value)}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screening
+
+/** Lists whose entries are matches (hits) of a screening. */
+const MATCH_LIST_KEYS = new Set(['hits', 'matches', 'results', 'candidates', 'alerts', 'entities', 'findings', 'matchedentities', 'screeningresults', 'potentialmatches']);
+/** Fields of a match that say which kind of list it was found on. */
+const CATEGORY_KEYS = new Set(['category', 'categories', 'type', 'types', 'list', 'lists', 'listtype', 'listname', 'listcategory', 'source', 'sources', 'dataset', 'datasets', 'risktype', 'topics', 'tags', 'classification']);
+/** Fields that are an affirmative PEP flag on the match or the screened subject. */
+const PEP_FLAG_KEYS = new Set(['pep', 'ispep', 'politicallyexposed', 'ispoliticallyexposed', 'politicallyexposedperson', 'ispoliticallyexposedperson']);
+const PEP_WORD = /^(pep|peps|politically[ _-]?exposed([ _-]?persons?)?|pep[ _-]?(list|class[ _-]?\d|tier[ _-]?\d)?)$/i;
+/** Lists whose very name says their entries are PEP matches. */
+const PEP_LIST_KEYS = new Set(['peps', 'pephits', 'pepmatches', 'pepresults', 'politicallyexposedpersons']);
+/** A PEP-specific outcome field, and the words by which it affirms a match. */
+const PEP_STATUS_KEYS = new Set(['pepstatus', 'pepresult', 'pepmatch', 'pepscreeningresult', 'pepoutcome']);
+const HIT_WORD = /^(hit|match(ed)?|positive|yes|true|found|confirmed|potential[ _-]?match)$/i;
+
+/** An outcome that says there is no match, whatever other fields say. */
+const NO_MATCH_WORD = /^(no[ _-]?(hits?|match(es)?|matches[ _-]?found|results?)|clear(ed)?|none|negative|not[ _-]?found|no[ _-]?risk)$/i;
+const OUTCOME_KEYS = new Set(['outcome', 'result', 'status', 'screeningresult', 'screeningstatus', 'matchstatus', 'decision', 'verdict', 'overallresult']);
+const COUNT_KEYS = new Set(['hitcount', 'matchcount', 'totalhits', 'totalmatches', 'numberofhits', 'numberofmatches', 'hitscount', 'matchescount', 'count', 'total']);
+
+function saysNoMatch(body: unknown): string | undefined {
+  for (const { path, key, value } of ownFields(body)) {
+    const name = normal(key);
+    if (OUTCOME_KEYS.has(name) && words(value).some((word) => NO_MATCH_WORD.test(word.trim()))) return `${path} = ${show(value)}`;
+    if (OUTCOME_KEYS.has(name) && value === false) return `${path} = false`;
+    if ((COUNT_KEYS.has(name) || MATCH_LIST_KEYS.has(name)) && value === 0) return `${path} = 0`;
+  }
+  return undefined;
+}
+
+function matchEntries(body: unknown, path = '$'): { item: JsonRecord; path: string }[] {
+  if (Array.isArray(body)) return body.flatMap((element, index) => matchEntries(element, `${path}[${index}]`));
+  if (!isRecord(body)) return [];
+  return Object.entries(body).flatMap(([key, value]) => {
+    const here = `${path}.${key}`;
+    const entries = MATCH_LIST_KEYS.has(normal(key)) && Array.isArray(value)
+      ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
+      : [];
+    return [...entries, ...matchEntries(value, here)];
+  });
+}
+
+/** Where a flag is about the screened subject: the answer itself or its envelope, not a settings or provider object. */
+const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'screening', 'screeningresult']);
+
+function onTheSubject(path: string): boolean {
+  const parents = path.split('.').slice(1, -1);
+  return parents.every((parent) => SUBJECT_ENVELOPES.has(normal(parent)));
+}
+
+function pepEvidenceOf(item: JsonRecord, path: string): string[] {
+  return ownFields(item, path).flatMap(({ path: at, key, value }) => {
+    const name = normal(key);
+    if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${at} = ${show(value)}`];
+    if (CATEGORY_KEYS.has(name) && words(value).some((word) => PEP_WORD.test(word.trim()))) return [`${at} = ${show(value)}`];
+    return [];
+  });
+}
+
+/**
+ * A politically exposed person among the matches of a screening: a match entry whose category
+ * (type, list name) is PEP or that carries an affirmative PEP flag, or an affirmative PEP flag on
+ * the screened subject itself. An answer whose outcome or hit count says "no match" is never a hit.
+ */
+export function pepHit(body: unknown): Reading {
+  const looked = `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their ${[...CATEGORY_KEYS].slice(0, 6).join('/')}… fields and PEP flags), and PEP flags on the subject`;
+  const denial = saysNoMatch(body);
+  if (denial !== undefined) return { holds: false, evidence: [], looked: `${looked}; the answer says there is no match: ${denial}` };
+  const fromMatches = matchEntries(body).flatMap(({ item, path }) => pepEvidenceOf(item, path));
+  const fromSubject = ownFields(body).flatMap(({ path, key, value }) => {
+    if (!onTheSubject(path)) return [];
+    const name = normal(key);
+    if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
+    if (PEP_STATUS_KEYS.has(name) && words(value).some((word) => HIT_WORD.test(word.trim()))) return [`${path} = ${show(value)}`];
+    if (PEP_LIST_KEYS.has(name) && Array.isArray(value) && value.some(isRecord)) return [`${path}[0] (an entry of a PEP match list)`];
+    return [];
+  });
+  const evidence = [...fromMatches, ...fromSubject];
+  return { holds: evidence.length > 0, evidence, looked };
+}
