@@ -32,6 +32,13 @@ export const failureTaxonomy = [
     ],
   },
   {
+    // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
+    // says nothing about the rule that wanted to look through it.
+    id: 'list-incomplete',
+    name: 'List could not be read completely',
+    matchers: { statuses: notPassed, trace: /^ListIncompleteError\b/ },
+  },
+  {
     id: 'configuration-error',
     name: 'Configuration error',
     matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError)\b/ },

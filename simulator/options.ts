@@ -1,4 +1,5 @@
 import { systemClock, type SimulatorClock } from './clock.js';
+import type { PagingStyle } from './layouts/layout.js';
 import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
 
 export type Layout = 'standard' | 'alternate';
@@ -29,12 +30,14 @@ export interface SimulatorOptions {
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
   pageSize?: number;
+  /** The paging convention of both lists; default: the layout's own. */
+  paging?: PagingStyle;
   bodyLimitBytes?: number;
   seed?: number;
   clock?: SimulatorClock;
 }
 
-export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, 'mutant'>> & { mutant?: MutantName };
+export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, 'mutant' | 'paging'>> & { mutant?: MutantName; paging?: PagingStyle };
 
 export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
   { id: 'contract-client', secret: 'contract-secret' },
@@ -55,6 +58,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     layout: options.layout ?? 'standard',
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize ?? 500,
+    paging: options.paging,
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
     seed: options.seed ?? Date.now() % 2 ** 31,
     clock: options.clock ?? systemClock,
@@ -103,6 +107,15 @@ function readLayout(env: Env): Layout | undefined {
   return raw;
 }
 
+const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-number', 'offset'];
+
+function readPaging(env: Env): PagingStyle | undefined {
+  const raw = env.SIMULATOR_PAGING;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (!(PAGING_STYLES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_PAGING', raw, `use one of ${PAGING_STYLES.join(', ')}.`);
+  return raw as PagingStyle;
+}
+
 function readFlag(env: Env, variable: string): boolean | undefined {
   const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -125,6 +138,8 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     layout: readLayout(env),
     backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
+    pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),
+    paging: readPaging(env),
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as SimulatorOptions;
 }

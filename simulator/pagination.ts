@@ -1,21 +1,19 @@
+// Owns paging the lists (operations 6 and 7) in the four common conventions the simulator serves:
+// a next URL in the body, a Link header with a cursor, page numbers (Spring style, no links) and
+// offset/limit with a total. Which one a target uses is not documented.
 import { badRequest } from './errors.js';
+import type { PagingStyle, Reply } from './layouts/layout.js';
 
 export type ListOrder = 'newest-first' | 'oldest-first';
 
-export interface Page<T> {
-  items: T[];
-  /** Present when more items follow. */
-  nextCursor?: string;
-}
-
 const MAX_LIMIT = 1000;
 
-/** The page size a client asked for (`limit`), within 1..1000. */
-export function pageLimit(raw: string | undefined, fallback: number): number {
+/** A non-negative integer query parameter, or the fallback when it is absent. */
+function whole(raw: string | undefined, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (raw === undefined) return fallback;
-  const limit = Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest('limit', `expected an integer 1..${MAX_LIMIT}, got ${JSON.stringify(raw)}`);
-  return limit;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw badRequest(name, `expected an integer ${min}..${max}, got ${JSON.stringify(raw)}`);
+  return value;
 }
 
 // The cursor carries the sort key of the last item served, so records added while a client pages
@@ -32,12 +30,55 @@ function decodeCursor(cursor: string, param: string): number {
   throw badRequest(param, `not a cursor this service issued: ${JSON.stringify(cursor)}`);
 }
 
-/** One page of `items` (given oldest first) in the layout's order, after the cursor's item. */
-export function paginate<T>(items: T[], keyOf: (item: T) => number, order: ListOrder, limit: number, cursor: { param: string; value?: string }): Page<T> {
-  const after = cursor.value === undefined ? undefined : decodeCursor(cursor.value, cursor.param);
-  const ordered = order === 'newest-first' ? [...items].reverse() : items;
-  const remaining = after === undefined ? ordered : ordered.filter((item) => (order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
+export interface ListRequest {
+  style: PagingStyle;
+  order: ListOrder;
+  /** The page size unless the client asks for another. */
+  pageSize: number;
+  query: Record<string, string | undefined>;
+  /** The cursor parameter of the cursor styles. */
+  cursorParam: string;
+  /** The key of the records for the styles that do not name it. */
+  listKey: string;
+  /** The absolute URL of this request, for next links. */
+  url: URL;
+}
+
+/**
+ * One page of `items` (given oldest first, each with its sort key) in the request's style, its
+ * records rendered by `render`.
+ */
+export function listPage<T>(items: T[], keyOf: (item: T) => number, render: (item: T) => unknown, request: ListRequest): Reply {
+  const ordered = request.order === 'newest-first' ? [...items].reverse() : items;
+  const { query, style } = request;
+  if (style === 'page-number') {
+    const size = whole(query.size, 'size', request.pageSize, 1, MAX_LIMIT);
+    const number = whole(query.page, 'page', 0);
+    const totalPages = Math.ceil(ordered.length / size);
+    return { status: 200, body: { content: ordered.slice(number * size, (number + 1) * size).map(render), page: { number, size, totalElements: ordered.length, totalPages } } };
+  }
+  if (style === 'offset') {
+    const limit = whole(query.limit, 'limit', request.pageSize, 1, MAX_LIMIT);
+    const offset = whole(query.offset, 'offset', 0);
+    return { status: 200, body: { [request.listKey]: ordered.slice(offset, offset + limit).map(render), offset, limit, total: ordered.length } };
+  }
+  const limit = whole(query.limit, 'limit', request.pageSize, 1, MAX_LIMIT);
+  const cursor = query[request.cursorParam];
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, request.cursorParam);
+  const remaining = after === undefined ? ordered : ordered.filter((item) => (request.order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
   const page = remaining.slice(0, limit);
   const last = page.at(-1);
-  return remaining.length > limit && last !== undefined ? { items: page, nextCursor: encodeCursor(keyOf(last)) } : { items: page };
+  const nextCursor = remaining.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : undefined;
+  const nextUrl = nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [request.cursorParam]: nextCursor });
+  const records = page.map(render);
+  if (style === 'link-header') {
+    return { status: 200, headers: nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` }, body: { [request.listKey]: records, meta: { nextCursor: nextCursor ?? null } } };
+  }
+  return { status: 200, body: { [request.listKey]: records, next: nextUrl ?? null } };
+}
+
+function withQuery(url: URL, params: Record<string, string>): string {
+  const next = new URL(url);
+  for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);
+  return next.toString();
 }

@@ -27,16 +27,14 @@ function screeningRecord(result: ScreeningResult) {
   };
 }
 
-function linkHeader(nextUrl: string | undefined): Record<string, string> {
-  return nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` };
-}
-
 /**
  * A second, equally contract-keeping server: `{ data }` envelopes, 201/202/204, oldest first,
  * cursor paging with a `Link` header, 410 for deleted persons, RFC 9457 problem details.
  */
 export const alternateLayout: ResponseLayout = {
   order: 'oldest-first',
+  paging: 'link-header',
+  listKey: 'data',
   cursorParam: 'cursor',
   unsupportedMediaTypeStatus: 415,
   personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { data: { clientReference: id, ...(gedi === undefined ? {} : { gedi }) } } }),
@@ -47,30 +45,8 @@ export const alternateLayout: ResponseLayout = {
       ? { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'No match', status: 404, detail: 'no person matches the legal id' } }
       : { status: 200, body: { data: views.map(personRecord) } },
   consumersAccepted: (records) => ({ status: 202, body: { data: { accepted: records.length } } }),
-  consumers: (page, next) => {
-    const nextUrl = page.nextCursor === undefined ? undefined : next(page.nextCursor);
-    return {
-      status: 200,
-      headers: linkHeader(nextUrl),
-      body: {
-        data: page.items.map(({ record, state, gedi }) => ({
-          consumerId: record.consumerId, market: record.market, data: record.data, status: state, ...(gedi === undefined ? {} : { gedi }),
-        })),
-        meta: { nextCursor: page.nextCursor ?? null },
-      },
-    };
-  },
-  subscriptions: (page, next) => {
-    const nextUrl = page.nextCursor === undefined ? undefined : next(page.nextCursor);
-    return {
-      status: 200,
-      headers: linkHeader(nextUrl),
-      body: {
-        data: page.items.map(({ person, subscribedAt }) => ({ subscribedAt: new Date(subscribedAt).toISOString(), person: personRecord(person) })),
-        meta: { nextCursor: page.nextCursor ?? null },
-      },
-    };
-  },
+  consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, status: state, ...(gedi === undefined ? {} : { gedi }) }),
+  subscription: ({ person, subscribedAt }) => ({ subscribedAt: new Date(subscribedAt).toISOString(), person: personRecord(person) }),
   screening: (result) => ({ status: 200, body: { data: screeningRecord(result) } }),
   error: (error) => ({
     status: error.code === 'gone' ? 410 : error.status,

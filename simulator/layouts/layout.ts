@@ -1,7 +1,7 @@
 import type { ConsumerRecord } from '../consumers.js';
 import type { ConsumerView, SubscriptionView } from '../consumer-ops.js';
 import type { HttpError } from '../errors.js';
-import type { ListOrder, Page } from '../pagination.js';
+import type { ListOrder } from '../pagination.js';
 import type { PersonView } from '../person-queries.js';
 import type { ScreeningResult } from '../screening.js';
 
@@ -19,8 +19,8 @@ export interface PersonAck {
   created: boolean;
 }
 
-/** Builds the absolute URL of the next page for a cursor. */
-export type NextLink = (cursor: string) => string;
+/** The paging conventions the simulator serves (every one is common; none is documented). */
+export type PagingStyle = 'next-url' | 'link-header' | 'page-number' | 'offset';
 
 /**
  * Everything the documentation leaves "not shown" about responses: statuses, envelopes, list
@@ -29,6 +29,10 @@ export type NextLink = (cursor: string) => string;
  */
 export interface ResponseLayout {
   order: ListOrder;
+  /** The paging convention of the lists unless SIMULATOR_PAGING chooses another. */
+  paging: PagingStyle;
+  /** The key of a page's records, for the conventions that do not name it (next-url, link-header, offset). */
+  listKey: string;
   /** The query parameter that carries a page cursor. */
   cursorParam: string;
   /** Status for a body of a content type the operation does not take. */
@@ -38,8 +42,8 @@ export interface ResponseLayout {
   person(view: PersonView): Reply;
   found(views: PersonView[]): Reply;
   consumersAccepted(records: ConsumerRecord[]): Reply;
-  consumers(page: Page<ConsumerView>, next: NextLink): Reply;
-  subscriptions(page: Page<SubscriptionView>, next: NextLink): Reply;
+  consumer(view: ConsumerView): unknown;
+  subscription(view: SubscriptionView): unknown;
   screening(result: ScreeningResult): Reply;
   error(error: HttpError): Reply;
 }

@@ -17,6 +17,8 @@ function personRecord({ gedi, market, version, state }: PersonView) {
 /** The default layout: flat bodies, 200s, newest first, a `next` URL, `{ error: {...} }`. */
 export const standardLayout: ResponseLayout = {
   order: 'newest-first',
+  paging: 'next-url',
+  listKey: 'items',
   cursorParam: 'pageToken',
   unsupportedMediaTypeStatus: 400,
   personWritten: ({ id, gedi }) => ({ status: 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
@@ -27,22 +29,8 @@ export const standardLayout: ResponseLayout = {
     status: 200,
     body: { received: records.length, consumers: records.map(({ consumerId }) => ({ consumerId, state: 'PENDING' })) },
   }),
-  consumers: (page, next) => ({
-    status: 200,
-    body: {
-      items: page.items.map(({ record, state, gedi }) => ({
-        consumerId: record.consumerId, market: record.market, data: record.data, state, ...(gedi === undefined ? {} : { gedi }),
-      })),
-      next: page.nextCursor === undefined ? null : next(page.nextCursor),
-    },
-  }),
-  subscriptions: (page, next) => ({
-    status: 200,
-    body: {
-      items: page.items.map(({ person }) => personRecord(person)),
-      next: page.nextCursor === undefined ? null : next(page.nextCursor),
-    },
-  }),
+  consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, state, ...(gedi === undefined ? {} : { gedi }) }),
+  subscription: ({ person }) => personRecord(person),
   screening: (result) => ({ status: 200, body: result }),
   error: (error) => ({
     status: error.status,

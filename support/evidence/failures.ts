@@ -12,8 +12,8 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
   return `${BROKEN_RULE_PREFIX} ${rule.id} (${rule.section}: "${rule.quote}"): ${detail}`;
 }
 
-/** Failures that say nothing about the contract: the target could not be asked at all. */
-const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'ConfigError']);
+/** Failures that say nothing about the contract: the target could not be asked, or its list could not be read to its end. */
+const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'ConfigError', 'ListIncompleteError']);
 
 /**
  * Names the rule on an error, unless the failure is not about the contract (an unreachable target

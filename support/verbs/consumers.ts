@@ -4,7 +4,7 @@ import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually } from '../readings/eventually.js';
-import { readPages } from '../readings/lookup.js';
+import { readPages } from '../readings/list-reader.js';
 import { identified, recordsOwning } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attributeToRule, brokenRuleMessage, rulesNamedIn } from '../../support/evidence/failures.js';
 import { ConfigError } from '../../support/run/config.js';
+import { ListIncompleteError } from '../../support/readings/list-reader.js';
 
 describe('rule attribution', () => {
   it('prefixes a failure with the rule id, its section and the documented words', () => {
@@ -18,6 +19,8 @@ describe('rule attribution', () => {
     const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { name: 'TargetUnavailableError' });
     expect((attributeToRule(unreachable, 'transition.delete') as Error).message).toBe('connect ECONNREFUSED');
     expect((attributeToRule(new ConfigError('CONTRACT_MARKET', 'bad'), 'transition.delete') as Error).message).toBe('CONTRACT_MARKET: bad');
+    const incomplete = new ListIncompleteError('/v3/consumers', 'offset', 3, 'the total says 12 records, but the page at offset 15 is empty');
+    expect((attributeToRule(incomplete, 'consumer.unknown-not-identified') as Error).message).toMatch(/^List could not be read completely/);
   });
 
   it('refuses a rule id the catalogue does not know', () => {

@@ -1,0 +1,237 @@
+// Owns reading a list across its pages, whatever paging convention the target uses (not shown in
+// the documentation): a next link or URL in the body, an RFC 8288 `Link` header, a cursor or page
+// token, page-number metadata (`number`/`page` with `totalPages`, `last`, `hasNext`,
+// `totalElements`), offset and limit with `total` or `hasMore`. A list it cannot read to its end
+// is a ListIncompleteError, its own failure category: never a broken rule.
+import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
+
+type JsonRecord = Record<string, unknown>;
+
+export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
+
+/** How to ask for the next page: an address, or query parameters added to the first request. */
+export type NextPage = { url: string } | { query: Record<string, string> };
+
+export interface PageStep {
+  convention: PagingConvention;
+  /** Undefined on the last page. */
+  next?: NextPage;
+  /** More pages exist by the convention's own word, but no way to ask for them was given. */
+  unreachable?: string;
+}
+
+export type PageSource = Pick<ApiResponse, 'body' | 'headers'> & { url?: string };
+
+/** The list could not be read to its end: nothing is known about the records it did not show. */
+export class ListIncompleteError extends Error {
+  override readonly name = 'ListIncompleteError';
+  constructor(
+    readonly path: string,
+    readonly convention: PagingConvention,
+    readonly pagesRead: number,
+    reason: string,
+  ) {
+    super(`List could not be read completely: ${path} (${convention} paging) after ${pagesRead} page(s): ${reason}`);
+  }
+}
+
+const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
+const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
+
+// Keys holding the next page, with the query parameter a cursor value goes back in.
+const NEXT_KEYS: Record<string, string> = {
+  next: 'cursor',
+  nextlink: 'cursor',
+  nexturl: 'cursor',
+  nextcursor: 'cursor',
+  nextpagetoken: 'pageToken',
+  nexttoken: 'token',
+  continuationtoken: 'continuationToken',
+};
+
+// Objects that hold paging metadata (links.next, _links.next.href, meta.nextCursor, page.number).
+// Item lists are never searched: an item's own "next" is not a page.
+const CONTAINER_KEYS = new Set(['links', '_links', 'cursor', 'cursors', 'pagination', 'paging', 'page', 'meta', '_meta', 'metadata', 'pageinfo', 'pageable']);
+
+/** The body and the paging objects in it, outermost first. */
+function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
+  if (!isRecord(body) || depth > 3) return [];
+  return [body, ...Object.entries(body).flatMap(([key, value]) => (CONTAINER_KEYS.has(normal(key)) ? pagingObjects(value, depth + 1) : []))];
+}
+
+function nextInHeader(link: string | undefined): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const [target = '', ...params] = part.split(';');
+    const url = /<([^>]*)>/.exec(target)?.[1];
+    const rel = params.map((param) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
+    if (url !== undefined && rel?.toLowerCase().split(/\s+/).includes('next')) return url;
+  }
+  return undefined;
+}
+
+const looksLikeAddress = (value: string): boolean => /^(https?:\/\/|\/|\?)/i.test(value);
+
+function nextInBody(body: unknown): PageStep | undefined {
+  for (const holder of pagingObjects(body)) {
+    for (const [key, value] of Object.entries(holder)) {
+      const param = NEXT_KEYS[normal(key)];
+      if (param === undefined) continue;
+      if (isRecord(value) && typeof value.href === 'string' && value.href !== '') return { convention: 'next link', next: { url: value.href } };
+      if (typeof value === 'string' && value !== '') {
+        return looksLikeAddress(value) ? { convention: 'next link', next: { url: value } } : { convention: 'cursor', next: { query: { [param]: value } } };
+      }
+    }
+    // links: [{ rel: "next", href: "..." }]
+    for (const value of Object.values(holder)) {
+      if (!Array.isArray(value)) continue;
+      const next = value.find((link) => isRecord(link) && String(link.rel).toLowerCase() === 'next');
+      if (isRecord(next) && typeof next.href === 'string') return { convention: 'next link', next: { url: next.href } };
+    }
+  }
+  return undefined;
+}
+
+/** The first number among the keys, with the key it was found under. */
+function numberAt(holders: JsonRecord[], keys: readonly string[]): { key: string; value: number } | undefined {
+  for (const holder of holders) {
+    for (const [key, value] of Object.entries(holder)) {
+      if (keys.includes(normal(key)) && typeof value === 'number' && Number.isFinite(value)) return { key, value };
+    }
+  }
+  return undefined;
+}
+
+function booleanAt(holders: JsonRecord[], keys: readonly string[]): boolean | undefined {
+  for (const holder of holders) {
+    for (const [key, value] of Object.entries(holder)) if (keys.includes(normal(key)) && typeof value === 'boolean') return value;
+  }
+  return undefined;
+}
+
+/** The records of a page: the longest list of objects in it. */
+function itemsOn(body: unknown): number {
+  if (Array.isArray(body)) return body.length;
+  if (!isRecord(body)) return 0;
+  return Math.max(0, ...Object.values(body).map((value) => (Array.isArray(value) ? value.length : isRecord(value) ? itemsOn(value) : 0)));
+}
+
+const PAGE_NUMBER_KEYS = ['number', 'page', 'pagenumber', 'currentpage', 'pageindex'];
+const SIZE_KEYS = ['size', 'pagesize', 'limit', 'perpage'];
+const TOTAL_ITEMS_KEYS = ['totalelements', 'totalitems', 'total', 'totalcount', 'totalresults', 'count'];
+const OFFSET_KEYS = ['offset', 'skip', 'start'];
+
+function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): PageStep | undefined {
+  const page = numberAt(holders, PAGE_NUMBER_KEYS);
+  if (!page) return undefined;
+  const size = numberAt(holders, SIZE_KEYS);
+  const totalPagesField = numberAt(holders, ['totalpages', 'pagecount', 'pages']);
+  const totalItems = numberAt(holders, TOTAL_ITEMS_KEYS);
+  const last = booleanAt(holders, ['last', 'islast', 'lastpage']);
+  const hasNext = booleanAt(holders, ['hasnext', 'hasmore', 'hasnextpage', 'more']);
+  const totalPages = totalPagesField?.value ?? (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
+  if (totalPages === undefined && last === undefined && hasNext === undefined) return undefined;
+  // Zero- or one-based: the first page says which; without it, Spring's `number` starts at 0 and
+  // most `page`s at 1.
+  const base = firstPage ?? (normal(page.key) === 'number' || page.value === 0 ? 0 : 1);
+  const done = last === true || hasNext === false || (totalPages !== undefined && page.value - base + 1 >= totalPages);
+  if (done) return { convention: 'page number' };
+  const param = ['number', 'currentpage'].includes(normal(page.key)) ? 'page' : page.key;
+  const query: Record<string, string> = { [param]: String(page.value + 1) };
+  if (size) query[normal(size.key) === 'perpage' ? size.key : normal(size.key) === 'limit' ? 'limit' : size.key] = String(size.value);
+  return { convention: 'page number', next: { query } };
+}
+
+function offsetStep(body: unknown, holders: JsonRecord[]): PageStep | undefined {
+  const offset = numberAt(holders, OFFSET_KEYS);
+  if (!offset) return undefined;
+  const limit = numberAt(holders, SIZE_KEYS);
+  const total = numberAt(holders, TOTAL_ITEMS_KEYS);
+  const hasMore = booleanAt(holders, ['hasmore', 'hasnext', 'more']);
+  if (total === undefined && hasMore === undefined) return undefined;
+  const shown = itemsOn(body);
+  const nextOffset = offset.value + (limit?.value ?? shown);
+  if (shown === 0 && hasMore !== false && total !== undefined && offset.value < total.value) {
+    return { convention: 'offset', unreachable: `the total says ${total.value} records, but the page at offset ${offset.value} is empty` };
+  }
+  const done = hasMore === false || (hasMore === undefined && total !== undefined && nextOffset >= total.value) || shown === 0;
+  if (done) return { convention: 'offset' };
+  const query: Record<string, string> = { [offset.key]: String(nextOffset) };
+  if (limit) query[limit.key] = String(limit.value);
+  return { convention: 'offset', next: { query } };
+}
+
+/**
+ * Where the page after this one is, by the first convention the answer follows. `firstPage` is the
+ * page number the first page carried (page-number paging is zero- or one-based).
+ */
+export function nextPage(response: PageSource, firstPage?: number): PageStep {
+  const header = nextInHeader(response.headers.link);
+  if (header !== undefined) return { convention: 'Link header', next: { url: new URL(header, response.url ?? 'http://relative.invalid').toString() } };
+  const holders = pagingObjects(response.body);
+  const inBody = nextInBody(response.body);
+  if (inBody) return inBody.next && 'url' in inBody.next && response.url ? { ...inBody, next: { url: new URL(inBody.next.url, response.url).toString() } } : inBody;
+  const byNumber = pageNumberStep(holders, firstPage);
+  if (byNumber) return byNumber;
+  const byOffset = offsetStep(response.body, holders);
+  if (byOffset) return byOffset;
+  const more = booleanAt(holders, ['hasmore', 'hasnext', 'more', 'hasnextpage']);
+  if (more === true) return { convention: 'single page', unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them' };
+  return { convention: 'single page' };
+}
+
+export const MAX_PAGES = 500;
+
+export interface ListRead extends ApiResponse {
+  /** How the list was paged and how much of it was read. */
+  paging: { convention: PagingConvention; pages: number };
+}
+
+/**
+ * GETs `path` and the pages after it: all of them, or only until `until` holds for the bodies read
+ * so far (a wanted record was found, and later pages cannot take it back; a check that something
+ * is absent must read them all). One page: that response. Several: the last response with `body` =
+ * the list of page bodies and every exchange, so the readings search all pages at once. The first
+ * failing page is returned as it is. A list that cannot be read to its end throws ListIncompleteError.
+ */
+export async function readPages(
+  api: ApiClient,
+  path: string,
+  options: RequestOptions = {},
+  until: (bodies: unknown[]) => boolean = () => false,
+  maxPages = MAX_PAGES,
+): Promise<ListRead> {
+  const read: ApiResponse[] = [];
+  const asked = new Set<string>();
+  let convention: PagingConvention = 'single page';
+  let firstPage: number | undefined;
+  let page = await api.request('GET', path, options);
+  for (;;) {
+    if (!page.ok) return { ...page, paging: { convention, pages: read.length } };
+    read.push(page);
+    if (until(read.map((each) => each.body))) break;
+    const step = nextPage(page, firstPage);
+    convention = step.convention;
+    firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
+    if (step.unreachable) throw new ListIncompleteError(path, convention, read.length, step.unreachable);
+    if (!step.next) break;
+    // Stopping silently would let "not on any page" pass when it was only on a later page.
+    if (read.length >= maxPages) throw new ListIncompleteError(path, convention, read.length, `a next page was still offered after ${maxPages} pages`);
+    const key = JSON.stringify(step.next);
+    if (asked.has(key)) throw new ListIncompleteError(path, convention, read.length, `the next page ${key} was already read: the paging loops`);
+    asked.add(key);
+    page = 'url' in step.next
+      ? await api.request('GET', step.next.url, { ...options, query: undefined })
+      : await api.request('GET', path, { ...options, query: { ...options.query, ...step.next.query } });
+  }
+  const last = read[read.length - 1]!;
+  const paging = { convention, pages: read.length };
+  if (read.length === 1) return { ...last, paging };
+  return {
+    ...last,
+    paging,
+    body: read.map((each) => each.body),
+    text: read.map((each) => each.text).join('\n'),
+    exchanges: read.flatMap((each) => each.exchanges),
+  };
+}
