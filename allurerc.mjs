@@ -44,6 +44,15 @@ export const failureTaxonomy = [
     matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError)\b/ },
   },
   {
+    // The rules of HTTP itself (docs/catalogue.json, source RFC 9110): weighed apart from the
+    // documented contract, so the release gate can tell "the API breaks its promise" from "the API
+    // answers bad input like a careless server".
+    id: 'http-conformance',
+    name: 'HTTP conformance broken',
+    matchers: { statuses: notPassed, message: /^Broken rule http\./ },
+    groupBy: [{ label: 'story' }],
+  },
+  {
     // support/evidence/failures.ts: "Broken rule <id> (<section>: "<quote>"): <detail>".
     id: 'contract-broken',
     name: 'Contract broken',

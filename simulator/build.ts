@@ -26,7 +26,7 @@ export function buildSimulator(options: SimulatorOptions = {}): Simulator {
   const app = Fastify({ bodyLimit: resolved.bodyLimitBytes, logger: false });
   app.register(formbody);
   installHooks(app, state, layout);
-  installErrorHandling(app, layout);
+  installErrorHandling(app, layout, state);
   registerTokenRoute(app, state);
   registerPersonRoutes(app, state, layout);
   registerConsumerRoutes(app, state, layout);

@@ -22,3 +22,8 @@ export function badRequest(field: string, message: string): HttpError {
 export function notFound(message: string): HttpError {
   return new HttpError(404, 'not_found', message);
 }
+
+/** Well-formed JSON of another type than the operation takes (an array for an object, or the reverse). */
+export function wrongJsonType(expected: string, got: unknown): HttpError {
+  return new HttpError(400, 'wrong_json_type', `body: expected ${expected}, got ${JSON.stringify(got)}`, 'body');
+}

@@ -38,6 +38,10 @@ const CATALOGUE = {
   'token-without-access-token': { rule: 'auth.token-issued', breaks: 'the token response has no access_token property' },
   'unknown-consumer-identified': { rule: 'consumer.unknown-not-identified', breaks: 'a consumer whose legal id matches no person becomes IDENTIFIED too' },
   'unmatched-consumers-not-listed': { rule: 'consumer.list-contains-uploaded', breaks: 'the consumer list omits consumers that were not identified' },
+  'malformed-json-500': { rule: 'http.malformed-json-rejected', breaks: 'malformed JSON is answered 500, a server error for the client\'s mistake' },
+  'malformed-json-accepted': { rule: 'http.malformed-json-rejected', breaks: 'malformed JSON is answered 200, as if accepted' },
+  'wrong-type-accepted': { rule: 'http.wrong-json-type-rejected', breaks: 'a JSON body of the wrong type (an array for an object, or the reverse) is answered 200' },
+  'media-type-ignored': { rule: 'http.unsupported-media-type-rejected', breaks: 'a body that is not JSON (another Content-Type) is answered 200' },
   'first-sample-rejected': { rule: 'person.first-sample-accepted', breaks: 'a person with firstName and no firstNames is rejected with 400' },
 } as const satisfies Record<string, Mutant>;
 

@@ -1,5 +1,5 @@
 import { legalIdProblem, type Market } from './legal-ids.js';
-import { badRequest } from './errors.js';
+import { badRequest, wrongJsonType } from './errors.js';
 
 /**
  * The shapes the simulator accepts, taken from the Resources section of the documentation.
@@ -99,7 +99,7 @@ export function checkShape(value: unknown, shape: Shape, field: string): void {
     value.forEach((item, index) => checkShape(item, shape.array, `${field}[${index}]`));
     return;
   }
-  if (!isObject(value)) throw badRequest(field, `expected an object, got ${JSON.stringify(value)}`);
+  if (!isObject(value)) throw field === 'body' ? wrongJsonType('an object', value) : badRequest(field, `expected an object, got ${JSON.stringify(value)}`);
   const prefix = field === 'body' ? '' : `${field}.`;
   for (const name of shape.required ?? []) {
     if (value[name] === undefined) throw badRequest(`${prefix}${name}`, 'is required');

@@ -1,6 +1,9 @@
+// Owns how the simulator answers what it refuses: every error and unknown route in the layout's
+// error shape, and the bad-input mutants that answer otherwise.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.js';
-import type { ResponseLayout } from '../layouts/layout.js';
+import type { Reply, ResponseLayout } from '../layouts/layout.js';
+import type { SimulatorState } from '../state.js';
 import { send } from './reply.js';
 
 /** Fastify's own rejections (body parsing, limits) rewritten as errors that name what to fix. */
@@ -8,6 +11,9 @@ function fromFastify(error: FastifyError, layout: ResponseLayout): HttpError {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new HttpError(413, 'payload_too_large', 'body: larger than the size limit', 'body');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError(400, 'malformed_json', `body: ${error.message}`, 'body');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(layout.unsupportedMediaTypeStatus, 'unsupported_media_type', `Content-Type: ${error.message}`, 'Content-Type');
     default:
@@ -17,11 +23,24 @@ function fromFastify(error: FastifyError, layout: ResponseLayout): HttpError {
   }
 }
 
+/** How a bad-input mutant answers instead of a 4xx: a server error, or acceptance without effect. */
+function mutantAnswer(state: SimulatorState, error: HttpError): Reply | undefined {
+  if (error.code === 'malformed_json' && state.mutant('malformed-json-500')) {
+    return { status: 500, body: { error: { code: 'internal_error', message: 'Unexpected end of JSON input' } } };
+  }
+  const accepted =
+    (error.code === 'malformed_json' && state.mutant('malformed-json-accepted')) ||
+    (error.code === 'wrong_json_type' && state.mutant('wrong-type-accepted')) ||
+    (error.code === 'unsupported_media_type' && state.mutant('media-type-ignored'));
+  return accepted ? { status: 200, body: { accepted: true } } : undefined;
+}
+
 /** Every error and every unknown route answers a JSON body in the layout's error shape, never an empty 200. */
-export function installErrorHandling(app: FastifyInstance, layout: ResponseLayout): void {
-  app.setErrorHandler((error: FastifyError | HttpError, _request, reply) =>
-    send(reply, layout.error(error instanceof HttpError ? error : fromFastify(error, layout))),
-  );
+export function installErrorHandling(app: FastifyInstance, layout: ResponseLayout, state: SimulatorState): void {
+  app.setErrorHandler((error: FastifyError | HttpError, _request, reply) => {
+    const refusal = error instanceof HttpError ? error : fromFastify(error, layout);
+    return send(reply, mutantAnswer(state, refusal) ?? layout.error(refusal));
+  });
   app.setNotFoundHandler((request, reply) =>
     send(reply, layout.error(new HttpError(404, 'no_route', `no operation ${request.method} ${request.url.split('?')[0]}`))),
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listConsumers, listSubscriptions, uploadConsumers } from '../consumer-ops.js';
 import type { ConsumerUpload } from '../consumers.js';
-import { badRequest } from '../errors.js';
+import { badRequest, wrongJsonType } from '../errors.js';
 import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
 import type { ResponseLayout } from '../layouts/layout.js';
@@ -12,7 +12,8 @@ import { checkLegalId, checkMarket, checkShape, consumer } from '../validation.j
 const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
 
 function checkUploads(body: unknown): ConsumerUpload[] {
-  if (!Array.isArray(body) || body.length === 0) throw badRequest('body', 'expected a non-empty array of consumers');
+  if (!Array.isArray(body)) throw wrongJsonType('an array of consumers', body);
+  if (body.length === 0) throw badRequest('body', 'expected a non-empty array of consumers');
   body.forEach((item, index) => {
     checkShape(item, consumer, `[${index}]`);
     const upload = item as ConsumerUpload;

@@ -9,7 +9,8 @@ export const BROKEN_RULE_PREFIX = 'Broken rule';
 
 export function brokenRuleMessage(ruleId: string, detail: string): string {
   const rule = ruleById(ruleId);
-  return `${BROKEN_RULE_PREFIX} ${rule.id} (${rule.section}: "${rule.quote}"): ${detail}`;
+  const where = rule.source ? `${rule.source} ${rule.section}` : rule.section;
+  return `${BROKEN_RULE_PREFIX} ${rule.id} (${where}: "${rule.quote}"): ${detail}`;
 }
 
 /** Failures that say nothing about the contract: the target could not be asked, or its list could not be read to its end. */

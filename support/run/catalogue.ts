@@ -20,6 +20,10 @@ export interface CatalogueRule {
   quote: string;
   /** The rule binds the suite itself (no server can break it), so no simulator mutant exists for it. */
   clientSide?: boolean;
+  /** Where the rule comes from when it is not the API documentation (HTTP's own semantics: "RFC 9110"). */
+  source?: 'RFC 9110';
+  /** The report epic when it is not the operation's interface. */
+  epic?: string;
 }
 
 export interface Catalogue {
@@ -34,6 +38,17 @@ export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);
   if (!rule) throw new Error(`Unknown rule id "${id}": add it to docs/catalogue.json or use one of ${catalogue.rules.map((r) => r.id).join(', ')}.`);
   return rule;
+}
+
+const RFC_9110 = 'https://www.rfc-editor.org/rfc/rfc9110';
+
+/** The name and address of the text a rule quotes: a section of the API documentation, or of RFC 9110. */
+export function ruleSource(rule: CatalogueRule): { name: string; url: string } {
+  if (rule.source === 'RFC 9110') {
+    return { name: `RFC 9110, section ${rule.section}`, url: `${RFC_9110}#section-${rule.section.split(' ')[0]}` };
+  }
+  const anchor = rule.section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return { name: `API documentation, section "${rule.section}"`, url: `${catalogue.documentation}#${anchor}` };
 }
 
 export function operationById(id: string): CatalogueOperation {

@@ -3,16 +3,12 @@
 // once, in support/verbs/fixtures.ts, and built only when the body names them.
 import type { TestAPI } from 'vitest';
 import { test } from './fixtures.js';
-import { operationById, ruleById, catalogue } from '../run/catalogue.js';
+import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule } from '../evidence/failures.js';
 import { labels } from '../evidence/report.js';
 
 /** Everything support/verbs/fixtures.ts declares, by name. */
 export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
-
-function anchorOf(section: string): string {
-  return section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
-}
 
 /**
  * A documented rule as a test API: `rule('transition.delete').test('…', async ({ persons }) => …)`.
@@ -23,15 +19,16 @@ function anchorOf(section: string): string {
 export function rule(id: string) {
   const entry = ruleById(id);
   const operation = operationById(entry.operations[0]!);
+  const feature = entry.epic ? entry.id : operation.feature;
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
       const run = async (context: ContractContext): Promise<void> => {
         await labels({
-          epic: operation.epic,
-          feature: operation.feature,
+          epic: entry.epic ?? operation.epic,
+          feature,
           story: `${entry.id}: ${entry.quote}`,
           severity: entry.severity,
-          links: [{ name: `API documentation, section "${entry.section}"`, url: `${catalogue.documentation}#${anchorOf(entry.section)}` }],
+          links: [ruleSource(entry)],
         });
         try {
           await body(context);

@@ -11,7 +11,7 @@ import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
 import { expectAccepted } from '../evidence/expectations.js';
 
-const SANDBOX_PERSONS = '/consumer-intelligence/sandbox/v1/persons';
+export const SANDBOX_PERSONS_PATH = '/consumer-intelligence/sandbox/v1/persons';
 
 /** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
 export interface StoredPerson {
@@ -33,7 +33,7 @@ export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig,
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
   const body = { id: personId };
   expectSchema('delete-person-request', body);
-  return api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
+  return api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2' });
 }
 
 /** A person record "describes" a stored person when it carries its gedi or its legal id. */
@@ -82,7 +82,7 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
     this.track(person.id);
-    return this.api.request('PUT', SANDBOX_PERSONS, { json: person, operation: 'op1' });
+    return this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1' });
   }
 
   /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
@@ -117,7 +117,7 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { ...person, removed: true };
     expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', SANDBOX_PERSONS, { json: body, operation: 'op2' });
+    return this.api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2' });
   }
 
   /** Operation 3: the person record by gedi within the configured market. */

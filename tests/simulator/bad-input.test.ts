@@ -30,7 +30,7 @@ describe('bad input gets a clear JSON error and changes nothing', () => {
     const before = await storedPersons();
     const answer = await h.request('PUT', PERSONS, { token, json: body() });
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'invalid_request', field });
+    expect(answer.body.error).toMatchObject({ code: field === 'body' ? 'wrong_json_type' : 'invalid_request', field });
     expect(answer.body.error.message).toContain(field);
     expect(await storedPersons()).toBe(before);
   });

@@ -61,6 +61,8 @@ async function screening(h: Harness, subject: 'person' | 'company', reference: s
   return { status: answer.status, result: JSON.stringify(result) };
 }
 
+const clientError = (answer: { status: number }): boolean => answer.status >= 400 && answer.status < 500;
+
 let unique = 0;
 const nextConsumerId = () => `probe-consumer-${(unique += 1)}`;
 
@@ -251,5 +253,21 @@ export const PROBES: Record<string, Probe> = {
   'screening.root-path': {
     dependsOn: AUTHED,
     holds: async (h) => (await screening(h, 'person', 'person_test_case_01', true)).status === 200 && (await screening(h, 'company', 'company_test_case_01', true)).status === 200,
+  },
+  'http.malformed-json-rejected': {
+    dependsOn: AUTHED,
+    holds: async (h) => clientError(await h.request('PUT', PERSONS, { token: await h.token(), raw: { contentType: 'application/json', body: '{"id": "x", ' } })),
+  },
+  'http.wrong-json-type-rejected': {
+    dependsOn: AUTHED,
+    holds: async (h) => {
+      const token = await h.token();
+      const answers = [await h.request('PUT', PERSONS, { token, json: [{ id: 'x' }] }), await h.request('POST', CONSUMERS, { token, json: { market: 'SE' } })];
+      return answers.every(clientError);
+    },
+  },
+  'http.unsupported-media-type-rejected': {
+    dependsOn: AUTHED,
+    holds: async (h) => clientError(await h.request('PUT', PERSONS, { token: await h.token(), raw: { contentType: 'application/xml', body: '<person/>' } })),
   },
 };

@@ -1,0 +1,25 @@
+/**
+ * HTTP conformance — RFC 9110, section 15.5 (Client Error 4xx) and 15.6 (Server Error 5xx).
+ *
+ * > The 4xx (Client Error) class of status code indicates that the client seems to have erred.
+ *
+ * The documentation shows no error codes, but HTTP's own semantics hold: a body that is not JSON at
+ * all, sent as application/json to an operation that takes JSON, is the client's error. Checked on
+ * operations 1, 2, 4, 5 and 8. Not asserted (not shown): which 4xx, the error body.
+ */
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { bodyOperations, expectClientError, sendBadBody } from '../../support/verbs/conformance.js';
+
+rule('http.malformed-json-rejected').test('answers malformed JSON with a 4xx on every operation that takes a body, never 2xx or 5xx', async ({ api, config }) => {
+  const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
+  const body = { contentType: 'application/json', text: '{"id": "ct-malformed", "country": ' };
+
+  const answers = await When('the client sends each a JSON body cut off in the middle', () =>
+    Promise.all(operations.map((operation) => sendBadBody(api, config, operation, body, 'bad input: malformed JSON'))),
+  );
+
+  await Then('every operation answers with a client error', async () => {
+    answers.forEach((answer, index) => expectClientError(answer, `${operations[index]!.method} ${operations[index]!.path} with malformed JSON`));
+  });
+});

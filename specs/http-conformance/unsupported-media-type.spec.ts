@@ -1,0 +1,27 @@
+/**
+ * HTTP conformance — RFC 9110, section 15.5.16 (415 Unsupported Media Type).
+ *
+ * > The 415 (Unsupported Media Type) status code indicates that the origin server is refusing to
+ * > service the request because the content is in a format not supported by this method on the
+ * > target resource.
+ *
+ * Every operation sends `Content-Type: application/json` (Endpoints). A body in another format is
+ * the client's error: any 4xx (415 is the precise one, 400 is still a client error). Checked on
+ * operations 1, 2, 4, 5 and 8. Not asserted (not shown): which 4xx, the error body.
+ */
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { bodyOperations, expectClientError, sendBadBody } from '../../support/verbs/conformance.js';
+
+rule('http.unsupported-media-type-rejected').test('answers a body that is not JSON with a 4xx, never 2xx or 5xx', async ({ api, config }) => {
+  const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
+  const body = { contentType: 'application/xml', text: '<person><market>SE</market></person>' };
+
+  const answers = await When('the client sends each an XML body with Content-Type application/xml', () =>
+    Promise.all(operations.map((operation) => sendBadBody(api, config, operation, body, 'bad input: not JSON'))),
+  );
+
+  await Then('every operation answers with a client error', async () => {
+    answers.forEach((answer, index) => expectClientError(answer, `${operations[index]!.method} ${operations[index]!.path} with an XML body`));
+  });
+});

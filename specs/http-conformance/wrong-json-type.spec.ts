@@ -1,0 +1,28 @@
+/**
+ * HTTP conformance — RFC 9110, section 15.5 (Client Error 4xx).
+ *
+ * > The 4xx (Client Error) class of status code indicates that the client seems to have erred.
+ *
+ * Well-formed JSON of the wrong type is still the client's error: an array where the documentation
+ * shows an object (operations 1, 2, 4 and 8), an object where it shows an array of consumers
+ * (operation 5). Not asserted (not shown): which 4xx, the error body.
+ */
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { bodyOperations, expectClientError, sendBadBody } from '../../support/verbs/conformance.js';
+
+rule('http.wrong-json-type-rejected').test('answers a JSON body of the wrong type with a 4xx, never 2xx or 5xx', async ({ api, config }) => {
+  const operations = await Given('the operations that take a JSON body, and the type each does not take', async () => bodyOperations(config));
+
+  const answers = await When('the client sends an array for an object and an object for an array', () =>
+    Promise.all(
+      operations.map((operation) =>
+        sendBadBody(api, config, operation, { contentType: 'application/json', text: operation.takes === 'array' ? '{"market": "SE"}' : '[{"market": "SE"}]' }, 'bad input: wrong JSON type'),
+      ),
+    ),
+  );
+
+  await Then('every operation answers with a client error', async () => {
+    answers.forEach((answer, index) => expectClientError(answer, `${operations[index]!.method} ${operations[index]!.path} with a JSON ${operations[index]!.takes === 'array' ? 'object' : 'array'}`));
+  });
+});

@@ -1,0 +1,51 @@
+// Owns the HTTP conformance probes: one body the client sends on purpose in a bad form (malformed
+// JSON, a JSON value of the wrong type, a media type the operation does not take), to each of the
+// operations that take a body, and the judgement HTTP itself makes of the answer: a 4xx (the
+// client erred), never a 2xx (bad input accepted) nor a 5xx (the server failed at a client's mistake).
+import { expect } from 'vitest';
+import type { ContractConfig } from '../run/config.js';
+import { assertSandboxTarget } from '../run/target.js';
+import type { ApiClient, ApiResponse } from '../transport/http.js';
+import { SANDBOX_PERSONS_PATH } from './persons.js';
+import { CONSUMERS_PATH } from './consumers.js';
+import { PERSON_SCREENING_PATH } from './screening.js';
+
+export interface BodyOperation {
+  id: 'op1' | 'op2' | 'op4' | 'op5' | 'op8';
+  method: 'PUT' | 'DELETE' | 'POST';
+  path: string;
+  /** The JSON type the operation documents for its body. */
+  takes: 'object' | 'array';
+}
+
+/** The operations that take a JSON body (operations 1, 2, 4, 5 and 8). */
+export function bodyOperations(config: Pick<ContractConfig, 'market'>): BodyOperation[] {
+  return [
+    { id: 'op1', method: 'PUT', path: SANDBOX_PERSONS_PATH, takes: 'object' },
+    { id: 'op2', method: 'DELETE', path: SANDBOX_PERSONS_PATH, takes: 'object' },
+    { id: 'op4', method: 'POST', path: `/consumer-intelligence/v3/markets/${encodeURIComponent(config.market)}/persons/_find`, takes: 'object' },
+    { id: 'op5', method: 'POST', path: CONSUMERS_PATH, takes: 'array' },
+    { id: 'op8', method: 'POST', path: PERSON_SCREENING_PATH, takes: 'object' },
+  ];
+}
+
+export interface BadBody {
+  contentType: string;
+  text: string;
+}
+
+/**
+ * Sends `body` exactly as written to the operation. None of these bodies carries a usable `id`, so
+ * even a server that wrongly accepts one has no person to create that a test would have to delete.
+ */
+export function sendBadBody(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: BodyOperation, body: BadBody, purpose: string): Promise<ApiResponse> {
+  if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
+  return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
+}
+
+/** HTTP's verdict on bad input: a 4xx. The message says which way the answer went wrong. */
+export function expectClientError(response: { status: number }, what: string): void {
+  const why =
+    response.status >= 500 ? 'a server error for the client\'s mistake (RFC 9110 15.6)' : response.status < 300 ? 'the bad input was accepted' : 'not a client error';
+  expect(Math.floor(response.status / 100), `${what} answered ${response.status}: ${why}; a 4xx was expected`).toBe(4);
+}
