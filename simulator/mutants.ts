@@ -23,6 +23,8 @@ const CATALOGUE = {
   'consumer-not-identified': { rule: 'transition.consumer-identified', breaks: 'a consumer whose legal id matches a person never becomes IDENTIFIED' },
   'no-subscription': { rule: 'transition.subscription-created', breaks: 'identifying a consumer creates no subscription' },
   'stale-subscription': { rule: 'subscription.latest-version', breaks: 'subscriptions show the version of the person at subscription time, never a later one' },
+  'delete-crosses-clients': { rule: 'person.write-isolation', breaks: "DELETE with an id the client does not have deletes (or marks removed) another client's person with that id" },
+  'update-crosses-clients': { rule: 'person.write-isolation', breaks: "PUT with an id another client uses overwrites that client's person" },
   'consumers-leak': { rule: 'consumer.isolation', breaks: "the consumer and subscription lists include other clients' records" },
   'bearer-not-enforced': { rule: 'auth.bearer-required', breaks: 'requests without a valid bearer token are served' },
   'wrong-secret-accepted': { rule: 'auth.wrong-secret-rejected', breaks: 'a known client id with a wrong secret is issued a token' },

@@ -3,6 +3,7 @@ import type { PagingStyle } from './layouts/layout.js';
 import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
 
 export type Layout = 'standard' | 'alternate';
+export type IdSpace = 'per-client' | 'shared';
 
 /** One accepted pair of client credentials (support/run/global-setup.ts reads `id` and `secret`). */
 export interface SimulatorClient {
@@ -30,6 +31,8 @@ export interface SimulatorOptions {
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
   pageSize?: number;
+  /** Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is refused. */
+  idSpace?: IdSpace;
   /** The paging convention of both lists; default: the layout's own. */
   paging?: PagingStyle;
   bodyLimitBytes?: number;
@@ -59,6 +62,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize ?? 500,
     paging: options.paging,
+    idSpace: options.idSpace ?? 'per-client',
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
     seed: options.seed ?? Date.now() % 2 ** 31,
     clock: options.clock ?? systemClock,
@@ -116,6 +120,13 @@ function readPaging(env: Env): PagingStyle | undefined {
   return raw as PagingStyle;
 }
 
+function readIdSpace(env: Env): IdSpace | undefined {
+  const raw = env.SIMULATOR_ID_SPACE;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw !== 'per-client' && raw !== 'shared') throw invalid('SIMULATOR_ID_SPACE', raw, 'use "per-client" or "shared".');
+  return raw;
+}
+
 function readFlag(env: Env, variable: string): boolean | undefined {
   const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -140,6 +151,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
     pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),
     paging: readPaging(env),
+    idSpace: readIdSpace(env),
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as SimulatorOptions;
 }

@@ -16,6 +16,15 @@ export function putPerson(state: SimulatorState, clientId: string, body: Fields 
   }
   checkMergeTarget(state, body);
   const next = personStateFrom(state, body);
+  const foreign = state.persons.ofAnotherClient(clientId, body.id);
+  if (foreign && state.mutant('update-crosses-clients')) {
+    state.persons.append(foreign, next);
+    return { gedi: foreign.gedi, id: body.id, created: false };
+  }
+  // One id space for every client (SIMULATOR_ID_SPACE=shared): an id another client uses is taken.
+  if (foreign && state.options.idSpace === 'shared') {
+    throw new HttpError(409, 'id_taken', `id: ${JSON.stringify(body.id)} is the id of another client's sandbox person`, 'id');
+  }
   const existing = state.persons.current(clientId, body.id);
   if (!existing || state.mutant('update-creates-new-gedi')) {
     return { gedi: state.persons.create(clientId, body.id, next).gedi, id: body.id, created: true };
@@ -36,7 +45,7 @@ function checkMergeTarget(state: SimulatorState, body: Fields): void {
  * it removed (the sent fields update the stored ones). Anything else is ambiguous and rejected.
  */
 export function deletePerson(state: SimulatorState, clientId: string, body: Fields & { id: string }): PersonWrite {
-  const existing = state.persons.current(clientId, body.id);
+  const existing = state.persons.current(clientId, body.id) ?? (state.mutant('delete-crosses-clients') ? state.persons.ofAnotherClient(clientId, body.id) : undefined);
   if (!existing) throw notFound(`id: no sandbox person with id ${JSON.stringify(body.id)}`);
   const result = { gedi: existing.gedi, id: body.id, created: false };
   if (Object.keys(body).length === 1) {

@@ -69,6 +69,14 @@ export class PersonRegister {
     return undefined;
   }
 
+  /** Another client's person with this id unless its latest write deleted it. */
+  ofAnotherClient(clientId: string, id: string): PersonRecord | undefined {
+    for (const record of this.records.values()) {
+      if (record.clientId !== clientId && record.id === id && !record.background && latestWrite(record).state) return record;
+    }
+    return undefined;
+  }
+
   /** A person that exists and is not deleted, whether or not it is visible yet. */
   exists(gedi: string): boolean {
     const record = this.records.get(gedi);

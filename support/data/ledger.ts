@@ -58,9 +58,11 @@ export function leftovers(target: string, dir = LEDGER_DIR): Leftover[] {
   }
   return files.flatMap((file) => {
     const open = new Map<string, Leftover>();
+    // Ids are chosen per client: two clients may have a person with the same id.
     for (const entry of readEntries(file).filter((e) => e.target === target)) {
-      if (entry.event === 'created') open.set(entry.personId, { file, personId: entry.personId, clientId: entry.clientId });
-      else open.delete(entry.personId);
+      const key = `${entry.clientId} ${entry.personId}`;
+      if (entry.event === 'created') open.set(key, { file, personId: entry.personId, clientId: entry.clientId });
+      else open.delete(key);
     }
     return [...open.values()];
   });
@@ -78,7 +80,7 @@ export function pruneLedgers(dir = LEDGER_DIR): void {
     const file = join(dir, name);
     const open = new Set<string>();
     for (const entry of readEntries(file)) {
-      const key = `${entry.target} ${entry.personId}`;
+      const key = `${entry.target} ${entry.clientId} ${entry.personId}`;
       if (entry.event === 'created') open.add(key);
       else open.delete(key);
     }

@@ -60,6 +60,13 @@ export const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
+  /** The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a second client. */
+  .extend('secondPersons', async ({ secondApi, config, data }, { onCleanup }) => {
+    if (!secondApi || !config.secondClient) return undefined;
+    const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data);
+    onCleanup(() => persons.cleanUp());
+    return persons;
+  })
   .extend('consumers', ({ api, config }) => new ConsumerData(api, config))
   .extend('screening', ({ api, config }) => new AmlScreening(api, config))
   /** Skips the test with a reason that shows in the console and in the report, not only in a count. */

@@ -2,7 +2,7 @@
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually } from '../readings/eventually.js';
+import { eventually, NotConsistentError } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
@@ -62,10 +62,12 @@ export class SandboxPersons {
     return `/consumer-intelligence/v3/markets/${encodeURIComponent(this.config.market)}/persons/${suffix}`;
   }
 
-  private track(personId: string): void {
-    if (this.open.has(personId)) return;
+  /** Writes the id to the ledger before its first PUT is sent; false when it was already tracked. */
+  private track(personId: string): boolean {
+    if (this.open.has(personId)) return false;
     this.note('created', personId);
     this.open.add(personId);
+    return true;
   }
 
   private untrack(personId: string): void {
@@ -81,8 +83,12 @@ export class SandboxPersons {
   async put(person: SandboxPerson): Promise<ApiResponse> {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
-    this.track(person.id);
-    return this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1' });
+    const first = this.track(person.id);
+    const response = await this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1' });
+    // A refused first PUT created nobody: nothing for the cleanup (and a DELETE of an id another
+    // client owns could only be refused again). A refused update leaves the person to clean up.
+    if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
+    return response;
   }
 
   /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
@@ -146,6 +152,21 @@ export class SandboxPersons {
   /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record. */
   awaitRetrievable(stored: StoredPerson, what = 'to be retrievable by gedi', until: (body: unknown) => boolean = () => true): Promise<unknown> {
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body));
+  }
+
+  /**
+   * Reads the person by gedi for `windowMs` and returns the first answer `changed` holds for, or
+   * undefined when none did: a negative, watched for as long as the caller's positive controls
+   * took to show, so an asynchronous effect had that long to appear.
+   */
+  async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse | undefined> {
+    try {
+      const { response } = await eventually(`person ${stored.gedi} ${what} (it must not, within ${windowMs} ms)`, () => this.retrieve(stored.gedi), (answer) => changed(answer), { timeoutMs: windowMs });
+      return response;
+    } catch (error) {
+      if (error instanceof NotConsistentError) return undefined;
+      throw error;
+    }
   }
 
   /** Waits until operation 4 finds the person by its legal id. */

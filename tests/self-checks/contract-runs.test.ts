@@ -10,7 +10,7 @@ const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '4
 test.each<{ name: string; simulator: Record<string, string> }>([
   { name: 'the standard layout, page-number paging without links', simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES } },
   { name: 'the alternate layout, offset paging with a total', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES } },
-  { name: 'the alternate layout, Link header paging', simulator: { SIMULATOR_LAYOUT: 'alternate', ...SMALL_PAGES } },
+  { name: 'the alternate layout, Link header paging, one id space for all clients', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', ...SMALL_PAGES } },
   { name: '10 % transient faults (429/503 with Retry-After), next-URL paging', simulator: { SIMULATOR_FAULT_RATE: '0.1', ...SMALL_PAGES } },
 ])('the contract specs pass against the simulator with $name', async ({ simulator }) => {
   const { code, output, results } = await runVitestWithResults(['--project', 'contract'], embeddedSimulatorEnv(simulator));

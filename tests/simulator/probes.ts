@@ -270,4 +270,19 @@ export const PROBES: Record<string, Probe> = {
     dependsOn: AUTHED,
     holds: async (h) => clientError(await h.request('PUT', PERSONS, { token: await h.token(), raw: { contentType: 'application/xml', body: '<person/>' } })),
   },
+  'person.write-isolation': {
+    dependsOn: READS,
+    holds: async (h) => {
+      const mine = h.person();
+      const gedi = await createdAndSettled(h, mine);
+      const intruder = h.person({ id: mine.id, familyName: 'Intruder' });
+      const token = await h.token(1);
+      await h.request('DELETE', PERSONS, { token, json: { ...intruder, removed: true } });
+      await h.request('DELETE', PERSONS, { token, json: { id: mine.id } });
+      await put(h, intruder, 1);
+      h.settle();
+      const answer = await read(h, gedi);
+      return answer.status === 200 && answer.body?.familyName === mine.familyName && answer.body?.removed === false;
+    },
+  },
 };

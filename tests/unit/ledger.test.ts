@@ -18,6 +18,16 @@ describe('cleanup ledger', () => {
     expect(leftovers(SANDBOX, dir).map((leftover) => leftover.personId)).toEqual(['p2']);
   });
 
+  it('keeps the persons of two clients apart when they chose the same id', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    const file = ledgerFile('run3', dir);
+    recordInLedger(file, { event: 'created', personId: 'same', target: SANDBOX, clientId: 'first' });
+    recordInLedger(file, { event: 'created', personId: 'same', target: SANDBOX, clientId: 'second' });
+    recordInLedger(file, { event: 'deleted', personId: 'same', target: SANDBOX, clientId: 'second' });
+
+    expect(leftovers(SANDBOX, dir)).toEqual([{ file, personId: 'same', clientId: 'first' }]);
+  });
+
   it('survives a line cut short by a killed run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
     const file = ledgerFile('run2', dir);
