@@ -1,0 +1,86 @@
+// Owns the verdict a person reads where CI already shows it ($GITHUB_STEP_SUMMARY, the nightly's
+// issue): pass or fail, every broken rule with its documented words and its spec, the other failure
+// categories, time to consistency per transition, and where the report is.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ruleById } from '../run/catalogue.js';
+import { specChecks } from '../run/coverage-map.js';
+import { OBSERVED_DIR } from '../run/paths.js';
+import { classifyResults, loadAllureConfig, readResults, type RunSummary, type TestOutcome } from './report-generation.js';
+
+export interface CiSummaryOptions {
+  resultsDirs: string[];
+  cwd?: string;
+  /** Where the report can be downloaded (the run's artifacts page). */
+  reportLink?: string;
+  /** reports/observed/timings.json: `{ "<transition>": { n, p50Ms, p95Ms, maxMs } }`, when the run measured it. */
+  timingsFile?: string;
+}
+
+export interface CiSummary {
+  passed: boolean;
+  brokenRules: string[];
+  markdown: string;
+}
+
+type Timings = Record<string, { n: number; p50Ms: number; p95Ms: number; maxMs: number }>;
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } {
+  const checks = specChecks();
+  const rules = [...new Set(tests.map((test) => test.rule).filter((rule): rule is string => rule !== undefined))];
+  return {
+    rule: rules.join(', '),
+    rows: rules.map((id) => {
+      const rule = ruleById(id);
+      const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(', ');
+      const failure = tests.find((test) => test.rule === id)?.message ?? '';
+      return `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: "${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`;
+    }),
+  };
+}
+
+function count(summary: RunSummary, category: string): number {
+  return summary.byCategory.find((entry) => entry.name === category)?.tests.length ?? 0;
+}
+
+function timingsTable(file: string | undefined): string[] {
+  if (!file || !existsSync(file)) return ['Time to consistency: not measured in this run.'];
+  const timings = JSON.parse(readFileSync(file, 'utf8')) as Timings;
+  const rows = Object.entries(timings).map(([transition, t]) => `| ${transition} | ${t.n} | ${t.p50Ms} | ${t.p95Ms} | ${t.maxMs} |`);
+  return rows.length === 0
+    ? ['Time to consistency: no transition was measured.']
+    : ['### Time to consistency', '', '| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...rows];
+}
+
+export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const config = await loadAllureConfig(cwd);
+  const summary = classifyResults(readResults(options.resultsDirs.map((dir) => resolve(cwd, dir))), config.categories);
+  const broken = [...(summary.byCategory.find((entry) => entry.name === 'Contract broken')?.tests ?? []), ...(summary.byCategory.find((entry) => entry.name === 'HTTP conformance broken')?.tests ?? [])];
+  const { rows } = brokenRuleRows(broken);
+  const brokenRules = [...new Set(broken.map((test) => test.rule).filter((rule): rule is string => rule !== undefined))];
+  const passed = summary.total > 0 && summary.notPassed === 0;
+  const markdown = [
+    `## Contract suite: ${passed ? 'PASSED' : 'FAILED'}`,
+    '',
+    `${summary.total} test(s): ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped.`,
+    '',
+    ...(brokenRules.length === 0
+      ? ['No documented rule is broken.']
+      : [`### Broken rules (${brokenRules.length})`, '', '| rule | the documentation says | spec | failure |', '|---|---|---|---|', ...rows]),
+    '',
+    '| category | tests |',
+    '|---|---|',
+    ...summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0).map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
+    '',
+    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}.`,
+    '',
+    ...timingsTable(options.timingsFile ?? join(cwd, OBSERVED_DIR, 'timings.json')),
+    '',
+    options.reportLink ? `Report: ${options.reportLink}` : 'Report: the run\'s artifacts.',
+    '',
+  ].join('\n');
+  return { passed, brokenRules, markdown };
+}
