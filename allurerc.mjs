@@ -80,8 +80,9 @@ export default {
     // than rules means part of the suite did not run: "nothing ran" can never pass.
     rules: [{ maxFailures: 0, minTestsCount: catalogue.rules.length }],
   },
-  // Written by support/evidence/drift-report.ts before the report is generated; shown on the report's start page.
-  globalAttachments: ['reports/drift.md'],
+  // The observed contract (support/evidence/observed/), written before the report is generated;
+  // shown on the report's start page: the page answering every "not shown", and the trend chart.
+  globalAttachments: ['reports/observed/observed-contract.md', 'reports/observed/time-to-consistency.svg'],
   plugins: {
     // The multi-file report needs a web server (it fetches its data); the single-file one opens from disk.
     awesome: {

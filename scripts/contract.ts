@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   console.log(`contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`);
   console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data)`);
 
-  // allure-vitest and the drift recorder only ever append: a new run starts from empty folders.
+  // allure-vitest and the observation recorder only ever append: a new run starts from empty folders.
   for (const dir of [ALLURE_RESULTS_DIR, OBSERVED_DIR]) rmSync(dir, { recursive: true, force: true });
   const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' }, { echo: true });
   pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`

@@ -25,7 +25,7 @@ rule('auth.bearer-required').test('rejects calls without a token or with a token
   );
 
   const answers = await When('the client calls them', () =>
-    Promise.all(attempts.map(async ({ path, how, auth }) => ({ path, how, status: (await api.request('GET', path, { auth })).status }))),
+    Promise.all(attempts.map(async ({ path, how, auth }) => ({ path, how, status: (await api.request('GET', path, { auth, operation: path === CONSUMERS_PATH ? 'op6' : 'op7', purpose: `call with ${how}` })).status }))),
   );
 
   await Then('every call is rejected with a 4xx', async () => {

@@ -18,7 +18,7 @@ rule('auth.wrong-secret-rejected').test('refuses a token to the right client id 
     clientSecret: data.wrongSecret(),
   }));
 
-  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials).then(
+  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials, { purpose: 'Request token with a wrong secret' }).then(
     () => undefined,
     (error: unknown) => error,
   ));

@@ -17,12 +17,12 @@ import { expectFact, expectRejected } from '../../support/evidence/expectations.
 rule('transition.merge').test('merges a person into an existing person named by merged.gedi', async ({ persons }) => {
   const [target, source] = await Given('two available persons', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
 
-  await When('the client PUTs the second person with merged.gedi naming the first', () =>
+  const written = await When('the client PUTs the second person with merged.gedi naming the first', () =>
     persons.store({ ...source.person, merged: { gedi: target.gedi } }),
   );
 
   await Then('the second person is eventually shown merged into the first', async () => {
-    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source.gedi, target.gedi).holds);
+    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source.gedi, target.gedi).holds, { name: 'merge', since: written.acknowledgedAt });
     await expectFact(mergedInto(record, source.gedi, target.gedi), `${source.gedi} is merged into ${target.gedi}`);
   });
 });
@@ -32,7 +32,7 @@ rule('transition.merge-unknown-rejected').test('rejects a merge into a gedi that
   const unknownGedi = data.unknownGedi(stored.gedi);
 
   const response = await When(`the client PUTs it with merged.gedi naming ${unknownGedi}, which no person has`, () =>
-    persons.put({ ...stored.person, merged: { gedi: unknownGedi } }),
+    persons.put({ ...stored.person, merged: { gedi: unknownGedi } }, 'PUT with an unknown merge target'),
   );
 
   await Then('the PUT is rejected with a 4xx', async () => {

@@ -23,7 +23,7 @@ rule('transition.relationship-death').test('marks the related person deceased wh
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deceased', async () => {
-    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds);
+    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, { name: 'relationship-death', since: stored.acknowledgedAt });
     await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);
   });
 });

@@ -22,7 +22,7 @@ rule('transition.relationship-deregistered').test('marks the related person dere
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deregistered', async () => {
-    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds);
+    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, { name: 'relationship-deregistration', since: stored.acknowledgedAt });
     await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
   });
 });

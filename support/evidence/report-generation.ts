@@ -1,5 +1,5 @@
 // Owns turning reports/allure-results into the Allure 3 HTML report (multi-file and single-file),
-// with the run's environment block, the drift report as a global attachment, and history carried
+// with the run's environment block, the observed contract as global attachments, and history carried
 // in reports/history/history.jsonl; and the failure-taxonomy summary printed after it.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import {
 import type { AllureConfig } from 'allure';
 import { readSettings } from '../run/config.js';
 import { ALLURE_RESULTS_DIR } from '../run/paths.js';
-import { writeDriftReport, defaultDriftPaths } from './drift-report.js';
+import { writeObservedContract } from './observed/write.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -213,14 +213,16 @@ export async function generateReport(options: ReportOptions = {}): Promise<Gener
   const started = performance.now();
 
   try {
-    writeDriftReport({
-      observedDir: resolve(cwd, defaultDriftPaths.observedDir),
-      baselineDir: resolve(cwd, defaultDriftPaths.baselineDir),
-      reportFile: resolve(cwd, defaultDriftPaths.reportFile),
+    const settings = readSettings(process.env, join(cwd, '.env'));
+    writeObservedContract({
+      cwd,
+      companyScreeningPath: settings.companyScreeningPath,
+      keep: process.env.CONTRACT_REPORT_HISTORY !== 'off',
+      historyLimit: config.historyLimit ?? 60,
     });
   } catch (error) {
-    // Drift is information: a malformed observation file must not cost the run its report.
-    console.warn(`report: drift report skipped: ${(error as Error).message}`);
+    // The observed contract documents; a run whose observations cannot be read still gets its report.
+    console.warn(`report: observed contract skipped: ${(error as Error).message}`);
   }
   // A run stopped before any test (a configuration error) still gets a report: it shows the
   // environment and that nothing ran, where a missing report would only raise questions.

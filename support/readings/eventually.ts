@@ -80,12 +80,23 @@ export class ConsistencyHistory {
 // across spec files, so later files start with what earlier ones learned.
 const runHistory = ConsistencyHistory.shared('contract-suite:consistency');
 
+/** The documented transitions whose time to consistency the run measures (reports/observed/timings.json). */
+export type Transition = 'create' | 'update' | 'merge' | 'remove' | 'delete' | 'relationship-death' | 'relationship-deregistration' | 'identification' | 'subscription';
+
+/** A wait for the effect of a write: which transition, and when the write was acknowledged. */
+export interface AwaitedTransition {
+  name: Transition;
+  /** Epoch ms of the write's answer: time to consistency is measured from it. */
+  since: number;
+}
+
 export interface WaitOptions {
   timeoutMs: number;
   clock?: Clock;
   random?: () => number;
   /** Defaults to the history shared by the waits of this run's workers. */
   history?: ConsistencyHistory;
+  transition?: AwaitedTransition;
 }
 
 export interface Consistent<T> {
@@ -101,6 +112,9 @@ export interface WaitAttempts {
   outcome: 'consistent' | 'timeout' | 'rejected';
   attempts: number;
   elapsedMs: number;
+  transition?: Transition;
+  /** From the acknowledged write to the read that first saw the effect (consistent waits of a transition). */
+  consistentAfterMs?: number;
 }
 
 const waitListeners = new Set<(wait: WaitAttempts) => void>();
@@ -151,9 +165,11 @@ export async function eventually<T>(
   const random = options.random ?? Math.random;
   const history = options.history ?? runHistory;
   const started = clock.now();
-  const finish = (outcome: WaitAttempts['outcome'], attempts: number): number => {
+  const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
-    for (const listener of waitListeners) listener({ what, outcome, attempts, elapsedMs });
+    const transition = options.transition;
+    const consistentAfterMs = transition && sawItAt !== undefined ? Math.max(0, started + sawItAt - transition.since) : undefined;
+    for (const listener of waitListeners) listener({ what, outcome, attempts, elapsedMs, transition: transition?.name, consistentAfterMs });
     return elapsedMs;
   };
   return step(`Wait until ${what}`, async () => {
@@ -169,7 +185,7 @@ export async function eventually<T>(
       if (value !== undefined && value !== null && value !== false) {
         // The read that saw it was sent at `at`; its own duration is not part of the delay.
         if (attempts > 1) history.record(at);
-        return { value, response, attempts, elapsedMs: finish('consistent', attempts) };
+        return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
       }
       if (POLLING.failFastStatuses.includes(response.status)) {
         finish('rejected', attempts);

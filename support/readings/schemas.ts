@@ -22,7 +22,6 @@ function compileAll(): Map<string, ValidateFunction> {
   // and their schema, which the messages below quote.
   const ajv = new Ajv2020({ allErrors: true, verbose: true });
   addFormats(ajv);
-  // Only the top level: subfolders (schemas/observed) hold drift baselines, not contracts.
   const files = readdirSync(SCHEMA_DIRECTORY).filter((name) => name.endsWith(SCHEMA_SUFFIX));
   for (const file of files) {
     const schema = JSON.parse(readFileSync(SCHEMA_DIRECTORY + file, 'utf8')) as AnySchemaObject;

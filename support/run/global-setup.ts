@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { CLIENT_VARIABLES, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type CredentialVariables, type Credentials } from './config.js';
 import { redact, redactText } from '../transport/redact.js';
-import { ALLURE_RESULTS_DIR } from './paths.js';
+import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from './paths.js';
+import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/http.js';
@@ -115,7 +116,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       provider: simulator.options.provider,
     }, newRunId(seed), seed);
 
-    const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES);
+    // The run's own token requests are part of what the target did (the token lifetime among them).
+    const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
+    const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES).finally(stopRecording);
     const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
     const body = primary.response.body;
     project.provide('contract', {

@@ -42,6 +42,8 @@ export interface TokenRequestOptions {
   clock?: Clock;
   /** Where these credentials were configured, so a rejection names the right variables (the first client's by default). */
   credentialVariables?: CredentialVariables;
+  /** What the request is for, on its published exchange (default "Request token"). */
+  purpose?: string;
 }
 
 /** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci. */
@@ -65,7 +67,7 @@ export async function requestToken(
   try {
     response = await client.request('POST', url, {
       form,
-      purpose: 'Request token',
+      purpose: options.purpose ?? 'Request token',
       operation: 'token',
     });
   } catch (error) {

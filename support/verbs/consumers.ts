@@ -3,7 +3,7 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
-import { eventually } from '../readings/eventually.js';
+import { eventually, type AwaitedTransition } from '../readings/eventually.js';
 import { readPages } from '../readings/list-reader.js';
 import { identified, recordsOwning } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -30,31 +30,32 @@ export class ConsumerData {
   /** Operation 5. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
-    return this.api.request('POST', CONSUMERS_PATH, { json: consumers, operation: 'op5' });
+    return this.api.request('POST', CONSUMERS_PATH, { json: consumers, operation: 'op5', purpose: 'upload consumers' });
   }
 
   /** Operation 6: every page, or only until `until` holds for the pages read so far. */
   listConsumers(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, CONSUMERS_PATH, { operation: 'op6' }, until);
+    return readPages(this.api, CONSUMERS_PATH, { operation: 'op6', purpose: 'list consumers' }, until);
   }
 
   /** Operation 7: every page, or only until `until` holds for the pages read so far. */
   listSubscribedPersons(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7' }, until);
+    return readPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7', purpose: 'list subscribed persons' }, until);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
-  awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true): Promise<unknown> {
-    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => consumerRecord(body, consumerId), until);
+  awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
+    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => consumerRecord(body, consumerId), until, transition);
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true): Promise<unknown> {
+  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
       (stop) => this.listSubscribedPersons(stop),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
+      transition,
     );
   }
 
@@ -64,6 +65,7 @@ export class ConsumerData {
     list: (stop: (bodies: unknown[]) => boolean) => Promise<ApiResponse>,
     find: (body: unknown) => unknown,
     until: (item: unknown) => boolean,
+    transition?: AwaitedTransition,
   ): Promise<unknown> {
     const { value } = await eventually(
       what,
@@ -72,7 +74,7 @@ export class ConsumerData {
         const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
       },
-      { timeoutMs: this.config.availabilityTimeoutMs },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition },
     );
     return value.item;
   }
@@ -81,8 +83,9 @@ export class ConsumerData {
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
     const response = await this.upload([consumer]);
     if (!response.ok) throw new Error(`the consumer upload answered ${response.status}, not 2xx`);
-    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds);
-    await this.awaitSubscription(stored);
+    const uploadedAt = Date.now();
+    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: uploadedAt });
+    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: uploadedAt });
   }
 }
 

@@ -13,7 +13,8 @@ import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText } from '../evidence/report.js';
 import { registerSecret } from '../transport/redact.js';
-import { recordShapes } from '../evidence/shapes.js';
+import { recordObservations } from '../evidence/observed/recorder.js';
+import { OBSERVED_DIR } from '../run/paths.js';
 
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
   return new ApiClient({
@@ -35,14 +36,14 @@ function readRun() {
 export const test = base
   .extend('run', { scope: 'worker' }, readRun)
   // The one place where this worker's observers of the HTTP client and of the waits subscribe:
-  // report evidence always; the shape recording when the run writes reports; the wait log when
+  // report evidence always; the observed-contract recording when the run writes reports; the wait log when
   // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
   .extend('observers', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
     const unsubscribe = [
       attachExchanges(),
-      process.env.CONTRACT_REPORTS === '1' ? recordShapes() : undefined,
+      process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
       waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify(wait)}\n`)) : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));

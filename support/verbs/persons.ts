@@ -2,7 +2,7 @@
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually, NotConsistentError } from '../readings/eventually.js';
+import { eventually, NotConsistentError, type AwaitedTransition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
@@ -17,6 +17,8 @@ export const SANDBOX_PERSONS_PATH = '/consumer-intelligence/sandbox/v1/persons';
 export interface StoredPerson {
   person: SandboxPerson;
   gedi: string;
+  /** Epoch ms of the PUT's answer: time to consistency of its effects is measured from it. */
+  acknowledgedAt: number;
 }
 
 /** Statuses that say "no such person" once a deletion took effect. Which one is not shown. */
@@ -33,7 +35,7 @@ export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig,
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
   const body = { id: personId };
   expectSchema('delete-person-request', body);
-  return api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2' });
+  return api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2', purpose: 'delete person' });
 }
 
 /** A person record "describes" a stored person when it carries its gedi or its legal id. */
@@ -80,11 +82,11 @@ export class SandboxPersons {
   }
 
   /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
-  async put(person: SandboxPerson): Promise<ApiResponse> {
+  async put(person: SandboxPerson, purpose = 'write person'): Promise<ApiResponse> {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
     const first = this.track(person.id);
-    const response = await this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1' });
+    const response = await this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1', purpose });
     // A refused first PUT created nobody: nothing for the cleanup (and a DELETE of an id another
     // client owns could only be refused again). A refused update leaves the person to clean up.
     if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
@@ -96,7 +98,7 @@ export class SandboxPersons {
     const response = await this.put(person);
     expectAccepted(response, 'PUT sandbox person');
     expectSchema('put-person-response', response.body);
-    return { person, gedi: gediIn(response.body)! };
+    return { person, gedi: gediIn(response.body)!, acknowledgedAt: Date.now() };
   }
 
   /** A new, fully populated person from the test's data factory, stored in the sandbox. */
@@ -123,35 +125,43 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { ...person, removed: true };
     expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2' });
+    return this.api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2', purpose: 'mark person removed' });
   }
 
   /** Operation 3: the person record by gedi within the configured market. */
-  retrieve(gedi: string): Promise<ApiResponse> {
-    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)), { operation: 'op3' });
+  retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
+    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)), { operation: 'op3', purpose });
   }
 
   /** Operation 4: the persons matching a legal id. */
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
-    return this.api.request('POST', this.marketPath('_find'), { json: body, operation: 'op4' });
+    return this.api.request('POST', this.marketPath('_find'), { json: body, operation: 'op4', purpose: 'find person' });
   }
 
-  /** Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. */
-  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean): Promise<unknown> {
+  /**
+   * Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. With the
+   * transition it waits for, the time from the write to the first read that saw it is measured.
+   */
+  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean, transition?: AwaitedTransition): Promise<unknown> {
     const { value } = await eventually(
       `person ${gedi} ${what}`,
-      () => this.retrieve(gedi),
+      () => this.retrieve(gedi, transition ? `read until the ${transition.name} shows` : 'read until it shows'),
       (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
-      { timeoutMs: this.config.availabilityTimeoutMs },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition },
     );
     return value.body;
   }
 
-  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record. */
-  awaitRetrievable(stored: StoredPerson, what = 'to be retrievable by gedi', until: (body: unknown) => boolean = () => true): Promise<unknown> {
-    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body));
+  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its creation. */
+  awaitRetrievable(
+    stored: StoredPerson,
+    what = 'to be retrievable by gedi',
+    until: (body: unknown) => boolean = () => true,
+    transition: AwaitedTransition = { name: 'create', since: stored.acknowledgedAt },
+  ): Promise<unknown> {
+    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body), transition);
   }
 
   /**
@@ -161,7 +171,7 @@ export class SandboxPersons {
    */
   async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse | undefined> {
     try {
-      const { response } = await eventually(`person ${stored.gedi} ${what} (it must not, within ${windowMs} ms)`, () => this.retrieve(stored.gedi), (answer) => changed(answer), { timeoutMs: windowMs });
+      const { response } = await eventually(`person ${stored.gedi} ${what} (it must not, within ${windowMs} ms)`, () => this.retrieve(stored.gedi, 'watch for a change'), (answer) => changed(answer), { timeoutMs: windowMs });
       return response;
     } catch (error) {
       if (error instanceof NotConsistentError) return undefined;
@@ -180,13 +190,13 @@ export class SandboxPersons {
     return value.body;
   }
 
-  /** Waits until the person is neither retrievable by gedi nor found by legal id. */
-  async awaitGone(stored: StoredPerson): Promise<void> {
+  /** Waits until the person is neither retrievable by gedi nor found by legal id; `deletedAt` is when the DELETE was answered. */
+  async awaitGone(stored: StoredPerson, deletedAt = Date.now()): Promise<void> {
     await eventually(
       `person ${stored.gedi} to be no longer retrievable (404 or 410)`,
-      () => this.retrieve(stored.gedi),
+      () => this.retrieve(stored.gedi, 'read until the delete shows'),
       (response) => GONE_STATUSES.has(response.status),
-      { timeoutMs: this.config.availabilityTimeoutMs },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition: { name: 'delete', since: deletedAt } },
     );
     await eventually(
       `legal id ${stored.person.legalId} to be no longer found`,

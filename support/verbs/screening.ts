@@ -87,11 +87,11 @@ export class AmlScreening {
 
   screenPerson(request: PersonScreeningRequest, path = PERSON_SCREENING_PATH): Promise<ApiResponse> {
     expectSchema('person-screening-request', request);
-    return this.api.request('POST', path, { json: request, operation: path === PERSON_SCREENING_PATH ? 'op8' : 'op8 (root path)' });
+    return this.api.request('POST', path, { json: request, operation: 'op8', purpose: path === PERSON_SCREENING_PATH ? 'screen person' : 'screen person (root path)' });
   }
 
   screenCompany(request: CompanyScreeningRequest, path = this.config.companyScreeningPath): Promise<ApiResponse> {
     expectSchema('company-screening-request', request);
-    return this.api.request('POST', path, { json: request, operation: 'op9' });
+    return this.api.request('POST', path, { json: request, operation: 'op9', purpose: 'screen company' });
   }
 }

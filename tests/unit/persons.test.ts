@@ -25,8 +25,8 @@ describe('a record describing a stored person', () => {
   const person = createDataFactory({ seed: 1, runId: 'r', market: 'SE', scope: 'persons.test' }).person();
 
   it('carries its gedi or its legal id', () => {
-    expect(describes({ data: { gedi: 'G-1' } }, { person, gedi: 'G-1' })).toBe(true);
-    expect(describes({ attributes: { legalId: person.legalId } }, { person, gedi: 'G-1' })).toBe(true);
-    expect(describes({ gedi: 'G-2', legalId: '190001010000' }, { person, gedi: 'G-1' })).toBe(false);
+    expect(describes({ data: { gedi: 'G-1' } }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(true);
+    expect(describes({ attributes: { legalId: person.legalId } }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(true);
+    expect(describes({ gedi: 'G-2', legalId: '190001010000' }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(false);
   });
 });

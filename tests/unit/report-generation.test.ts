@@ -2,7 +2,7 @@
 // in a scratch project that links this project's allurerc.mjs, docs and node_modules, so the real
 // configuration and the pinned Allure CLI are what is tested.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -65,7 +65,7 @@ const brokenPromise: Spec = {
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'report-test-'));
-  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json']) symlinkSync(join(root, entry), join(project, entry));
+  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json', 'schemas']) symlinkSync(join(root, entry), join(project, entry));
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -75,7 +75,7 @@ describe('failure taxonomy', () => {
     writeResults(dir, [
       ...green.slice(0, 1),
       brokenPromise,
-      // underRule prefixes the message, but a timeout stays a timeout.
+      // rule(id).test prefixes the message, but a timeout stays a timeout.
       { name: 'becomes available', status: 'broken', message: 'Broken rule person.eventually-available (…): not available', trace: 'NotConsistentError: person not available after 30000 ms' },
       { name: 'answers at all', status: 'broken', message: 'h did not answer (refused)', trace: 'TargetUnavailableError: h did not answer' },
       { name: 'token unreachable', status: 'broken', message: 'Token service unreachable: …', trace: 'TokenError: Token service unreachable: …' },
@@ -140,7 +140,7 @@ describe('release gate', () => {
 });
 
 describe('report', () => {
-  test('writes a multi-file and a single-file report with environment, categories, drift and one history entry', async () => {
+  test('writes a multi-file and a single-file report with environment, categories, the observed contract and one history entry', async () => {
     const results = join(project, 'reports', 'allure-results');
     writeResults(results, [...green, brokenPromise]);
     const history = join(project, 'reports', 'history', 'history.jsonl');
@@ -152,7 +152,9 @@ describe('report', () => {
     const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as { name: string; values: string[] }[];
     expect(environment).toEqual(expect.arrayContaining([{ name: 'seed', values: ['42'] }, { name: 'target', values: ['embedded simulator'] }]));
     expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
-    expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('drift.md');
+    expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('observed-contract.md');
+    expect(existsSync(join(project, 'reports', 'observed', 'openapi.json'))).toBe(true);
+    expect(readdirSync(join(project, 'reports', 'history', 'observed'))).toHaveLength(1);
     expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
 
     // The gate reads the same results without adding a second history entry for this run.

@@ -1,0 +1,121 @@
+// Owns the observed contract of one run: the recorded lines merged into what the target did, per
+// operation and kind of request (statuses with counts, the headers that matter, an inferred schema
+// and a redacted example per status, where the documented values sit, the paging convention), the
+// token lifetime, and the time to consistency per transition.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nextPage } from '../../readings/list-reader.js';
+import type { ExchangeLine, ObservationLine } from './recorder.js';
+import { inferSchema, pathsOf, type JsonSchema } from './schema-inference.js';
+
+export interface StatusObservation {
+  count: number;
+  headers: Record<string, string[]>;
+  requestIdHeaders: string[];
+  schema?: JsonSchema;
+  example?: unknown;
+}
+
+export interface ObservedCase {
+  operation: string;
+  purpose: string;
+  method: string;
+  path: string;
+  samples: number;
+  statuses: Record<string, StatusObservation>;
+  /** Where each documented name was found in the 2xx bodies. */
+  documentedValues: Record<string, string[]>;
+  paging?: string;
+}
+
+export interface Timing {
+  n: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+export interface ObservedContract {
+  cases: ObservedCase[];
+  tokenLifetimesS: number[];
+  timings: Record<string, Timing>;
+}
+
+/** The names and values the documentation gives, looked for in every answer. */
+const DOCUMENTED_KEYS = ['gedi', 'access_token', 'expires_in', 'legalId', 'consumerId', 'market', 'reference'];
+
+export function readObservationLines(dir: string): ObservationLine[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.observations.jsonl'))
+    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ObservationLine));
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
+}
+
+export function timingOf(values: number[]): Timing {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { n: sorted.length, p50Ms: Math.round(percentile(sorted, 0.5)), p95Ms: Math.round(percentile(sorted, 0.95)), maxMs: Math.round(sorted.at(-1)!) };
+}
+
+function statusObservation(lines: ExchangeLine[]): StatusObservation {
+  const bodies = lines.filter((line) => line.body !== undefined).map((line) => line.body);
+  const headers: Record<string, string[]> = {};
+  for (const line of lines) for (const [name, value] of Object.entries(line.headers)) headers[name] = [...new Set([...(headers[name] ?? []), value])].slice(0, 5);
+  return {
+    count: lines.length,
+    headers,
+    requestIdHeaders: [...new Set(lines.flatMap((line) => line.requestIdHeaders))],
+    ...(bodies.length > 0 ? { schema: inferSchema(bodies), example: bodies[0] } : {}),
+  };
+}
+
+function observedCase(lines: ExchangeLine[]): ObservedCase {
+  const [first] = lines;
+  const byStatus = new Map<string, ExchangeLine[]>();
+  for (const line of lines) byStatus.set(String(line.status ?? 'no answer'), [...(byStatus.get(String(line.status ?? 'no answer'))) ?? [], line]);
+  const accepted = lines.filter((line) => line.status !== null && line.status >= 200 && line.status < 300 && line.body !== undefined);
+  const documentedValues = Object.fromEntries(
+    DOCUMENTED_KEYS.map((key) => [key, pathsOf(accepted.map((line) => line.body), (name) => name === key)] as const).filter(([, paths]) => paths.length > 0),
+  );
+  const states = pathsOf(accepted.map((line) => line.body), (_name, value) => value === 'IDENTIFIED');
+  if (states.length > 0) documentedValues.IDENTIFIED = states;
+  const pagings = accepted.map((line) => {
+    const step = nextPage({ body: line.body, headers: line.headers });
+    return step.next || step.unreachable ? step.convention : undefined;
+  });
+  const paging = pagings.find((convention) => convention !== undefined);
+  return {
+    operation: first!.operation,
+    purpose: first!.purpose,
+    method: first!.method,
+    path: first!.path,
+    samples: lines.length,
+    statuses: Object.fromEntries([...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, group]) => [status, statusObservation(group)])),
+    documentedValues,
+    ...(paging ? { paging } : {}),
+  };
+}
+
+/** Where a path names a person by gedi, the template does: one case per operation, not per person. */
+const templatePath = (path: string): string => path.replace(/\/persons\/(?!_find)[^/]+$/, '/persons/{gedi}').replace(/\/markets\/[^/]+\//, '/markets/{market}/');
+
+export function buildContract(lines: ObservationLine[]): ObservedContract {
+  const exchanges = lines.filter((line): line is ExchangeLine => line.kind === 'exchange');
+  const groups = new Map<string, ExchangeLine[]>();
+  for (const line of exchanges) {
+    const key = `${line.operation} ${line.purpose}`;
+    groups.set(key, [...(groups.get(key) ?? []), { ...line, path: templatePath(line.path) }]);
+  }
+  const waits = lines.filter((line) => line.kind === 'wait');
+  const transitions = [...new Set(waits.map((wait) => wait.transition))].sort();
+  const tokens = exchanges.filter((line) => line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number');
+  return {
+    cases: [...groups.values()].map(observedCase).sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
+    tokenLifetimesS: [...new Set(tokens.map((line) => (line.body as { expires_in: number }).expires_in))],
+    timings: Object.fromEntries(transitions.map((transition) => [transition, timingOf(waits.filter((wait) => wait.transition === transition).map((wait) => wait.consistentAfterMs))])),
+  };
+}

@@ -1,0 +1,115 @@
+// Owns the observed contract as an OpenAPI 3.1 document: the documented request schemas, every
+// status the target answered per operation with its inferred schema and a redacted example, the
+// token endpoint and its security scheme, the documentation's rule ids and the time to consistency
+// as `x-` extensions. A mock server or a fuzzer can start from it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogue } from '../../run/catalogue.js';
+import { redact } from '../../transport/redact.js';
+import type { ObservedCase, ObservedContract } from './model.js';
+
+const TOKEN_PATH = '/sandbox/v1/token.oauth2';
+
+/** The documented request schema of each operation (schemas/*.schema.json, by $id). */
+const REQUEST_SCHEMAS: Record<string, string> = {
+  op1: 'sandbox-person',
+  op2: 'delete-person-request',
+  op4: 'find-person-request',
+  op5: 'consumer-upload',
+  op8: 'person-screening-request',
+  op9: 'company-screening-request',
+};
+
+type Json = Record<string, unknown>;
+
+/** The schemas of schemas/ as OpenAPI components: references by $id become component references. */
+function components(schemasDir: string): Record<string, Json> {
+  const loaded = readdirSync(schemasDir)
+    .filter((name) => name.endsWith('.schema.json'))
+    .map((name) => JSON.parse(readFileSync(join(schemasDir, name), 'utf8')) as Json);
+  const rewrite = (value: unknown, id: string): unknown => {
+    if (Array.isArray(value)) return value.map((item) => rewrite(item, id));
+    if (!value || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== '$schema' && key !== '$id')
+        .map(([key, inner]) => {
+          if (key !== '$ref' || typeof inner !== 'string') return [key, rewrite(inner, id)];
+          return [key, inner.startsWith('#/') ? `#/components/schemas/${id}/${inner.slice(2)}` : `#/components/schemas/${inner}`];
+        }),
+    );
+  };
+  return Object.fromEntries(loaded.map((schema) => [String(schema.$id), rewrite(schema, String(schema.$id)) as Json]));
+}
+
+function responsesOf(cases: ObservedCase[]): Json {
+  const statuses = new Map<string, { description: string[]; schema?: unknown; example?: unknown }>();
+  for (const observed of cases) {
+    for (const [status, seen] of Object.entries(observed.statuses)) {
+      if (!/^\d{3}$/.test(status)) continue;
+      const known = statuses.get(status) ?? { description: [] };
+      known.description.push(`${observed.purpose}: ${seen.count} time(s)`);
+      known.schema ??= seen.schema;
+      known.example ??= seen.example;
+      statuses.set(status, known);
+    }
+  }
+  if (statuses.size === 0) return { default: { description: 'Not observed in this run.' } };
+  return Object.fromEntries(
+    [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, { description, schema, example }]) => [
+      status,
+      {
+        description: `Observed: ${description.join('; ')}.`,
+        ...(schema ? { content: { 'application/json': { schema, ...(example === undefined ? {} : { example: redact(example) }) } } } : {}),
+      },
+    ]),
+  );
+}
+
+/** The OpenAPI 3.1 document of the API as this run observed it. */
+export function observedOpenApi(contract: ObservedContract, options: { schemasDir: string; companyScreeningPath: string; title?: string }): Json {
+  const paths: Record<string, Json> = {};
+  for (const operation of catalogue.operations) {
+    const path = operation.id === 'op9' ? options.companyScreeningPath : operation.id === 'token' ? TOKEN_PATH : operation.path.replace(/^\{[a-z_]+\}/, '');
+    const method = operation.method.toLowerCase();
+    const cases = contract.cases.filter((observed) => observed.operation === operation.id);
+    const schema = REQUEST_SCHEMAS[operation.id];
+    const parameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    paths[path] = {
+      ...paths[path],
+      [method]: {
+        operationId: operation.id,
+        summary: operation.feature,
+        tags: [operation.epic],
+        ...(parameters.length ? { parameters } : {}),
+        ...(operation.id === 'token'
+          ? { security: [], requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/token-request' } } } } }
+          : schema
+            ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } }
+            : {}),
+        responses: responsesOf(cases),
+        'x-documented-rules': catalogue.rules.filter((rule) => rule.operations.includes(operation.id)).map((rule) => rule.id),
+        'x-observed-kinds-of-request': cases.map((observed) => observed.purpose),
+        ...(cases.some((observed) => observed.paging) ? { 'x-paging': [...new Set(cases.map((observed) => observed.paging).filter(Boolean))] } : {}),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'Consumer intelligence and AML screening API, as observed',
+      version: 'observed',
+      description: 'Written by the contract suite from what the target answered: every status, schema and example below was observed, not documented.',
+    },
+    paths,
+    components: {
+      schemas: components(options.schemasDir),
+      securitySchemes: {
+        clientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: { bci: 'the documented scope' } } } },
+      },
+    },
+    security: [{ clientCredentials: ['bci'] }],
+    'x-time-to-consistency': contract.timings,
+    'x-token-lifetime-seconds': contract.tokenLifetimesS,
+  };
+}

@@ -1,0 +1,86 @@
+// The observed contract from recorded lines: schema inference, the model, the OpenAPI document
+// (validated by @readme/openapi-parser), the page's answer to every "not shown", and the history.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
+import { buildContract, timingOf, type ObservedContract } from '../../support/evidence/observed/model.js';
+import { observedOpenApi } from '../../support/evidence/observed/openapi.js';
+import { NOT_SHOWN, renderObservedPage } from '../../support/evidence/observed/page.js';
+import type { ObservationLine } from '../../support/evidence/observed/recorder.js';
+import { inferSchema, pathsOf } from '../../support/evidence/observed/schema-inference.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+const exchange = (operation: string, purpose: string, status: number, body?: unknown, headers: Record<string, string> = {}): ObservationLine => ({
+  kind: 'exchange', operation, purpose, method: 'GET', path: '/p', status, headers, requestIdHeaders: [], ...(body === undefined ? {} : { body }),
+});
+
+const lines: ObservationLine[] = [
+  exchange('token', 'Request token', 200, { access_token: '[REDACTED]', token_type: 'Bearer', expires_in: 3600 }),
+  exchange('op1', 'write person', 201, { data: { gedi: 'g1', clientReference: 'p1' } }),
+  exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'x' } }),
+  exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'y' } }),
+  exchange('op3', 'read until the create shows', 200, { data: { gedi: 'g1', status: 'ACTIVE' } }),
+  exchange('op6', 'list consumers', 200, { content: [{ consumerId: 'c1', state: 'IDENTIFIED' }, { consumerId: 'c2', state: 'PENDING' }, { consumerId: 'c3', state: 'IDENTIFIED' }], page: { number: 0, size: 3, totalElements: 7, totalPages: 3 } }),
+  { kind: 'wait', transition: 'create', consistentAfterMs: 300 },
+  { kind: 'wait', transition: 'create', consistentAfterMs: 500 },
+  { kind: 'wait', transition: 'create', consistentAfterMs: 400 },
+];
+
+describe('schema inference', () => {
+  it('requires the keys present in every sample and keeps small string sets as enums', () => {
+    const schema = inferSchema([{ id: 'a', state: 'IDENTIFIED', n: 1 }, { id: 'b', state: 'PENDING' }, { id: 'c', state: 'IDENTIFIED', n: 2.5 }]);
+    expect(schema).toMatchObject({ type: 'object', required: ['id', 'state'], properties: { state: { type: 'string', enum: ['IDENTIFIED', 'PENDING'] }, n: { type: 'number' } } });
+    expect((schema?.properties as Record<string, { enum?: unknown }>).id?.enum).toBeUndefined();
+  });
+
+  it('finds where a documented value sits, list indexes generalised', () => {
+    expect(pathsOf([{ content: [{ state: 'IDENTIFIED' }] }], (_key, value) => value === 'IDENTIFIED')).toEqual(['$.content[*].state']);
+  });
+});
+
+describe('the observed contract', () => {
+  const contract = buildContract(lines);
+
+  it('counts statuses per operation and kind of request, and measures time to consistency', () => {
+    const early = contract.cases.find((observed) => observed.operation === 'op3')!;
+    expect(early.statuses['404']?.count).toBe(2);
+    expect(early.statuses['404']?.schema).toMatchObject({ properties: { error: { required: ['code', 'message'] } } });
+    expect(contract.cases.find((observed) => observed.operation === 'op1')?.documentedValues.gedi).toEqual(['$.data.gedi']);
+    expect(contract.cases.find((observed) => observed.operation === 'op6')).toMatchObject({ paging: 'page number', documentedValues: { IDENTIFIED: ['$.content[*].state'] } });
+    expect(contract.tokenLifetimesS).toEqual([3600]);
+    expect(contract.timings).toEqual({ create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 } });
+    expect(timingOf([1, 2, 3, 4, 100])).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
+  });
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), companyScreeningPath: '/aml-real-time-screening/v2/api/aml/kyc/company/screening' });
+    const result = await validate(JSON.parse(JSON.stringify(document)));
+    expect(result.valid, JSON.stringify(result)).toBe(true);
+    expect(document).toMatchObject({ openapi: '3.1.0', 'x-time-to-consistency': { create: { n: 3 } }, components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } } });
+  });
+
+  it('answers every "not shown" it observed on the page, and says which it could not', () => {
+    const page = renderObservedPage(contract, undefined);
+    expect(page).toContain('404 in 2 of 3 early reads; body `{error:{code,message}}`');
+    expect(page).toContain('expires_in: 3600 s');
+    expect(page).toContain('Creation: p50 400 ms');
+    const answers = page.split('\n').filter((line) => NOT_SHOWN.some((item) => line.startsWith(`| ${item.where} | "${item.quote.replace(/\|/g, '\\|')}"`)));
+    expect(answers).toHaveLength(NOT_SHOWN.length);
+    expect(page).toContain('| Events | "Events: not shown." | Not observed in this run. |');
+  });
+
+  it('says what changed since the last run, and keeps a bounded history with a trend chart', () => {
+    const later: ObservedContract = { ...contract, cases: contract.cases.map((observed) => (observed.operation === 'op1' ? { ...observed, statuses: { '200': observed.statuses['201']! } } : observed)), tokenLifetimesS: [20] };
+    expect(changesSince(contract, later)).toEqual(['op1 "write person": statuses 201 → 200', 'token lifetime 3600 s → 20 s']);
+    const dir = mkdtempSync(join(tmpdir(), 'observed-history-'));
+    for (const at of ['2026-11-20T03:17:00.000Z', '2026-11-21T03:17:00.000Z', '2026-11-22T03:17:00.000Z']) keepContract(dir, { at, contract }, 2);
+    expect(readdirSync(dir)).toHaveLength(2);
+    const svg = trendChart(keptContracts(dir));
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).toContain('create');
+  });
+});
