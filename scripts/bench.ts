@@ -13,7 +13,7 @@
  *  - one file at a time: every spec file with file parallelism off, as collection runners do.
  * Requests, polling attempts and notice lag come from the suite run only.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startSimulator, type RunningSimulator } from '../simulator/listen.js';
 import { pruneLedgers } from '../support/data/ledger.js';
@@ -45,6 +45,8 @@ interface VitestJson {
 
 interface TimedRun {
   wallMs: number;
+  /** CPU seconds of the run's processes (user + system), where the platform says (Linux /proc). */
+  cpuS: number | null;
   passed: boolean;
   /** Each spec file's own duration inside the run, slowest first. */
   files: { file: string; ms: number }[];
@@ -61,11 +63,25 @@ interface VisibilityRecord {
   firstReadAt: number | null;
 }
 
+/** CPU seconds used by this process's finished children (and theirs): fields cutime and cstime of /proc/self/stat. */
+function childrenCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    // After the command and state, field 14 and 15 (cutime, cstime) in clock ticks of 1/100 s.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<TimedRun> {
   const outputFile = join(OUT_DIR, `${label}.json`);
+  const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
   const { code, output } = await runVitest(['--project', 'contract', '--reporter=json', `--outputFile=${outputFile}`, ...args], env);
   const wallMs = Math.round(performance.now() - started);
+  const cpuAfter = childrenCpuSeconds();
+  const cpuS = cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 10) / 10;
   let result: VitestJson;
   try {
     result = JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson;
@@ -80,8 +96,8 @@ async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv
   const files = result.testResults
     .map((file) => ({ file: relative(process.cwd(), file.name), ms: Math.round(file.endTime - file.startTime) }))
     .sort((a, b) => b.ms - a.ms);
-  console.log(`bench: ${label}: ${wallMs} ms${passed ? '' : ' (FAILED)'}`);
-  return { wallMs, passed, files };
+  console.log(`bench: ${label}: ${wallMs} ms${cpuS === null ? '' : `, ${cpuS} CPU s`}${passed ? '' : ' (FAILED)'}`);
+  return { wallMs, cpuS, passed, files };
 }
 
 async function control<T>(simulator: RunningSimulator, method: 'GET' | 'POST', route: string): Promise<T> {
@@ -103,11 +119,52 @@ function percentile(values: number[], share: number): number | null {
 
 const ratio = (value: number | null, of: number) => (value === null ? null : Math.round((value / of) * 100) / 100);
 
-function readWaits(file: string): WaitAttempts[] {
+type LoggedWait = WaitAttempts & { test?: string };
+
+function readWaits(file: string): LoggedWait[] {
   try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as WaitAttempts);
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedWait);
   } catch {
     return [];
+  }
+}
+
+/** The longest chain of waits one test went through: the sum of its waits, the largest over tests. */
+function observedCriticalPath(waits: LoggedWait[]): { test: string; ms: number } | null {
+  const byTest = new Map<string, number>();
+  for (const wait of waits) if (wait.test) byTest.set(wait.test, (byTest.get(wait.test) ?? 0) + wait.elapsedMs);
+  const [longest] = [...byTest].sort((a, b) => b[1] - a[1]);
+  return longest ? { test: longest[0], ms: longest[1] } : null;
+}
+
+/** The same run with every simulator delay at zero: what the suite costs when it never waits. */
+async function fixedCost() {
+  const simulator = await startSimulator({ availabilityDelayMs: 0, latencyMs: 0, seed: SEED });
+  try {
+    const run = await timedVitest('fixed-cost', [], { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) });
+    return { wallMs: run.wallMs, cpuS: run.cpuS, passed: run.passed };
+  } finally {
+    await simulator.close();
+    pruneLedgers();
+  }
+}
+
+const DOUBLED_DIR = 'specs/zz-bench-doubled';
+
+/** The suite with every spec file run twice (a copy under specs/, so its data and ids are fresh). */
+async function withSpecsDoubled<T>(work: () => Promise<T>): Promise<T> {
+  rmSync(DOUBLED_DIR, { recursive: true, force: true });
+  for (const entry of readdirSync('specs', { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.spec.ts') || entry.parentPath.includes('zz-bench-doubled')) continue;
+    const area = relative('specs', entry.parentPath);
+    mkdirSync(join(DOUBLED_DIR, area), { recursive: true });
+    // One level deeper than the original: its relative imports gain one `../`.
+    writeFileSync(join(DOUBLED_DIR, area, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8').replaceAll("from '../../", "from '../../../"));
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(DOUBLED_DIR, { recursive: true, force: true });
   }
 }
 
@@ -131,17 +188,25 @@ async function benchProfile(profile: Profile) {
     }
     const critical = alone.reduce((slowest, run) => (run.wallMs > slowest.wallMs ? run : slowest));
     const oneAtATime = await timedVitest(`${profile.name}-one-at-a-time`, ['--no-file-parallelism'], env);
+    await control(simulator, 'POST', 'reset');
+    const doubled = await withSpecsDoubled(() => timedVitest(`${profile.name}-doubled`, [], env));
 
     const waits = readWaits(waitLog);
+    const chain = observedCriticalPath(waits);
     const attempts = waits.map((wait) => wait.attempts);
     const lags = records.flatMap((record) => (record.firstReadAt === null ? [] : [Math.max(0, record.firstReadAt - record.visibleAt)]));
     const tokenRequests = Object.entries(requests.counts).filter(([route]) => route.includes('token')).reduce((sum, [, n]) => sum + n, 0);
     return {
       profile,
-      passed: suite.passed && oneAtATime.passed && alone.length > 0,
+      passed: suite.passed && oneAtATime.passed && doubled.passed && alone.length > 0,
       suiteWallMs: suite.wallMs,
+      suiteCpuS: suite.cpuS,
       criticalPath: { file: critical.file, wallMs: critical.wallMs, candidates: alone },
       suiteToCriticalPath: ratio(suite.wallMs, critical.wallMs),
+      observedChainOfWaits: chain,
+      suiteToChainOfWaits: chain === null ? null : ratio(suite.wallMs, chain.ms),
+      doubledSpecsWallMs: doubled.wallMs,
+      doubledToSuite: ratio(doubled.wallMs, suite.wallMs),
       oneFileAtATimeWallMs: oneAtATime.wallMs,
       slowestFilesInSuite: suite.files.slice(0, CRITICAL_CANDIDATES),
       requests: {
@@ -177,9 +242,12 @@ type ProfileResult = Awaited<ReturnType<typeof benchProfile>>;
 
 function printSummary(results: ProfileResult[]): void {
   const rows: [string, (r: ProfileResult) => unknown][] = [
-    ['suite wall time (ms)', (r) => r.suiteWallMs],
-    ['critical path alone (ms)', (r) => `${r.criticalPath.wallMs} (${r.criticalPath.file})`],
-    ['suite / critical path', (r) => r.suiteToCriticalPath],
+    ['suite wall time (ms); CPU s', (r) => `${r.suiteWallMs}; ${r.suiteCpuS ?? '?'}`],
+    ['slowest file alone (ms)', (r) => `${r.criticalPath.wallMs} (${r.criticalPath.file})`],
+    ['suite / slowest file alone', (r) => r.suiteToCriticalPath],
+    ['longest chain of waits observed (ms)', (r) => (r.observedChainOfWaits ? `${r.observedChainOfWaits.ms} (${r.observedChainOfWaits.test})` : '?')],
+    ['suite / chain of waits', (r) => r.suiteToChainOfWaits],
+    ['every spec twice (ms); / suite', (r) => `${r.doubledSpecsWallMs}; ${r.doubledToSuite}`],
     ['one file at a time (ms)', (r) => r.oneFileAtATimeWallMs],
     ['requests (token requests, tokens issued)', (r) => `${r.requests.total} (${r.requests.tokenRequests}, ${r.requests.tokensIssued} for ${r.requests.clients} clients)`],
     ['waits; attempts mean / p95 / max', (r) => `${r.waits.count}; ${r.waits.attemptsMean} / ${r.waits.attemptsP95} / ${r.waits.attemptsMax}`],
@@ -199,12 +267,16 @@ async function main(): Promise<number> {
     return 2;
   }
   mkdirSync(OUT_DIR, { recursive: true });
+  const fixed = await fixedCost();
+  console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
   for (const profile of PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name))) results.push(await benchProfile(profile));
   printSummary(results);
-  writeFileSync(`${REPORTS_DIR}/bench.json`, `${JSON.stringify({ at: new Date().toISOString(), profiles: results }, null, 2)}\n`);
+  console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
+  for (const result of results) console.log(`bench: ${result.profile.name}: suite / fixed cost ${ratio(result.suiteWallMs, fixed.wallMs)}`);
+  writeFileSync(`${REPORTS_DIR}/bench.json`, `${JSON.stringify({ at: new Date().toISOString(), fixedCost: fixed, profiles: results }, null, 2)}\n`);
   console.log('\nbench: written to reports/bench.json');
-  return results.every((result) => result.passed) ? 0 : 1;
+  return fixed.passed && results.every((result) => result.passed) ? 0 : 1;
 }
 
 process.exitCode = await main();

@@ -2,7 +2,7 @@
 // cleanup: worker scope for the run, the observers and the API clients; test scope for data, the
 // domain verbs and skipping with a reason. vitest builds a fixture only when a test names it.
 import { appendFileSync } from 'node:fs';
-import { inject, test as base } from 'vitest';
+import { expect, inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
 import { ApiClient } from '../transport/http.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
@@ -44,7 +44,7 @@ export const test = base
     const unsubscribe = [
       attachExchanges(),
       process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
-      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify(wait)}\n`)) : undefined,
+      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: expect.getState().currentTestName })}\n`)) : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
