@@ -7,7 +7,7 @@
  * One factory per test (the scope is the test's name), so adding a test never changes another
  * test's data. Ids carry the run id, so whatever a run leaves in a shared sandbox is traceable.
  */
-import { Faker, base, da, en, fi, nb_NO, sv, type LocaleDefinition } from '@faker-js/faker';
+import { newFaker } from './fakers.js';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
 import { containsValue } from '../readings/lookup.js';
 import { seededRandom } from './random.js';
@@ -130,9 +130,8 @@ export interface DataFactoryOptions {
   scope?: string;
 }
 
-/** What differs per market: faker's locale, and formats faker does not get right for our purpose. */
+/** What differs per market besides faker's language: formats faker does not get right for our purpose. */
 interface MarketData {
-  locale: LocaleDefinition;
   /** A pattern for faker.helpers.fromRegExp. */
   postalCode: string;
   /** Mobile numbers: country calling code, a mobile prefix, then random digits. */
@@ -140,10 +139,10 @@ interface MarketData {
 }
 
 const MARKET_DATA: Readonly<Record<Market, MarketData>> = {
-  SE: { locale: sv, postalCode: '[1-9][0-9]{4}', mobile: { countryCode: '46', prefixes: ['70', '72', '73', '76', '79'], digits: 7 } },
-  NO: { locale: nb_NO, postalCode: '[0-9]{4}', mobile: { countryCode: '47', prefixes: ['4', '9'], digits: 7 } },
-  DK: { locale: da, postalCode: '[1-9][0-9]{3}', mobile: { countryCode: '45', prefixes: ['20', '30', '40', '50', '60'], digits: 6 } },
-  FI: { locale: fi, postalCode: '[0-9]{5}', mobile: { countryCode: '358', prefixes: ['40', '41', '44', '45', '50'], digits: 7 } },
+  SE: { postalCode: '[1-9][0-9]{4}', mobile: { countryCode: '46', prefixes: ['70', '72', '73', '76', '79'], digits: 7 } },
+  NO: { postalCode: '[0-9]{4}', mobile: { countryCode: '47', prefixes: ['4', '9'], digits: 7 } },
+  DK: { postalCode: '[1-9][0-9]{3}', mobile: { countryCode: '45', prefixes: ['20', '30', '40', '50', '60'], digits: 6 } },
+  FI: { postalCode: '[0-9]{5}', mobile: { countryCode: '358', prefixes: ['40', '41', '44', '45', '50'], digits: 7 } },
 };
 
 // Fixed ranges instead of ages relative to today, so a seed reproduces the same data on any day.
@@ -171,9 +170,8 @@ export function createDataFactory(options: DataFactoryOptions) {
   const { seed, market } = options;
   const scope = options.scope ?? '';
   const marketData = MARKET_DATA[market];
-  const faker = new Faker({ locale: [marketData.locale, en, base] });
   // Separate streams: a change in how names are drawn must not change which legal ids are drawn.
-  faker.seed(fnv1a(`${seed}|${scope}|faker`));
+  const faker = newFaker(market, fnv1a(`${seed}|${scope}|faker`));
   const legalIds = new LegalIdGenerator(market, seededRandom(fnv1a(`${seed}|${scope}|legal-ids`)));
   // Ids go into request bodies and URLs: letters, digits and hyphens only.
   const tag = `${options.runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;

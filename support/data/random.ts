@@ -1,10 +1,9 @@
 // Owns the suite's one seeded random source: faker's own generator, seeded. Every reproducible draw
 // of test data (names, dates, legal ids) comes from a stream made here, so a printed seed replays it.
-import { Faker, base } from '@faker-js/faker';
+import { newFaker } from './fakers.js';
 
 /** Numbers in [0, 1), the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {
-  const faker = new Faker({ locale: [base] });
-  faker.seed(seed);
+  const faker = newFaker('base', seed);
   return () => faker.number.float();
 }

@@ -1,43 +1,19 @@
 // Owns JSON Schema validation of request and response bodies against schemas/*.schema.json.
 /**
- * JSON Schema validation of request and response bodies against schemas/*.schema.json.
- *
- * Every schema is compiled once, when this module is first imported, so a broken schema fails
- * the run at once instead of in the middle of some spec. Violations are reported as short lines
- * (where, what, the offending value) because they end up in assertion messages and reports.
+ * The validators are ajv's standalone code for every schema (validators.generated.ts, written by
+ * `npm run schemas:compile`; a unit test fails when it is older than the schemas), so a contract
+ * worker loads finished functions instead of compiling each schema again. Violations are reported
+ * as short lines (where, what, the offending value) because they end up in assertion messages and
+ * reports.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020, type AnySchemaObject, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { validators as generated } from './validators.generated.js';
 
-const SCHEMA_DIRECTORY = fileURLToPath(new URL('../../schemas/', import.meta.url));
-const SCHEMA_SUFFIX = '.schema.json';
 /** Enough to see what is wrong without burying the assertion that failed. */
 const MAX_LINES = 10;
 const MAX_VALUE_CHARS = 80;
 
-function compileAll(): Map<string, ValidateFunction> {
-  // allErrors: one run shows every problem of a body; verbose: errors carry the offending value
-  // and their schema, which the messages below quote.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true });
-  addFormats(ajv);
-  const files = readdirSync(SCHEMA_DIRECTORY).filter((name) => name.endsWith(SCHEMA_SUFFIX));
-  for (const file of files) {
-    const schema = JSON.parse(readFileSync(SCHEMA_DIRECTORY + file, 'utf8')) as AnySchemaObject;
-    const stem = file.slice(0, -SCHEMA_SUFFIX.length);
-    if (schema.$id !== stem) throw new Error(`schemas/${file} must have "$id": "${stem}" (the file stem), not ${JSON.stringify(schema.$id)}`);
-    ajv.addSchema(schema);
-  }
-  return new Map(
-    files.map((file) => {
-      const id = file.slice(0, -SCHEMA_SUFFIX.length);
-      return [id, ajv.getSchema(id) as ValidateFunction];
-    }),
-  );
-}
-
-const validators = compileAll();
+const validators = new Map(Object.entries(generated as unknown as Record<string, ValidateFunction>));
 
 function preview(value: unknown): string {
   const text = value === undefined ? 'undefined' : JSON.stringify(value);

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GENERATED_VALIDATORS, generatedValidatorsSource, loadSchemas } from '../../support/readings/schema-compiler.js';
 import { SchemaViolation, expectSchema, schemaErrors, schemaIds } from '../../support/readings/schemas.js';
 
 // Samples rebuilt from the field tables of the API documentation (Resources section): every
@@ -85,6 +87,14 @@ const validSamples: [string, string, unknown][] = [
 ];
 
 describe('schemas', () => {
+  it('are compiled into validators.generated.ts as they are now (run `npm run schemas:compile` after changing one)', () => {
+    expect(readFileSync(GENERATED_VALIDATORS, 'utf8') === generatedValidatorsSource(), 'support/readings/validators.generated.ts is older than schemas/').toBe(true);
+  });
+
+  it('each compile with ajv as written, each with its file stem as $id', () => {
+    expect(loadSchemas().ids.sort()).toEqual(schemaIds());
+  });
+
   it('has one schema per documented body, each with its file stem as $id', () => {
     expect(schemaIds()).toEqual([
       'company-screening-request', 'consumer', 'consumer-upload', 'delete-person-request', 'find-person-request',
