@@ -49,7 +49,8 @@ rule('person.write-isolation').test("never lets another client's PUT or DELETE w
   await Then("the second client's own update and deletion, sent after them, have become visible", async () => {
     const familyName = data.familyName(control.person);
     expectAccepted(await secondPersons.put({ ...control.person, familyName }), "the second client's update of its own person");
-    await secondPersons.awaitRetrievable(control, `to show the family name ${familyName}`, (record) => ownsValue(record, familyName).holds);
+    const updatedAt = Date.now();
+    await secondPersons.awaitRetrievable(control, `to show the family name ${familyName}`, (record) => ownsValue(record, familyName).holds, { name: 'update', since: updatedAt });
     expectAccepted(await secondPersons.delete(control.person.id), "the second client's deletion of its own person");
     await secondPersons.awaitGone(control);
   });

@@ -115,6 +115,10 @@ export interface WaitAttempts {
   transition?: Transition;
   /** From the acknowledged write to the read that first saw the effect (consistent waits of a transition). */
   consistentAfterMs?: number;
+  /** From the acknowledged write to the last read that did not yet see the effect: with `consistentAfterMs`, the interval the effect came in. */
+  notYetAfterMs?: number;
+  /** The status of every read that did not (yet) see the awaited state, in order: the early reads. */
+  notYetStatuses: number[];
 }
 
 const waitListeners = new Set<(wait: WaitAttempts) => void>();
@@ -165,11 +169,14 @@ export async function eventually<T>(
   const random = options.random ?? Math.random;
   const history = options.history ?? runHistory;
   const started = clock.now();
+  const notYetStatuses: number[] = [];
+  let notYetAt: number | undefined;
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
     const transition = options.transition;
-    const consistentAfterMs = transition && sawItAt !== undefined ? Math.max(0, started + sawItAt - transition.since) : undefined;
-    for (const listener of waitListeners) listener({ what, outcome, attempts, elapsedMs, transition: transition?.name, consistentAfterMs });
+    const sinceWrite = (at: number | undefined) => (transition && at !== undefined ? Math.max(0, started + at - transition.since) : undefined);
+    const [consistentAfterMs, notYetAfterMs] = [sinceWrite(sawItAt), sinceWrite(notYetAt)];
+    for (const listener of waitListeners) listener({ what, outcome, attempts, elapsedMs, transition: transition?.name, consistentAfterMs, notYetAfterMs, notYetStatuses });
     return elapsedMs;
   };
   return step(`Wait until ${what}`, async () => {
@@ -187,6 +194,8 @@ export async function eventually<T>(
         if (attempts > 1) history.record(at);
         return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
       }
+      notYetStatuses.push(response.status);
+      notYetAt = at;
       if (POLLING.failFastStatuses.includes(response.status)) {
         finish('rejected', attempts);
         throw new WaitRejectedError(what, attempts, redact(response));

@@ -117,7 +117,7 @@ describe('eventually', () => {
     expect(history.typicalMs()).toBe(60); // first read 10 ms, then the 50 ms minimum interval
   });
 
-  it('tells wait listeners how many attempts each wait took', async () => {
+  it('tells wait listeners how many attempts each wait took and what the reads that did not yet see it answered', async () => {
     const clock = fakeClock();
     const waits: WaitAttempts[] = [];
     const stop = onWait((wait) => waits.push(wait));
@@ -125,9 +125,22 @@ describe('eventually', () => {
     await eventually('second', reads(clock, [answer(403)]).read, found, { timeoutMs: 1_000, clock, history: historyOf() }).catch(() => undefined);
     stop();
     expect(waits).toEqual([
-      { what: 'first', outcome: 'consistent', attempts: 2, elapsedMs: expect.any(Number) },
-      { what: 'second', outcome: 'rejected', attempts: 1, elapsedMs: 10 },
+      { what: 'first', outcome: 'consistent', attempts: 2, elapsedMs: expect.any(Number), notYetStatuses: [404] },
+      { what: 'second', outcome: 'rejected', attempts: 1, elapsedMs: 10, notYetStatuses: [403] },
     ]);
+  });
+});
+
+describe('a wait for a transition', () => {
+  it('tells its listeners the interval the effect came in: after the last read that did not see it, by the first that did', async () => {
+    const clock = fakeClock();
+    const since = clock.now() - 100;
+    const waits: WaitAttempts[] = [];
+    const stop = onWait((wait) => waits.push(wait));
+    await eventually('created', reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history: historyOf(), transition: { name: 'create', since } });
+    stop();
+    // Reads sent at 0, 60 and 120 ms of the wait (10 ms each, then the 50 ms minimum interval), 100 ms after the write.
+    expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 220, notYetStatuses: [404, 404] })]);
   });
 });
 

@@ -1,11 +1,11 @@
 // Owns the observed contract of one run: the recorded lines merged into what the target did, per
 // operation and kind of request (statuses with counts, the headers that matter, an inferred schema
 // and a redacted example per status, where the documented values sit, the paging convention), the
-// token lifetime, and the time to consistency per transition.
+// token lifetime, the time to consistency per transition and what the reads answered before they saw it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';
-import type { ExchangeLine, ObservationLine } from './recorder.js';
+import type { ExchangeLine, ObservationLine, WaitLine } from './recorder.js';
 import { inferSchema, pathsOf, type JsonSchema } from './schema-inference.js';
 
 export interface StatusObservation {
@@ -35,10 +35,18 @@ export interface Timing {
   maxMs: number;
 }
 
+/** The reads inside the waits for one transition that did not yet see its effect. */
+export interface EarlyReads {
+  waits: number;
+  reads: number;
+  statuses: Record<string, number>;
+}
+
 export interface ObservedContract {
   cases: ObservedCase[];
   tokenLifetimesS: number[];
   timings: Record<string, Timing>;
+  earlyReads: Record<string, EarlyReads>;
 }
 
 /** The names and values the documentation gives, looked for in every answer. */
@@ -100,6 +108,12 @@ function observedCase(lines: ExchangeLine[]): ObservedCase {
   };
 }
 
+function earlyReadsOf(waits: WaitLine[]): EarlyReads {
+  const statuses: Record<string, number> = {};
+  for (const status of waits.flatMap((wait) => wait.notYetStatuses)) statuses[status] = (statuses[status] ?? 0) + 1;
+  return { waits: waits.length, reads: Object.values(statuses).reduce((sum, count) => sum + count, 0), statuses };
+}
+
 /** Where a path names a person by gedi, the template does: one case per operation, not per person. */
 const templatePath = (path: string): string => path.replace(/\/persons\/(?!_find)[^/]+$/, '/persons/{gedi}').replace(/\/markets\/[^/]+\//, '/markets/{market}/');
 
@@ -112,10 +126,15 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
   }
   const waits = lines.filter((line) => line.kind === 'wait');
   const transitions = [...new Set(waits.map((wait) => wait.transition))].sort();
+  const timings = transitions.flatMap((transition) => {
+    const delays = waits.filter((wait) => wait.transition === transition && wait.consistentAfterMs !== undefined).map((wait) => wait.consistentAfterMs!);
+    return delays.length ? [[transition, timingOf(delays)] as const] : [];
+  });
   const tokens = exchanges.filter((line) => line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number');
   return {
     cases: [...groups.values()].map(observedCase).sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
     tokenLifetimesS: [...new Set(tokens.map((line) => (line.body as { expires_in: number }).expires_in))],
-    timings: Object.fromEntries(transitions.map((transition) => [transition, timingOf(waits.filter((wait) => wait.transition === transition).map((wait) => wait.consistentAfterMs))])),
+    timings: Object.fromEntries(timings),
+    earlyReads: Object.fromEntries(transitions.map((transition) => [transition, earlyReadsOf(waits.filter((wait) => wait.transition === transition))])),
   };
 }

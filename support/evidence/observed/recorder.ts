@@ -1,6 +1,7 @@
 // Owns recording what the target did, for the observed contract: every finished exchange (its
 // operation, purpose, status, the headers that matter and a sample of its redacted body) and the
-// time to consistency of every awaited transition, one JSON line each, one file per worker thread.
+// time to consistency and the statuses of the early reads of every awaited transition, one JSON
+// line each, one file per worker thread.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
@@ -8,7 +9,7 @@ import { onWait } from '../../readings/eventually.js';
 import { observeExchanges, type HttpExchange } from '../../transport/exchanges.js';
 
 /** Headers worth documenting; request-id headers are kept by name only (their values differ per call). */
-export const HEADERS_THAT_MATTER = ['location', 'retry-after', 'link', 'cache-control', 'content-type', 'www-authenticate', 'allow'];
+export const HEADERS_THAT_MATTER = ['location', 'retry-after', 'link', 'cache-control', 'content-type', 'www-authenticate', 'allow', 'deprecation', 'sunset'];
 const REQUEST_ID = /^(x-)?(request|correlation|trace|amzn-request)-?id$|^traceparent$/i;
 
 /** Bodies kept per operation, purpose and status in one worker: enough to infer a schema, few enough to stay small. */
@@ -30,7 +31,12 @@ export interface ExchangeLine {
 export interface WaitLine {
   kind: 'wait';
   transition: string;
-  consistentAfterMs: number;
+  /** Absent when the wait never saw the effect. */
+  consistentAfterMs?: number;
+  /** The last read that did not yet see it; absent when the first read did. */
+  notYetAfterMs?: number;
+  /** What the reads answered before one saw the effect (reads inside a wait that did not yet hold). */
+  notYetStatuses: number[];
 }
 
 export type ObservationLine = ExchangeLine | WaitLine;
@@ -70,9 +76,15 @@ export function recordObservations(dir: string): () => void {
     write(exchangeLine(exchange, kept < SAMPLES_PER_CASE));
   });
   const stopWaits = onWait((wait) => {
-    if (wait.transition && wait.outcome === 'consistent' && wait.consistentAfterMs !== undefined) {
-      write({ kind: 'wait', transition: wait.transition, consistentAfterMs: wait.consistentAfterMs });
-    }
+    if (!wait.transition) return;
+    const consistent = wait.outcome === 'consistent' && wait.consistentAfterMs !== undefined;
+    write({
+      kind: 'wait',
+      transition: wait.transition,
+      ...(consistent ? { consistentAfterMs: wait.consistentAfterMs } : {}),
+      ...(wait.notYetAfterMs === undefined ? {} : { notYetAfterMs: wait.notYetAfterMs }),
+      notYetStatuses: wait.notYetStatuses,
+    });
   });
   return () => {
     stopExchanges();
