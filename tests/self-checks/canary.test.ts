@@ -1,5 +1,6 @@
 // The secret canary: a complete contract run (report included) with distinctive client secrets,
-// then a search of everything under reports/ and everything the run printed for those secrets,
+// then a search of everything under reports/ (the observed contract and the kept history included)
+// and everything the run printed for those secrets,
 // their HTTP Basic form, and every access token the simulator issued during the run.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { ALLURE_RESULTS_DIR, REPORTS_DIR } from '../../support/run/paths.js';
+import { ALLURE_RESULTS_DIR, OBSERVED_DIR, REPORTS_DIR } from '../../support/run/paths.js';
 import { runContract } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 
@@ -66,5 +67,6 @@ test('no client secret, Basic credential or access token appears in reports/ or 
   // Without a report and issued tokens the search proves nothing, whatever it counts.
   expect(results, 'test results written by the run').toBeGreaterThan(0);
   expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
+  expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(OBSERVED_DIR, name))));
   expect(hits, 'secrets or tokens found').toEqual([]);
 });

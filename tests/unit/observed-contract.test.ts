@@ -1,6 +1,6 @@
 // The observed contract from recorded lines: schema inference, the model, the OpenAPI document
 // (validated by @readme/openapi-parser), the page's answer to every "not shown", and the history.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validate } from '@readme/openapi-parser';
@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
 import { buildContract, timingOf, type ObservedContract } from '../../support/evidence/observed/model.js';
 import { observedOpenApi } from '../../support/evidence/observed/openapi.js';
-import { NOT_SHOWN, renderObservedPage } from '../../support/evidence/observed/page.js';
+import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evidence/observed/page.js';
+import { catalogue } from '../../support/run/catalogue.js';
 import type { ObservationLine } from '../../support/evidence/observed/recorder.js';
-import { inferSchema, pathsOf } from '../../support/evidence/observed/schema-inference.js';
+import { inferSchema, mergeSchemas, pathsOf } from '../../support/evidence/observed/schema-inference.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -24,10 +25,13 @@ const lines: ObservationLine[] = [
   exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'x' } }),
   exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'y' } }),
   exchange('op3', 'read until the create shows', 200, { data: { gedi: 'g1', status: 'ACTIVE' } }),
+  exchange('op2', 'delete person', 404, { type: 'about:blank', title: 'Not Found', status: 404 }, { 'content-type': 'application/problem+json' }),
+  exchange('op7', 'list subscribed persons', 200, { data: [{ gedi: 'g1' }] }, { link: '<https://sandbox.example/v3/subscriptions/persons?cursor=c2>; rel="next"', 'content-type': 'application/json' }),
   exchange('op6', 'list consumers', 200, { content: [{ consumerId: 'c1', state: 'IDENTIFIED' }, { consumerId: 'c2', state: 'PENDING' }, { consumerId: 'c3', state: 'IDENTIFIED' }], page: { number: 0, size: 3, totalElements: 7, totalPages: 3 } }),
-  { kind: 'wait', transition: 'create', consistentAfterMs: 300 },
-  { kind: 'wait', transition: 'create', consistentAfterMs: 500 },
-  { kind: 'wait', transition: 'create', consistentAfterMs: 400 },
+  { kind: 'wait', transition: 'create', consistentAfterMs: 300, notYetStatuses: [404] },
+  { kind: 'wait', transition: 'create', consistentAfterMs: 500, notYetStatuses: [404] },
+  { kind: 'wait', transition: 'create', consistentAfterMs: 400, notYetStatuses: [] },
+  { kind: 'wait', transition: 'delete', notYetStatuses: [200, 200] },
 ];
 
 describe('schema inference', () => {
@@ -35,6 +39,13 @@ describe('schema inference', () => {
     const schema = inferSchema([{ id: 'a', state: 'IDENTIFIED', n: 1 }, { id: 'b', state: 'PENDING' }, { id: 'c', state: 'IDENTIFIED', n: 2.5 }]);
     expect(schema).toMatchObject({ type: 'object', required: ['id', 'state'], properties: { state: { type: 'string', enum: ['IDENTIFIED', 'PENDING'] }, n: { type: 'number' } } });
     expect((schema?.properties as Record<string, { enum?: unknown }>).id?.enum).toBeUndefined();
+  });
+
+  it('merges schemas inferred apart into one both kinds of sample satisfy', () => {
+    const merged = mergeSchemas(inferSchema([{ gedi: 'g', n: 1 }])!, inferSchema([{ gedi: 'h', n: 1.5, extra: true }])!);
+    expect(merged).toEqual({ type: 'object', required: ['gedi', 'n'], properties: { gedi: { type: 'string' }, n: { type: 'number' }, extra: { type: 'boolean' } } });
+    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['PENDING', 'PENDING'])!)).toEqual({ type: 'string', enum: ['IDENTIFIED', 'PENDING'] });
+    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['a free text'])!)).toEqual({ type: 'string' });
   });
 
   it('finds where a documented value sits, list indexes generalised', () => {
@@ -52,7 +63,9 @@ describe('the observed contract', () => {
     expect(contract.cases.find((observed) => observed.operation === 'op1')?.documentedValues.gedi).toEqual(['$.data.gedi']);
     expect(contract.cases.find((observed) => observed.operation === 'op6')).toMatchObject({ paging: 'page number', documentedValues: { IDENTIFIED: ['$.content[*].state'] } });
     expect(contract.tokenLifetimesS).toEqual([3600]);
-    expect(contract.timings).toEqual({ create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 } });
+    expect(contract.timings, 'a wait that never saw its effect has no time to consistency').toEqual({ create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 } });
+    expect(contract.earlyReads).toEqual({ create: { waits: 3, reads: 2, statuses: { '404': 2 } }, delete: { waits: 1, reads: 2, statuses: { '200': 2 } } });
+    expect(contract.cases.find((observed) => observed.operation === 'op7')?.paging).toBe('Link header');
     expect(timingOf([1, 2, 3, 4, 100])).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
   });
 
@@ -60,22 +73,49 @@ describe('the observed contract', () => {
     const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), companyScreeningPath: '/aml-real-time-screening/v2/api/aml/kyc/company/screening' });
     const result = await validate(JSON.parse(JSON.stringify(document)));
     expect(result.valid, JSON.stringify(result)).toBe(true);
-    expect(document).toMatchObject({ openapi: '3.1.0', 'x-time-to-consistency': { create: { n: 3 } }, components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } } });
+    expect(document).toMatchObject({ openapi: '3.1.0', 'x-time-to-consistency': { create: { n: 3 } }, 'x-early-reads': { create: { statuses: { '404': 2 } } }, components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } } });
+    const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>; 'x-documented-values'?: unknown }>>;
+    expect(Object.keys(paths['/consumer-intelligence/sandbox/v1/persons']!.delete!.responses['404']!.content!), 'the media type the target named').toEqual(['application/problem+json']);
+    expect(paths['/consumer-intelligence/v3/subscriptions/persons']!.get!.responses['200']!.headers).toHaveProperty('Link');
+    expect(paths['/consumer-intelligence/sandbox/v1/persons']!.put!['x-documented-values']).toEqual({ gedi: ['$.data.gedi'] });
   });
 
   it('answers every "not shown" it observed on the page, and says which it could not', () => {
     const page = renderObservedPage(contract, undefined);
-    expect(page).toContain('404 in 2 of 3 early reads; body `{error:{code,message}}`');
+    expect(page).toContain('404 in 2 of 2 early reads; body `{error:{code,message}}`');
+    expect(page).toContain('gedi at `$.data.gedi`');
+    expect(page).toContain('404 application/problem+json `{type,title,status}` (op2 "delete person" ×1)');
+    expect(page).toContain('| Events | "Events: not shown." | Not observable: ');
     expect(page).toContain('expires_in: 3600 s');
     expect(page).toContain('Creation: p50 400 ms');
     const answers = page.split('\n').filter((line) => NOT_SHOWN.some((item) => line.startsWith(`| ${item.where} | "${item.quote.replace(/\|/g, '\\|')}"`)));
     expect(answers).toHaveLength(NOT_SHOWN.length);
-    expect(page).toContain('| Events | "Events: not shown." | Not observed in this run. |');
+    expect(page).toContain('| Endpoints, operation 9 | "Path and method: not shown." | Not observed in this run. |');
+  });
+
+  it('has an answer, or the reason there can be none, for every item of docs/not-shown.json', () => {
+    expect(unanswerable()).toEqual([]);
+    expect(new Set(NOT_SHOWN.map((item) => item.id)).size).toBe(NOT_SHOWN.length);
+  });
+
+  const documentationFile = resolve(root, catalogue.documentation);
+  it.skipIf(!existsSync(documentationFile))(`lists every "not shown" of the documentation in docs/not-shown.json, verbatim (reads ${catalogue.documentation})`, () => {
+    const sentences = readFileSync(documentationFile, 'utf8')
+      .split('\n')
+      .flatMap((line) => line.split('|'))
+      .flatMap((text) => text.trim().split(/(?<=\.)\s+/))
+      .filter((sentence) => sentence.includes('not shown'));
+    expect(sentences.filter((sentence) => !NOT_SHOWN.some((item) => item.quote === sentence)), 'not shown in the documentation, missing from docs/not-shown.json').toEqual([]);
+    expect(NOT_SHOWN.filter((item) => !sentences.includes(item.quote)).map((item) => item.id), 'quotes the documentation does not contain').toEqual([]);
   });
 
   it('says what changed since the last run, and keeps a bounded history with a trend chart', () => {
     const later: ObservedContract = { ...contract, cases: contract.cases.map((observed) => (observed.operation === 'op1' ? { ...observed, statuses: { '200': observed.statuses['201']! } } : observed)), tokenLifetimesS: [20] };
     expect(changesSince(contract, later)).toEqual(['op1 "write person": statuses 201 → 200', 'token lifetime 3600 s → 20 s']);
+    const availableAtOnce: ObservedContract = { ...contract, earlyReads: { ...contract.earlyReads, create: { waits: 3, reads: 1, statuses: { '200': 1 } } } };
+    expect(changesSince(contract, availableAtOnce)).toEqual(['reads before the create showed: 404 → 200']);
+    const { earlyReads: _unkept, ...keptBeforeEarlyReads } = contract;
+    expect(changesSince(keptBeforeEarlyReads as ObservedContract, contract), 'a contract kept before early reads were recorded').toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'observed-history-'));
     for (const at of ['2026-11-20T03:17:00.000Z', '2026-11-21T03:17:00.000Z', '2026-11-22T03:17:00.000Z']) keepContract(dir, { at, contract }, 2);
     expect(readdirSync(dir)).toHaveLength(2);

@@ -29,7 +29,7 @@ export function keepContract(dir: string, kept: KeptContract, limit: number): vo
   for (const name of names.slice(0, Math.max(0, names.length - limit))) rmSync(join(dir, name));
 }
 
-/** What changed from the previous run to this one: statuses, response keys, paging, token lifetime. */
+/** What changed from the previous run to this one: statuses, media types, response keys, paging, token lifetime, the status of early reads. */
 export function changesSince(previous: ObservedContract, current: ObservedContract): string[] {
   const changes: string[] = [];
   const key = (operation: string, purpose: string) => `${operation} "${purpose}"`;
@@ -43,12 +43,22 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
     for (const [status, seen] of Object.entries(observed.statuses)) {
       const keysNow = Object.keys((seen.schema?.properties as Record<string, unknown> | undefined) ?? {});
       const keysThen = Object.keys((was.statuses[status]?.schema?.properties as Record<string, unknown> | undefined) ?? {});
+      const mediaNow = (seen.headers['content-type'] ?? []).join(', ');
+      const mediaThen = (was.statuses[status]?.headers['content-type'] ?? []).join(', ');
+      if (was.statuses[status] && mediaNow !== mediaThen) changes.push(`${key(observed.operation, observed.purpose)} ${status}: Content-Type ${mediaThen || 'none'} → ${mediaNow || 'none'}`);
       if (!was.statuses[status] || keysThen.length === 0) continue;
       const added = keysNow.filter((name) => !keysThen.includes(name));
       const gone = keysThen.filter((name) => !keysNow.includes(name));
       if (added.length || gone.length) changes.push(`${key(observed.operation, observed.purpose)} ${status}: ${[added.length ? `new fields ${added.join(', ')}` : '', gone.length ? `fields no longer seen ${gone.join(', ')}` : ''].filter(Boolean).join('; ')}`);
     }
     if ((observed.paging ?? '') !== (was.paging ?? '')) changes.push(`${key(observed.operation, observed.purpose)}: paging ${was.paging ?? 'one page'} → ${observed.paging ?? 'one page'}`);
+  }
+  // Contracts kept before early reads were recorded have none to compare.
+  const earlier = (previous.earlyReads as ObservedContract['earlyReads'] | undefined) ?? {};
+  for (const [transition, early] of Object.entries(current.earlyReads)) {
+    const then = Object.keys(earlier[transition]?.statuses ?? {}).sort().join(', ');
+    const now = Object.keys(early.statuses).sort().join(', ');
+    if (earlier[transition] && then !== now) changes.push(`reads before the ${transition} showed: ${then || 'none'} → ${now || 'none'}`);
   }
   if (previous.tokenLifetimesS.join() !== current.tokenLifetimesS.join()) changes.push(`token lifetime ${previous.tokenLifetimesS.join(', ') || '?'} s → ${current.tokenLifetimesS.join(', ') || '?'} s`);
   return changes;

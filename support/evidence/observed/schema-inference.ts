@@ -56,3 +56,28 @@ export function pathsOf(samples: unknown[], wanted: (key: string, value: unknown
   for (const sample of samples) walk(sample, '$');
   return [...found].sort();
 }
+
+/** One schema both inferred schemas' samples satisfy: types and properties united, `required` only where both require. */
+export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
+  const typesOf = (schema: JsonSchema): string[] => (schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string | string[]));
+  let types = [...new Set([...typesOf(a), ...typesOf(b)])];
+  if (types.includes('number')) types = types.filter((type) => type !== 'integer');
+  const merged: JsonSchema = types.length ? { type: types.length === 1 ? types[0] : types } : {};
+  const propsA = a.properties as Record<string, JsonSchema> | undefined;
+  const propsB = b.properties as Record<string, JsonSchema> | undefined;
+  if (propsA || propsB) {
+    const keys = [...new Set([...Object.keys(propsA ?? {}), ...Object.keys(propsB ?? {})])];
+    merged.properties = Object.fromEntries(keys.map((key) => [key, propsA?.[key] && propsB?.[key] ? mergeSchemas(propsA[key], propsB[key]) : (propsA?.[key] ?? propsB?.[key])!]));
+    // A side that saw no object requires nothing of one.
+    const requiredOf = (schema: JsonSchema, props: unknown): string[] | undefined => (props ? ((schema.required as string[] | undefined) ?? []) : undefined);
+    const [requiredA, requiredB] = [requiredOf(a, propsA), requiredOf(b, propsB)];
+    const required = requiredA && requiredB ? requiredA.filter((key) => requiredB.includes(key)) : (requiredA ?? requiredB ?? []);
+    if (required.length) merged.required = required;
+  }
+  if (a.items || b.items) merged.items = a.items && b.items ? mergeSchemas(a.items as JsonSchema, b.items as JsonSchema) : (a.items ?? b.items);
+  if (a.enum && b.enum) {
+    const values = [...new Set([...(a.enum as string[]), ...(b.enum as string[])])].sort();
+    if (values.length <= MAX_ENUM) merged.enum = values;
+  }
+  return merged;
+}
