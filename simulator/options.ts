@@ -17,8 +17,10 @@ export interface SimulatorOptions {
   clients?: SimulatorClient[];
   /** The one screening provider code the sandbox accepts. */
   provider?: string;
-  /** Base delay before an effect becomes visible; each effect is jittered ±50 %. 0 = immediate. */
+  /** Base delay before an effect becomes visible; each effect is jittered by `availabilityJitter`. 0 = immediate. */
   availabilityDelayMs?: number;
+  /** Share (0..1) of the base delay each effect is jittered by, up or down (default 0.5: ±50 %). */
+  availabilityJitter?: number;
   /** Added to every API request. */
   latencyMs?: number;
   tokenTtlSeconds?: number;
@@ -53,6 +55,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     clients: options.clients ?? [...DEFAULT_CLIENTS],
     provider: options.provider ?? 'SANDBOX-AML',
     availabilityDelayMs: options.availabilityDelayMs ?? 250,
+    availabilityJitter: options.availabilityJitter ?? 0.5,
     latencyMs: options.latencyMs ?? 0,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     faultRate: options.faultRate ?? 0,
@@ -141,6 +144,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     clients: readClients(env),
     provider: env.SIMULATOR_PROVIDER?.trim() || undefined,
     availabilityDelayMs: readNumber(env, 'SIMULATOR_AVAILABILITY_DELAY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
+    availabilityJitter: readNumber(env, 'SIMULATOR_AVAILABILITY_JITTER', (v) => v >= 0 && v <= 1, 'use a share of the delay from 0 to 1, e.g. 0.5 for ±50 %.'),
     latencyMs: readNumber(env, 'SIMULATOR_LATENCY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
     tokenTtlSeconds: readNumber(env, 'SIMULATOR_TOKEN_TTL_S', (v) => Number.isInteger(v) && v > 0, 'use a whole number of seconds, 1 or more.'),
     faultRate: readNumber(env, 'SIMULATOR_FAULT_RATE', (v) => v >= 0 && v <= 1, 'use a share between 0 and 1, e.g. 0.1.'),

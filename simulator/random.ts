@@ -14,7 +14,7 @@ export function seededRandom(seed: number): Random {
   };
 }
 
-/** A delay of `baseMs` ± 50 %, so no client can rely on one fixed wait. */
-export function jittered(baseMs: number, random: Random): number {
-  return Math.round(baseMs * (0.5 + random()));
+/** A delay of `baseMs` ± `share` of it, so no client can rely on one fixed wait. */
+export function jittered(baseMs: number, share: number, random: Random): number {
+  return Math.round(baseMs * (1 + share * (2 * random() - 1)));
 }

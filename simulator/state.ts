@@ -26,7 +26,7 @@ export class SimulatorState {
   ) {
     this.clock = options.clock;
     this.random = seededRandom(options.seed);
-    this.delays = { next: () => jittered(options.availabilityDelayMs, this.random) };
+    this.delays = { next: () => jittered(options.availabilityDelayMs, options.availabilityJitter, this.random) };
     this.tokens = new TokenStore(this.clock, options.tokenTtlSeconds);
     this.reset();
   }

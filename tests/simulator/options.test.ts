@@ -7,12 +7,12 @@ describe('simulatorOptionsFromEnv', () => {
     expect(
       simulatorOptionsFromEnv({
         SIMULATOR_PORT: '8080', SIMULATOR_CLIENTS: 'a:1,b:2', SIMULATOR_PROVIDER: 'OTHER', SIMULATOR_AVAILABILITY_DELAY_MS: '0',
-        SIMULATOR_LATENCY_MS: '5', SIMULATOR_TOKEN_TTL_S: '60', SIMULATOR_FAULT_RATE: '0.25', SIMULATOR_MUTANT: 'merge-ignored',
+        SIMULATOR_AVAILABILITY_JITTER: '0.1', SIMULATOR_LATENCY_MS: '5', SIMULATOR_TOKEN_TTL_S: '60', SIMULATOR_FAULT_RATE: '0.25', SIMULATOR_MUTANT: 'merge-ignored',
         SIMULATOR_CONTROL: '1', SIMULATOR_LAYOUT: 'alternate', SIMULATOR_BACKGROUND_RECORDS: '10', SIMULATOR_SEED: '42',
       }),
     ).toEqual({
       port: 8080, clients: [{ id: 'a', secret: '1' }, { id: 'b', secret: '2' }], provider: 'OTHER', availabilityDelayMs: 0,
-      latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, mutant: 'merge-ignored', control: true, layout: 'alternate',
+      availabilityJitter: 0.1, latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, mutant: 'merge-ignored', control: true, layout: 'alternate',
       backgroundRecords: 10, seed: 42,
     });
   });
@@ -21,7 +21,7 @@ describe('simulatorOptionsFromEnv', () => {
     expect(simulatorOptionsFromEnv({})).toEqual({});
     const defaults = resolveOptions(simulatorOptionsFromEnv({}));
     expect(defaults).toMatchObject({
-      port: 0, provider: 'SANDBOX-AML', availabilityDelayMs: 250, tokenTtlSeconds: 3600, faultRate: 0, latencyMs: 0,
+      port: 0, provider: 'SANDBOX-AML', availabilityDelayMs: 250, availabilityJitter: 0.5, tokenTtlSeconds: 3600, faultRate: 0, latencyMs: 0,
       control: false, layout: 'standard', backgroundRecords: 1500, pageSize: 500,
       clients: [{ id: 'contract-client', secret: 'contract-secret' }, { id: 'second-client', secret: 'second-secret' }],
     });
@@ -31,6 +31,7 @@ describe('simulatorOptionsFromEnv', () => {
     ['SIMULATOR_PORT', '70000'],
     ['SIMULATOR_CLIENTS', 'no-secret'],
     ['SIMULATOR_AVAILABILITY_DELAY_MS', '-1'],
+    ['SIMULATOR_AVAILABILITY_JITTER', '1.5'],
     ['SIMULATOR_LATENCY_MS', 'soon'],
     ['SIMULATOR_TOKEN_TTL_S', '0'],
     ['SIMULATOR_FAULT_RATE', '1.5'],
