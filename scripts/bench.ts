@@ -10,7 +10,7 @@
  *  - suite: every spec file, as `npx vitest run --project contract` runs them;
  *  - critical path: the slowest spec files of that run (by their own duration), each run alone;
  *    the longest of those is the shortest a run containing that file can take;
- *  - one file at a time: every spec file with file parallelism off, as collection runners do.
+ *  - one test at a time: every spec with CONTRACT_TESTS_AT_ONCE=1, as collection runners go.
  * Requests, polling attempts and notice lag come from the suite run only.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -187,7 +187,7 @@ async function benchProfile(profile: Profile) {
       alone.push({ file, wallMs: run.wallMs, fileMs: run.files[0]?.ms ?? 0 });
     }
     const critical = alone.reduce((slowest, run) => (run.wallMs > slowest.wallMs ? run : slowest));
-    const oneAtATime = await timedVitest(`${profile.name}-one-at-a-time`, ['--no-file-parallelism'], env);
+    const oneAtATime = await timedVitest(`${profile.name}-one-at-a-time`, [], { ...env, CONTRACT_TESTS_AT_ONCE: '1' });
     await control(simulator, 'POST', 'reset');
     const doubled = await withSpecsDoubled(() => timedVitest(`${profile.name}-doubled`, [], env));
 
@@ -207,7 +207,7 @@ async function benchProfile(profile: Profile) {
       suiteToChainOfWaits: chain === null ? null : ratio(suite.wallMs, chain.ms),
       doubledSpecsWallMs: doubled.wallMs,
       doubledToSuite: ratio(doubled.wallMs, suite.wallMs),
-      oneFileAtATimeWallMs: oneAtATime.wallMs,
+      oneTestAtATimeWallMs: oneAtATime.wallMs,
       slowestFilesInSuite: suite.files.slice(0, CRITICAL_CANDIDATES),
       requests: {
         total: Object.values(requests.counts).reduce((sum, n) => sum + n, 0),
@@ -248,7 +248,7 @@ function printSummary(results: ProfileResult[]): void {
     ['longest chain of waits observed (ms)', (r) => (r.observedChainOfWaits ? `${r.observedChainOfWaits.ms} (${r.observedChainOfWaits.test})` : '?')],
     ['suite / chain of waits', (r) => r.suiteToChainOfWaits],
     ['every spec twice (ms); / suite', (r) => `${r.doubledSpecsWallMs}; ${r.doubledToSuite}`],
-    ['one file at a time (ms)', (r) => r.oneFileAtATimeWallMs],
+    ['one test at a time (ms)', (r) => r.oneTestAtATimeWallMs],
     ['requests (token requests, tokens issued)', (r) => `${r.requests.total} (${r.requests.tokenRequests}, ${r.requests.tokensIssued} for ${r.requests.clients} clients)`],
     ['waits; attempts mean / p95 / max', (r) => `${r.waits.count}; ${r.waits.attemptsMean} / ${r.waits.attemptsP95} / ${r.waits.attemptsMax}`],
     ['notice lag mean / p95 (ms)', (r) => `${r.noticeLag.meanMs} / ${r.noticeLag.p95Ms} over ${r.noticeLag.records} records`],

@@ -2,7 +2,7 @@
 // from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
 // once, in support/verbs/fixtures.ts, and built only when the body names them.
 import type { TestAPI } from 'vitest';
-import { test } from './fixtures.js';
+import { asTest, test } from './fixtures.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule } from '../evidence/failures.js';
 import { labels } from '../evidence/report.js';
@@ -31,7 +31,7 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          await body(context);
+          await asTest(title, () => body(context));
         } catch (error) {
           throw attributeToRule(error, id);
         }

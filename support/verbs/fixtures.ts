@@ -1,8 +1,9 @@
 // Owns the fixtures a contract test may name, each declared once here with its scope and its
 // cleanup: worker scope for the run, the observers and the API clients; test scope for data, the
 // domain verbs and skipping with a reason. vitest builds a fixture only when a test names it.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
-import { expect, inject, test as base } from 'vitest';
+import { inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
 import { ApiClient } from '../transport/http.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
@@ -33,6 +34,15 @@ function readRun() {
   return run;
 }
 
+// The test a piece of async work belongs to. The worker runs its spec files at once
+// (support/run/concurrent-files.js), so vitest's own "current test" may be another file's.
+const runningTest = new AsyncLocalStorage<string>();
+
+/** Runs `body` as the work of the test titled `title` (what the wait log names). */
+export function asTest<T>(title: string, body: () => Promise<T>): Promise<T> {
+  return runningTest.run(title, body);
+}
+
 export const test = base
   .extend('run', { scope: 'worker' }, readRun)
   // The one place where this worker's observers of the HTTP client and of the waits subscribe:
@@ -44,7 +54,7 @@ export const test = base
     const unsubscribe = [
       attachExchanges(),
       process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
-      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: expect.getState().currentTestName })}\n`)) : undefined,
+      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`)) : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
