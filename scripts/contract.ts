@@ -6,9 +6,12 @@
 import { rmSync } from 'node:fs';
 import { describeTarget, settingsFor } from '../support/run/config.js';
 import { runVitest } from '../support/run/child-runs.js';
-import { generateReport, printReport } from '../support/evidence/report-generation.js';
 import { pruneLedgers } from '../support/data/ledger.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../support/run/paths.js';
+
+// The report's code (the Allure CLI driver, the observed contract and its chart) takes about a
+// second to load: it loads while the specs run instead of before them.
+const reporting = import('../support/evidence/report-generation.js');
 
 async function main(): Promise<number> {
   const settings = settingsFor('contract');
@@ -21,6 +24,7 @@ async function main(): Promise<number> {
   for (const dir of [ALLURE_RESULTS_DIR, OBSERVED_DIR]) rmSync(dir, { recursive: true, force: true });
   const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' }, { echo: true });
   pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`
+  const { generateReport, printReport } = await reporting;
   printReport(await generateReport({ environment: { seed: String(seed) } }));
   return code;
 }
