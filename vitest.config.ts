@@ -14,6 +14,8 @@ function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
   return value;
 }
 
+const SELF_CHECKS_ALONGSIDE = ['static', 'contract-runs', 'files-at-once', 'token-lifetime', 'mutant-matrix'].map((name) => `tests/self-checks/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     reporters: contractReports
@@ -33,13 +35,30 @@ export default defineConfig({
         },
       },
       {
-        // The suite's proofs about itself: types and lint, contract runs against the simulator,
-        // target down, secret canary, leak check, mutant matrix. Each starts its own contract runs,
-        // which use every core: they run one at a time, after the unit tests.
+        // The suite's proofs about itself that start simulators of their own and read back only
+        // what their runs print or answer (types and lint, the runs in every paging style, files at
+        // once, token lifetimes, the mutant matrix): they run alongside the unit tests, sharing the
+        // cores with them. Their contract runs mostly wait.
+        extends: true,
+        test: {
+          name: 'self-checks-parallel',
+          include: SELF_CHECKS_ALONGSIDE,
+          pool: 'forks',
+          maxWorkers: '100%',
+          testTimeout: 300_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The proofs that read back what a run wrote under reports/ (the secret canary, the
+        // observed contract, target down) or sweep its ledgers (the leak check): one at a time,
+        // after everything else, so no other run writes there meanwhile.
         extends: true,
         test: {
           name: 'self-checks',
           include: ['tests/self-checks/**/*.test.ts'],
+          exclude: SELF_CHECKS_ALONGSIDE,
           pool: 'forks',
           fileParallelism: false,
           maxWorkers: 1,
