@@ -109,7 +109,8 @@ export interface Consistent<T> {
 /** One finished wait, for the benchmark's attempts-per-wait statistic. */
 export interface WaitAttempts {
   what: string;
-  outcome: 'consistent' | 'timeout' | 'rejected';
+  /** `quiet`: a watch whose window passed without the state it watched for (support/verbs/persons.ts watchFor). */
+  outcome: 'consistent' | 'timeout' | 'rejected' | 'quiet';
   attempts: number;
   elapsedMs: number;
   transition?: Transition;
@@ -159,12 +160,48 @@ export class WaitRejectedError extends Error {
  * Repeats `read` until `until(response)` returns something other than undefined, null or false,
  * and returns that value with the response that produced it.
  */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   read: () => Promise<ApiResponse>,
   until: (response: ApiResponse) => T | undefined | null | false,
   options: WaitOptions,
 ): Promise<Consistent<T>> {
+  return poll(`Wait until ${what}`, what, read, until, options, {
+    outcome: 'timeout',
+    passed: (error) => {
+      throw error;
+    },
+  });
+}
+
+/**
+ * Reads like `eventually` for a state that should not come, for `options.timeoutMs`: the first
+ * answer that shows it, or undefined when the window passed without it. A quiet window is the
+ * expected outcome, so the report shows the watch as passed, not as a failed wait.
+ */
+export function watch<T>(
+  what: string,
+  read: () => Promise<ApiResponse>,
+  shows: (response: ApiResponse) => T | undefined | null | false,
+  options: WaitOptions,
+): Promise<Consistent<T> | undefined> {
+  return poll(`Watch ${options.timeoutMs} ms for ${what}`, what, read, shows, options, { outcome: 'quiet', passed: () => undefined });
+}
+
+/** What a poll does when its deadline passes: `eventually` fails, `watch` reports a quiet window. */
+interface AtDeadline<D> {
+  outcome: WaitAttempts['outcome'];
+  passed: (error: NotConsistentError) => D;
+}
+
+async function poll<T, D>(
+  title: string,
+  what: string,
+  read: () => Promise<ApiResponse>,
+  until: (response: ApiResponse) => T | undefined | null | false,
+  options: WaitOptions,
+  atDeadline: AtDeadline<D>,
+): Promise<Consistent<T> | D> {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const history = options.history ?? runHistory;
@@ -179,7 +216,7 @@ export async function eventually<T>(
     for (const listener of waitListeners) listener({ what, outcome, attempts, elapsedMs, transition: transition?.name, consistentAfterMs, notYetAfterMs, notYetStatuses });
     return elapsedMs;
   };
-  return step(`Wait until ${what}`, async () => {
+  return step(title, async () => {
     for (let attempts = 1; ; attempts++) {
       const at = clock.now() - started;
       const { response, value } = await step(`attempt ${attempts} after ${at} ms`, async (handle) => {
@@ -203,7 +240,7 @@ export async function eventually<T>(
       const elapsed = clock.now() - started;
       const remaining = options.timeoutMs - elapsed;
       if (remaining <= 0) {
-        throw new NotConsistentError(what, finish('timeout', attempts), attempts, redact(response));
+        return atDeadline.passed(new NotConsistentError(what, finish(atDeadline.outcome, attempts), attempts, redact(response)));
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       // The last attempt lands on the deadline rather than past it.

@@ -2,7 +2,7 @@
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually, NotConsistentError, type AwaitedTransition } from '../readings/eventually.js';
+import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
@@ -170,13 +170,8 @@ export class SandboxPersons {
    * took to show, so an asynchronous effect had that long to appear.
    */
   async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse | undefined> {
-    try {
-      const { response } = await eventually(`person ${stored.gedi} ${what} (it must not, within ${windowMs} ms)`, () => this.retrieve(stored.gedi, 'watch for a change'), (answer) => changed(answer), { timeoutMs: windowMs });
-      return response;
-    } catch (error) {
-      if (error instanceof NotConsistentError) return undefined;
-      throw error;
-    }
+    const seen = await watch(`person ${stored.gedi} ${what} (it must not)`, () => this.retrieve(stored.gedi, 'watch for a change'), (answer) => changed(answer), { timeoutMs: windowMs });
+    return seen?.response;
   }
 
   /** Waits until operation 4 finds the person by its legal id. */

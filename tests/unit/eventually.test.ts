@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConsistencyHistory, NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, type WaitAttempts } from '../../support/readings/eventually.js';
+import { ConsistencyHistory, NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, watch, type WaitAttempts } from '../../support/readings/eventually.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
@@ -27,6 +27,38 @@ function historyOf(...consistentAfterMs: number[]): ConsistencyHistory {
   for (const ms of consistentAfterMs) history.record(ms);
   return history;
 }
+
+describe('watch', () => {
+  const changed = (response: ApiResponse) => (response.body as { familyName?: string }).familyName === 'Other';
+
+  it('reads for the whole window and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
+    const clock = fakeClock();
+    const { read, count } = reads(clock, [answer(200, { familyName: 'Own' })], 50);
+    const seen: WaitAttempts[] = [];
+    const stop = onWait((wait) => seen.push(wait));
+    try {
+      expect(await watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock, random: () => 0.5, history: historyOf() })).toBeUndefined();
+    } finally {
+      stop();
+    }
+    expect(clock.now()).toBeGreaterThanOrEqual(2_000);
+    expect(count()).toBeGreaterThan(1);
+    expect(seen).toEqual([expect.objectContaining({ what: 'person g1 to change', outcome: 'quiet', attempts: count() })]);
+  });
+
+  it('answers the first response that shows the state', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(200, { familyName: 'Own' }), answer(200, { familyName: 'Other' })], 50);
+    const result = await watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock, random: () => 0.5, history: historyOf() });
+    expect(result).toMatchObject({ attempts: 2, response: { body: { familyName: 'Other' } } });
+  });
+
+  it('still stops at a status that waiting cannot change', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(401)]);
+    await expect(watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock, history: historyOf() })).rejects.toBeInstanceOf(WaitRejectedError);
+  });
+});
 
 describe('eventually', () => {
   it('returns at once when the first read already holds', async () => {
