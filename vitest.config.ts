@@ -14,7 +14,7 @@ function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
   return value;
 }
 
-const SELF_CHECKS_ALONGSIDE = ['static', 'contract-runs', 'files-at-once', 'token-lifetime', 'mutant-matrix'].map((name) => `tests/self-checks/${name}.test.ts`);
+const SELF_CHECKS_ALONGSIDE = ['static', 'contract-runs', 'token-lifetime', 'mutant-matrix'].map((name) => `tests/self-checks/${name}.test.ts`);
 
 export default defineConfig({
   test: {
@@ -36,8 +36,8 @@ export default defineConfig({
       },
       {
         // The suite's proofs about itself that start simulators of their own and read back only
-        // what their runs print or answer (types and lint, the runs in every paging style, files at
-        // once, token lifetimes, the mutant matrix): they run alongside the unit tests, sharing the
+        // what their runs print or answer (types and lint, the runs in every paging style, token
+        // lifetimes, the mutant matrix): they run alongside the unit tests, sharing the
         // cores with them. Their contract runs mostly wait.
         extends: true,
         test: {

@@ -1,5 +1,9 @@
 // The contract suite itself, as a user runs it, against fresh embedded simulators: both response
-// layouts and a run through transient faults must keep every documented promise.
+// layouts and a run through transient faults must keep every documented promise. Each run also
+// shows its worker running every spec file at once (support/run/concurrent-files.js, which leans on
+// how vitest calls its runner): should a vitest upgrade make it run them one after another, the
+// suite would still pass, only several times slower, so this says so. Every file starts before
+// the first one ends (an order, not a duration).
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
 import { embeddedSimulatorEnv, runVitestWithResults } from '../../support/run/child-runs.js';
@@ -19,4 +23,7 @@ test.each<{ name: string; simulator: Record<string, string> }>([
   expect(results!.numFailedTests, output.slice(-3000)).toBe(0);
   expect(results!.numPassedTests, 'every catalogued rule ran').toBeGreaterThanOrEqual(catalogue.rules.length);
   expect(code).toBe(0);
+  const firstEnd = Math.min(...results!.testResults.map((file) => file.endTime));
+  const startedLate = results!.testResults.filter((file) => file.startTime > firstEnd).map((file) => file.name);
+  expect(startedLate, 'spec files that started only after another had ended').toEqual([]);
 });
