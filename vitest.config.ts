@@ -5,8 +5,8 @@ import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 // the project's own tests never mix into the contract report.
 const contractReports = process.env.CONTRACT_REPORTS === '1';
 
-// How many tests the contract worker runs at once: all of them (twice over) unless the bench's
-// one-at-a-time figure sets CONTRACT_TESTS_AT_ONCE=1.
+// How many tests the contract worker runs at once: every test of the suite (256 is several times
+// as many) unless the bench's one-at-a-time figure sets CONTRACT_TESTS_AT_ONCE=1.
 function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
   if (raw === undefined || raw === '') return 256;
   const value = Number(raw);
@@ -85,6 +85,9 @@ export default defineConfig({
           // message about a down target or a wrong secret is lost.)
           pool: 'threads',
           maxWorkers: 1,
+          // Files share one module graph: nothing depends on a fresh one. The redaction registry
+          // only grows, counters and wait history are per process by design, fixtures carry the
+          // per-test state, and the Allure runtime finds each test through its async context.
           isolate: false,
           runner: './support/run/concurrent-files.js',
           // vitest lets this many tests of a worker run at once (default 5), the ones of
