@@ -20,13 +20,12 @@ rule('transition.consumer-identified').test('identifies a consumer whose legal i
   const consumer = data.consumer(stored.person.legalId);
 
   const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
-  const uploadedAt = Date.now();
 
   await Then('the upload is accepted', async () => {
     expectAccepted(response, 'the upload');
   });
   await Then('the consumer is eventually listed as IDENTIFIED', async () => {
-    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: uploadedAt });
+    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
     await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
   });
 });

@@ -16,10 +16,9 @@ rule('transition.subscription-created').test('creates a subscription to the pers
   const stored = await Given('an available person', () => persons.createAvailable());
 
   const response = await When('the client uploads a consumer with its legal id', () => consumers.upload([data.consumer(stored.person.legalId)]));
-  const uploadedAt = Date.now();
 
   await Then('the upload is accepted', async () => {
     expectAccepted(response, 'the upload');
   });
-  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: uploadedAt }));
+  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt }));
 });

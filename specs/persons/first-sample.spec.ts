@@ -17,7 +17,6 @@ rule('person.first-sample-accepted').test('accepts a person sent with firstName 
   const person = await Given('a person shaped like the first documented sample', async () => data.firstSamplePerson());
 
   const response = await When('the client PUTs it', () => persons.put(person));
-  const acknowledgedAt = Date.now();
 
   const gedi = await Then('the sandbox accepts it and answers its gedi', async () => {
     expectAccepted(response, 'the PUT');
@@ -26,6 +25,6 @@ rule('person.first-sample-accepted').test('accepts a person sent with firstName 
     return answered!;
   });
   await Then('the person becomes available with that first name', () =>
-    persons.awaitRetrievable({ person, gedi, acknowledgedAt }, `to show the first name ${person.firstName}`, (record) => containsValue(record, person.firstName!)),
+    persons.awaitRetrievable({ person, gedi, acknowledgedAt: response.receivedAt }, `to show the first name ${person.firstName}`, (record) => containsValue(record, person.firstName!)),
   );
 });

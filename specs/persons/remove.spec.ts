@@ -17,13 +17,12 @@ rule('transition.remove').test('marks the person as removed, and keeps it retrie
   const stored = await Given('an available person', () => persons.createAvailable());
 
   const response = await When('the client DELETEs with removed true plus the person fields', () => persons.markRemoved(stored.person));
-  const removedAt = Date.now();
 
   await Then('the DELETE is accepted', async () => {
     expectAccepted(response, 'the DELETE');
   });
   await Then('the person is eventually shown as removed', async () => {
-    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds, { name: 'remove', since: removedAt });
+    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds, { name: 'remove', since: response.receivedAt });
     await expectFact(personFlag(record, 'removed'), `person ${stored.gedi} is marked removed`);
   });
 });

@@ -48,11 +48,12 @@ rule('person.write-isolation').test("never lets another client's PUT or DELETE w
 
   await Then("the second client's own update and deletion, sent after them, have become visible", async () => {
     const familyName = data.familyName(control.person);
-    expectAccepted(await secondPersons.put({ ...control.person, familyName }), "the second client's update of its own person");
-    const updatedAt = Date.now();
-    await secondPersons.awaitRetrievable(control, `to show the family name ${familyName}`, (record) => ownsValue(record, familyName).holds, { name: 'update', since: updatedAt });
-    expectAccepted(await secondPersons.delete(control.person.id), "the second client's deletion of its own person");
-    await secondPersons.awaitGone(control);
+    const update = await secondPersons.put({ ...control.person, familyName });
+    expectAccepted(update, "the second client's update of its own person");
+    await secondPersons.awaitRetrievable(control, `to show the family name ${familyName}`, (record) => ownsValue(record, familyName).holds, { name: 'update', since: update.receivedAt });
+    const deletion = await secondPersons.delete(control.person.id);
+    expectAccepted(deletion, "the second client's deletion of its own person");
+    await secondPersons.awaitGone(control, deletion.receivedAt);
   });
 
   await Then("the first client's person keeps its gedi, its data and its availability", async () => {

@@ -34,6 +34,8 @@ export interface ApiResponse<T = unknown> {
   url: string;
   /** Every attempt behind this response, already redacted (safe to print). */
   exchanges: HttpExchange[];
+  /** When the answer had arrived, in epoch ms of the client's clock: the acknowledgement of a write. */
+  receivedAt: number;
 }
 
 export interface TokenSource {
@@ -213,6 +215,7 @@ export class ApiClient {
         text,
         url,
         exchanges: [],
+        receivedAt: this.clock.now(),
       };
       Object.assign(exchange, { status: response.status, responseHeaders, responseBody: response.body });
       result = { exchange, response };

@@ -83,9 +83,8 @@ export class ConsumerData {
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
     const response = await this.upload([consumer]);
     if (!response.ok) throw new Error(`the consumer upload answered ${response.status}, not 2xx`);
-    const uploadedAt = Date.now();
-    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: uploadedAt });
-    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: uploadedAt });
+    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
+    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt });
   }
 }
 

@@ -98,7 +98,7 @@ export class SandboxPersons {
     const response = await this.put(person);
     expectAccepted(response, 'PUT sandbox person');
     expectSchema('put-person-response', response.body);
-    return { person, gedi: gediIn(response.body)!, acknowledgedAt: Date.now() };
+    return { person, gedi: gediIn(response.body)!, acknowledgedAt: response.receivedAt };
   }
 
   /** A new, fully populated person from the test's data factory, stored in the sandbox. */
@@ -186,7 +186,7 @@ export class SandboxPersons {
   }
 
   /** Waits until the person is neither retrievable by gedi nor found by legal id; `deletedAt` is when the DELETE was answered. */
-  async awaitGone(stored: StoredPerson, deletedAt = Date.now()): Promise<void> {
+  async awaitGone(stored: StoredPerson, deletedAt: number): Promise<void> {
     await eventually(
       `person ${stored.gedi} to be no longer retrievable (404 or 410)`,
       () => this.retrieve(stored.gedi, 'read until the delete shows'),

@@ -4,7 +4,7 @@ import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
 function answer(status: number, body: unknown = {}, headers: Record<string, string> = {}): ApiResponse {
-  return { status, ok: status >= 200 && status < 300, headers, body, text: JSON.stringify(body), url: 'http://target/persons/g1', exchanges: [] };
+  return { status, ok: status >= 200 && status < 300, headers, body, text: JSON.stringify(body), url: 'http://target/persons/g1', exchanges: [], receivedAt: 0 };
 }
 
 /** A read that answers the given responses in turn (the last one repeats), each taking `costMs` of fake time. */

@@ -185,6 +185,7 @@ describe('ApiClient', () => {
     expect(response.status).toBe(200);
     expect(clock.sleeps).toEqual([7000, 7000]);
     expect(response.exchanges.map((exchange) => exchange.status)).toEqual([503, 503, 200]);
+    expect(response.receivedAt, 'the answer returned arrived after both waits, on the client clock').toBe(1_000_000 + 14_000);
   });
 
   it('returns the last transient answer when the retries run out', async () => {
