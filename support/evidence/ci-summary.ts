@@ -7,6 +7,8 @@ import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import { classifyResults, loadAllureConfig, readResults, type RunSummary, type TestOutcome } from './report-generation.js';
+import type { ObservedContract } from './observed/model.js';
+import { cell, timingsTable } from './observed/page.js';
 
 export interface CiSummaryOptions {
   resultsDirs: string[];
@@ -22,10 +24,6 @@ export interface CiSummary {
   brokenRules: string[];
   markdown: string;
 }
-
-type Timings = Record<string, { n: number; p50Ms: number; p95Ms: number; maxMs: number }>;
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } {
   const checks = specChecks();
@@ -45,13 +43,10 @@ function count(summary: RunSummary, category: string): number {
   return summary.byCategory.find((entry) => entry.name === category)?.tests.length ?? 0;
 }
 
-function timingsTable(file: string | undefined): string[] {
+function timingsSection(file: string | undefined): string[] {
   if (!file || !existsSync(file)) return ['Time to consistency: not measured in this run.'];
-  const timings = JSON.parse(readFileSync(file, 'utf8')) as Timings;
-  const rows = Object.entries(timings).map(([transition, t]) => `| ${transition} | ${t.n} | ${t.p50Ms} | ${t.p95Ms} | ${t.maxMs} |`);
-  return rows.length === 0
-    ? ['Time to consistency: no transition was measured.']
-    : ['### Time to consistency', '', '| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...rows];
+  const table = timingsTable(JSON.parse(readFileSync(file, 'utf8')) as ObservedContract['timings']);
+  return table.length === 0 ? ['Time to consistency: no transition was measured.'] : ['### Time to consistency', '', ...table];
 }
 
 export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
@@ -77,7 +72,7 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     '',
     `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}.`,
     '',
-    ...timingsTable(options.timingsFile ?? join(cwd, OBSERVED_DIR, 'timings.json')),
+    ...timingsSection(options.timingsFile ?? join(cwd, OBSERVED_DIR, 'timings.json')),
     '',
     options.reportLink ? `Report: ${options.reportLink}` : 'Report: the run\'s artifacts.',
     '',

@@ -59,6 +59,17 @@ export function readObservationLines(dir: string): ObservationLine[] {
     .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ObservationLine));
 }
 
+/** Items by key, in the order each key was first seen. */
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
@@ -83,8 +94,7 @@ function statusObservation(lines: ExchangeLine[]): StatusObservation {
 
 function observedCase(lines: ExchangeLine[]): ObservedCase {
   const [first] = lines;
-  const byStatus = new Map<string, ExchangeLine[]>();
-  for (const line of lines) byStatus.set(String(line.status ?? 'no answer'), [...(byStatus.get(String(line.status ?? 'no answer'))) ?? [], line]);
+  const byStatus = groupBy(lines, (line) => String(line.status ?? 'no answer'));
   const accepted = lines.filter((line) => line.status !== null && line.status >= 200 && line.status < 300 && line.body !== undefined);
   const documentedValues = Object.fromEntries(
     DOCUMENTED_KEYS.map((key) => [key, pathsOf(accepted.map((line) => line.body), (name) => name === key)] as const).filter(([, paths]) => paths.length > 0),
@@ -119,15 +129,13 @@ const templatePath = (path: string): string => path.replace(/\/persons\/(?!_find
 
 export function buildContract(lines: ObservationLine[]): ObservedContract {
   const exchanges = lines.filter((line): line is ExchangeLine => line.kind === 'exchange');
-  const groups = new Map<string, ExchangeLine[]>();
-  for (const line of exchanges) {
-    const key = `${line.operation} ${line.purpose}`;
-    groups.set(key, [...(groups.get(key) ?? []), { ...line, path: templatePath(line.path) }]);
-  }
-  const waits = lines.filter((line) => line.kind === 'wait');
-  const transitions = [...new Set(waits.map((wait) => wait.transition))].sort();
-  const timings = transitions.flatMap((transition) => {
-    const delays = waits.filter((wait) => wait.transition === transition && wait.consistentAfterMs !== undefined).map((wait) => wait.consistentAfterMs!);
+  const groups = groupBy(
+    exchanges.map((line) => ({ ...line, path: templatePath(line.path) })),
+    (line) => `${line.operation} ${line.purpose}`,
+  );
+  const waitsByTransition = [...groupBy(lines.filter((line) => line.kind === 'wait'), (wait) => wait.transition)].sort(([a], [b]) => (a < b ? -1 : 1));
+  const timings = waitsByTransition.flatMap(([transition, waits]) => {
+    const delays = waits.flatMap((wait) => (wait.consistentAfterMs === undefined ? [] : [wait.consistentAfterMs]));
     return delays.length ? [[transition, timingOf(delays)] as const] : [];
   });
   const tokens = exchanges.filter((line) => line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number');
@@ -135,6 +143,6 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
     cases: [...groups.values()].map(observedCase).sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
     tokenLifetimesS: [...new Set(tokens.map((line) => (line.body as { expires_in: number }).expires_in))],
     timings: Object.fromEntries(timings),
-    earlyReads: Object.fromEntries(transitions.map((transition) => [transition, earlyReadsOf(waits.filter((wait) => wait.transition === transition))])),
+    earlyReads: Object.fromEntries(waitsByTransition.map(([transition, waits]) => [transition, earlyReadsOf(waits)])),
   };
 }

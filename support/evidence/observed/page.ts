@@ -2,7 +2,7 @@
 // quoted, what this target did and the evidence (kind of request, how many samples), what the run
 // could not observe and why, where the documented names sit, and what changed since the last run.
 import { readFileSync } from 'node:fs';
-import type { ObservedCase, ObservedContract, StatusObservation } from './model.js';
+import type { ObservedCase, ObservedContract, StatusObservation, Timing } from './model.js';
 
 export interface NotShownItem {
   id: string;
@@ -157,14 +157,21 @@ const ANSWERS: Record<string, Answer> = {
 /** The items of docs/not-shown.json that neither have an answer nor say why they cannot have one (a unit test keeps this empty). */
 export const unanswerable = (): string[] => NOT_SHOWN.filter((item) => !item.unobservable && !ANSWERS[item.id]).map((item) => item.id);
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Text as one Markdown table cell: pipes escaped, on one line. */
+export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Time to consistency per transition as the lines of a Markdown table; none when nothing was measured. */
+export function timingsTable(timings: Record<string, Timing>): string[] {
+  const rows = Object.entries(timings).map(([transition, t]) => `| ${transition} | ${t.n} | ${t.p50Ms} | ${t.p95Ms} | ${t.maxMs} |`);
+  return rows.length ? ['| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...rows] : [];
+}
 
 export function renderObservedPage(contract: ObservedContract, changes: string[] | undefined): string {
   const rows = NOT_SHOWN.map((item) => {
     const answer = item.unobservable ? `Not observable: ${item.unobservable}.` : (ANSWERS[item.id]?.(contract) ?? 'Not observed in this run.');
     return `| ${item.where} | "${cell(item.quote)}"${item.topic ? ` (${item.topic})` : ''} | ${cell(answer)} |`;
   });
-  const timings = Object.entries(contract.timings).map(([transition, t]) => `| ${transition} | ${t.n} | ${t.p50Ms} | ${t.p95Ms} | ${t.maxMs} |`);
+  const timings = timingsTable(contract.timings);
   return [
     '# The API as observed',
     '',
@@ -178,7 +185,7 @@ export function renderObservedPage(contract: ObservedContract, changes: string[]
     '',
     'From the acknowledged write to the first read that saw its effect.',
     '',
-    ...(timings.length ? ['| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...timings] : ['No transition was awaited in this run.']),
+    ...(timings.length ? timings : ['No transition was awaited in this run.']),
     '',
     '## Since the last run',
     '',
