@@ -104,6 +104,7 @@ export function observedOpenApi(contract: ObservedContract, options: { schemasDi
     const cases = contract.cases.filter((observed) => observed.operation === operation.id);
     const schema = REQUEST_SCHEMAS[operation.id];
     const parameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const documentedValues = documentedValuesOf(cases);
     paths[path] = {
       ...paths[path],
       [method]: {
@@ -119,7 +120,7 @@ export function observedOpenApi(contract: ObservedContract, options: { schemasDi
         responses: responsesOf(cases),
         'x-documented-rules': catalogue.rules.filter((rule) => rule.operations.includes(operation.id)).map((rule) => rule.id),
         'x-observed-kinds-of-request': cases.map((observed) => observed.purpose),
-        ...(Object.keys(documentedValuesOf(cases)).length ? { 'x-documented-values': documentedValuesOf(cases) } : {}),
+        ...(Object.keys(documentedValues).length ? { 'x-documented-values': documentedValues } : {}),
         ...(cases.some((observed) => observed.paging) ? { 'x-paging': [...new Set(cases.map((observed) => observed.paging).filter(Boolean))] } : {}),
       },
     };
