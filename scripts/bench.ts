@@ -74,14 +74,19 @@ function childrenCpuSeconds(): number | null {
   }
 }
 
-async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<TimedRun> {
-  const outputFile = join(OUT_DIR, `${label}.json`);
+/** A child run with its wall time and the CPU seconds its processes used. */
+async function timed<T>(run: () => Promise<T>): Promise<T & { wallMs: number; cpuS: number | null }> {
   const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
-  const { code, output } = await runVitest(['--project', 'contract', '--reporter=json', `--outputFile=${outputFile}`, ...args], env);
+  const result = await run();
   const wallMs = Math.round(performance.now() - started);
   const cpuAfter = childrenCpuSeconds();
-  const cpuS = cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 10) / 10;
+  return { ...result, wallMs, cpuS: cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 10) / 10 };
+}
+
+async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<TimedRun> {
+  const outputFile = join(OUT_DIR, `${label}.json`);
+  const { code, output, wallMs, cpuS } = await timed(() => runVitest(['--project', 'contract', '--reporter=json', `--outputFile=${outputFile}`, ...args], env));
   let result: VitestJson;
   try {
     result = JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson;
@@ -146,13 +151,10 @@ async function fixedCost() {
   try {
     const env = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) };
     const run = await timedVitest('fixed-cost', [], env);
-    const cpuBefore = childrenCpuSeconds();
-    const started = performance.now();
-    const command = await runContract([], env);
-    const cpuAfter = childrenCpuSeconds();
+    const command = await timed(() => runContract([], env));
     const endToEnd = {
-      wallMs: Math.round(performance.now() - started),
-      cpuS: cpuBefore === null || cpuAfter === null ? null : Math.round((cpuAfter - cpuBefore) * 10) / 10,
+      wallMs: command.wallMs,
+      cpuS: command.cpuS,
       reportMs: Number(/Allure report \((\d+) ms\)/.exec(command.output)?.[1] ?? Number.NaN),
     };
     console.log(`bench: npm run contract, every delay zero: ${endToEnd.wallMs} ms, ${endToEnd.cpuS ?? '?'} CPU s, of which the Allure report ${endToEnd.reportMs} ms${command.code === 0 ? '' : ' (FAILED)'}`);
