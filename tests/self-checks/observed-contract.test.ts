@@ -2,9 +2,8 @@
 // known (simulator/README.md "The two layouts"), documents that behaviour: statuses, envelopes (where
 // gedi and the consumer state sit), the error body and its media type, the paging convention, the
 // status of an early read and of a deleted person, the token lifetime, and delays within ±30 % of the
-// configured one. Its OpenAPI
-// document validates, dereferences, every schema in it compiles, and a mock server (openapi-backend)
-// loads it and mocks an observed answer for every operation.
+// configured one. Its OpenAPI document validates, dereferences, every schema in it compiles, and a
+// mock server (openapi-backend) loads it and mocks an observed answer for every operation.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dereference, validate } from '@readme/openapi-parser';
