@@ -116,7 +116,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       provider: simulator.options.provider,
     }, newRunId(seed), seed);
 
-    // The run's own token requests are part of what the target did (the token lifetime among them).
+    // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
     const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES).finally(stopRecording);
     const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
