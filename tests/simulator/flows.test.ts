@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS } from './harness.js';
 
-// Real time with a 20 ms base delay: every effect is awaited by polling, as a client must.
+// Real time: every effect is awaited by polling, as a client must. 200 ms, not jittered, so the read
+// right after a write comes before its effect even on a machine busy with other tests (at 20 ms
+// ±50 % a loaded machine's round trip outran it); the manual-clock tests below check the bounds.
 describe('the documented flows, in real time', () => {
   let h: Harness;
   let token: string;
   beforeAll(async () => {
-    h = await Harness.start({ realTime: true, backgroundRecords: 30, pageSize: 10 });
+    h = await Harness.start({ realTime: true, availabilityDelayMs: 200, availabilityJitter: 0, backgroundRecords: 30, pageSize: 10 });
     token = await h.token();
   });
   afterAll(() => h.close());
