@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { URL } from 'node:url';
 
+// support/run/paths.ts reads the same variable: a run with a reports folder of its own.
+const reports = process.env.CONTRACT_REPORTS_DIR || 'reports';
+
 const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', import.meta.url), 'utf8'));
 
 // The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
@@ -66,12 +69,12 @@ export const failureTaxonomy = [
 /** @type {import('allure').AllureConfig} */
 export default {
   name: 'Consumer intelligence contract suite',
-  output: 'reports/allure-report',
+  output: `${reports}/allure-report`,
   // Restored in CI from the previous nightly's artifact (see .github/workflows/nightly.yml).
   // The suite's own self-check runs (canary, target-down, leak check) set CONTRACT_REPORT_HISTORY=off:
   // their deliberately broken or synthetic runs must not enter the trend of real runs. Allure 3.14
   // reads `appendHistory` but still appends whenever a history path is set, so the path goes.
-  historyPath: process.env.CONTRACT_REPORT_HISTORY === 'off' ? undefined : 'reports/history/history.jsonl',
+  historyPath: process.env.CONTRACT_REPORT_HISTORY === 'off' ? undefined : `${reports}/history/history.jsonl`,
   historyLimit: 60,
   // Failures accepted for a release, keyed by Allure's own history id: `npx allure known-issue
   // reports/allure-results --output docs/known-issues.json` writes the current failures; add the issue links.
@@ -84,7 +87,7 @@ export default {
   },
   // The observed contract (support/evidence/observed/), written before the report is generated;
   // shown on the report's start page: the page answering every "not shown", and the trend chart.
-  globalAttachments: ['reports/observed/observed-contract.md', 'reports/observed/time-to-consistency.svg'],
+  globalAttachments: [`${reports}/observed/observed-contract.md`, `${reports}/observed/time-to-consistency.svg`],
   plugins: {
     // The multi-file report needs a web server (it fetches its data); the single-file one opens from disk.
     awesome: {

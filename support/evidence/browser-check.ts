@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { ALLURE_RESULTS_DIR } from '../run/paths.js';
+import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, REPORT_CHECK_SCREENSHOT } from '../run/paths.js';
 
 export interface BrowserCheckOptions {
   cwd?: string;
@@ -80,11 +80,11 @@ export async function checkReportInBrowser(options: BrowserCheckOptions = {}): P
   if (!executablePath) {
     return { status: 'skipped', reason: 'Chromium not found (install Debian\'s `chromium`, or set CHROMIUM_PATH)' };
   }
-  const reportFile = resolve(cwd, options.reportFile ?? 'reports/allure-report/single-file/index.html');
+  const reportFile = resolve(cwd, options.reportFile ?? join(ALLURE_REPORT_DIR, 'single-file', 'index.html'));
   if (!existsSync(reportFile)) return { status: 'failed', reason: `no report at ${reportFile}: run \`npm run report\` first` };
   const expected = expectationsFrom((options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir)));
   if (expected.titles.length === 0) return { status: 'failed', reason: 'no test results to look for' };
-  const screenshot = resolve(cwd, options.screenshot ?? 'reports/report-check.png');
+  const screenshot = resolve(cwd, options.screenshot ?? REPORT_CHECK_SCREENSHOT);
   const timeoutMs = options.timeoutMs ?? 15_000;
 
   const started = performance.now();

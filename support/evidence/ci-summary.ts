@@ -2,7 +2,7 @@
 // issue): pass or fail, every broken rule with its documented words and its spec, the other failure
 // categories, time to consistency per transition, and where the report is.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
@@ -72,7 +72,7 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     '',
     `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}.`,
     '',
-    ...timingsSection(options.timingsFile ?? join(cwd, OBSERVED_DIR, 'timings.json')),
+    ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
     options.reportLink ? `Report: ${options.reportLink}` : 'Report: the run\'s artifacts.',
     '',

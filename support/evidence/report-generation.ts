@@ -16,7 +16,7 @@ import {
 } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
 import { readSettings } from '../run/config.js';
-import { ALLURE_RESULTS_DIR } from '../run/paths.js';
+import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/write.js';
 
 const run = promisify(execFile);
@@ -208,7 +208,7 @@ export interface GeneratedReport {
 export async function generateReport(options: ReportOptions = {}): Promise<GeneratedReport> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const config = await loadAllureConfig(cwd);
-  const output = resolve(cwd, config.output ?? 'reports/allure-report');
+  const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
   const resultsDirs = (options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir));
   const started = performance.now();
 

@@ -1,7 +1,7 @@
 // Owns writing a run's observed contract: reports/observed/{openapi.json, timings.json,
 // observed-contract.md, time-to-consistency.svg}, and keeping it in the history for the next run.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { redactText } from '../../transport/redact.js';
 import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
 import { changesSince, keepContract, keptContracts, trendChart } from './history.js';
@@ -26,8 +26,8 @@ export interface WriteOptions {
 }
 
 export function writeObservedContract(options: WriteOptions): ObservedFiles {
-  const dir = join(options.cwd, OBSERVED_DIR);
-  const historyDir = join(options.cwd, OBSERVED_HISTORY_DIR);
+  const dir = resolve(options.cwd, OBSERVED_DIR);
+  const historyDir = resolve(options.cwd, OBSERVED_HISTORY_DIR);
   mkdirSync(dir, { recursive: true });
   // The recorded bodies were redacted when the client published them; every document written here
   // passes the redaction point once more as text (registered secrets, Basic and Bearer credentials).
