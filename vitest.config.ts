@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
+import { MUTANT_PLAN_VARIABLE, mutantProjectName, readMutantPlan } from './support/run/mutant-plan.js';
 
 // Reports are written only by `npm run contract` (scripts/contract.ts sets CONTRACT_REPORTS), so
 // the project's own tests never mix into the contract report.
@@ -14,13 +15,54 @@ function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
   return value;
 }
 
-const SELF_CHECKS_ALONGSIDE = ['static', 'contract-runs', 'token-lifetime', 'mutant-matrix'].map((name) => `tests/self-checks/${name}.test.ts`);
+// The mutant matrix (support/run/mutant-matrix.ts) runs the contract specs once per mutant in one
+// vitest process: a project per mutant, each with a simulator of its own.
+const mutantPlan = readMutantPlan(process.env[MUTANT_PLAN_VARIABLE]);
+
+// How the contract specs run, for the contract project and each mutant's project alike.
+const contractRun = {
+  globalSetup: ['support/run/global-setup.ts'],
+  // Spec files wait on the network, not the CPU. One worker thread imports the support
+  // library once and runs every file at once (support/run/concurrent-files.js says how), so
+  // the waits overlap however many files there are and start-up is paid once. Measured on 2
+  // cores (issue 13, npm run bench): with every delay zero, one such worker takes about 3 s
+  // wall and 4 CPU-seconds; 8 ordinary workers took 3.6 s and 6.1, 12 took 4.8 s and 7.7. At
+  // the 2 s profile it is as fast as 12 workers (13 to 16 s, bounded by the slowest file),
+  // and a suite of twice the files no longer needs twice the workers.
+  pool: 'threads' as const,
+  maxWorkers: 1,
+  // Files share one module graph: nothing depends on a fresh one. The redaction registry
+  // only grows, counters and wait history are per process by design, fixtures carry the
+  // per-test state, and the Allure runtime finds each test through its async context.
+  isolate: false,
+  runner: './support/run/concurrent-files.js',
+  // vitest lets this many tests of a worker run at once (default 5), the ones of
+  // concurrent files included.
+  maxConcurrency: testsAtOnce(),
+  testTimeout: 120_000,
+  hookTimeout: 60_000,
+  // The transformed support library is kept on disk (node_modules/.experimental-vitest-cache) for
+  // the next run, and for every project of a run of several (the mutant matrix transforms it once,
+  // not once per mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7
+  // once the cache is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not
+  // read an error's stack under this cache: vitest 4.1's source mapping then crashes and the run's
+  // one message is lost. support/run/global-setup.ts says where; target-down checks the message.)
+  experimental: { fsModuleCache: true },
+};
+
+// npm test's workers, shared by the unit tests and the self-checks (projects that run side by side
+// must agree on it in vitest). npm test is bound by CPU, not by workers: on 2 cores it took 55 s
+// with 2, 52 s with 3 and 4 (issue 13). Three keep a self-check's contract runs, which mostly wait,
+// from holding every worker while unit tests queue.
+const WORKERS = 3;
 
 export default defineConfig({
   test: {
     reporters: contractReports
       ? ['default', ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }], ['junit', { outputFile: JUNIT_FILE }]]
-      : ['default', './support/run/closing-line.ts'],
+      : mutantPlan
+        ? ['default', ['./support/run/project-results.ts', { outputFile: mutantPlan.resultsFile }]]
+        : ['default', './support/run/closing-line.ts'],
     projects: [
       {
         extends: true,
@@ -28,9 +70,12 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/self-checks/**'],
-          pool: 'forks',
-          // Every core (vitest's default leaves one free: on 2 cores, one worker took 27 s, two 18 s).
-          maxWorkers: '100%',
+          // Threads sharing their module graph: no unit test mocks a module, stubs the environment
+          // or changes directory, and each file's tests build their own objects. On 2 cores the unit
+          // tests take about 20 CPU-seconds so, 27 with a fresh module graph per file.
+          pool: 'threads',
+          isolate: false,
+          maxWorkers: WORKERS,
           // Some unit tests start a process (the Allure CLI, the simulator under tsx, the workflow
           // linters), taking 2 to 4.5 s while the self-checks share the cores: vitest's 5 s default
           // would fail them for the machine's load, not for what they check.
@@ -39,36 +84,18 @@ export default defineConfig({
         },
       },
       {
-        // The suite's proofs about itself that start simulators of their own and read back only
-        // what their runs print or answer (types and lint, the runs in every paging style, token
-        // lifetimes, the mutant matrix): they run alongside the unit tests, sharing the
-        // cores with them. Their contract runs mostly wait.
-        extends: true,
-        test: {
-          name: 'self-checks-parallel',
-          include: SELF_CHECKS_ALONGSIDE,
-          pool: 'forks',
-          maxWorkers: '100%',
-          testTimeout: 300_000,
-          hookTimeout: 60_000,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        // The proofs that read back what a run wrote under reports/ (the secret canary, the
-        // observed contract, target down) or sweep its ledgers (the leak check): one at a time,
-        // after everything else, so no other run writes there meanwhile.
+        // The suite's proofs about itself: each starts simulators and runs of its own, writing a
+        // reports folder of its own (tests/self-checks/own-reports.ts), so they all run at once,
+        // beside the unit tests. Their runs mostly wait.
         extends: true,
         test: {
           name: 'self-checks',
           include: ['tests/self-checks/**/*.test.ts'],
-          exclude: SELF_CHECKS_ALONGSIDE,
           pool: 'forks',
-          fileParallelism: false,
-          maxWorkers: 1,
+          maxWorkers: WORKERS,
           testTimeout: 300_000,
           hookTimeout: 60_000,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -76,31 +103,16 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['specs/**/*.spec.ts'],
-          globalSetup: ['support/run/global-setup.ts'],
-          // Spec files wait on the network, not the CPU. One worker thread imports the support
-          // library once and runs every file at once (support/run/concurrent-files.js says how), so
-          // the waits overlap however many files there are and start-up is paid once. Measured on 2
-          // cores (issue 13, npm run bench): with every delay zero, one such worker takes about 3 s
-          // wall and 4 CPU-seconds; 8 ordinary workers took 3.6 s and 6.1, 12 took 4.8 s and 7.7. At
-          // the 2 s profile it is as fast as 12 workers (13 to 16 s, bounded by the slowest file),
-          // and a suite of twice the files no longer needs twice the workers.
-          // (vitest's experimental fsModuleCache would save a little more, but with it an error
-          // thrown in global setup crashes vitest's stack-trace mapping: the run's one clear
-          // message about a down target or a wrong secret is lost.)
-          pool: 'threads',
-          maxWorkers: 1,
-          // Files share one module graph: nothing depends on a fresh one. The redaction registry
-          // only grows, counters and wait history are per process by design, fixtures carry the
-          // per-test state, and the Allure runtime finds each test through its async context.
-          isolate: false,
-          runner: './support/run/concurrent-files.js',
-          // vitest lets this many tests of a worker run at once (default 5), the ones of
-          // concurrent files included.
-          maxConcurrency: testsAtOnce(),
-          testTimeout: 120_000,
-          hookTimeout: 60_000,
+          ...contractRun,
         },
       },
+      // A mutant's project differs from the contract project in its simulator's mutant (global setup
+      // reads the project's env), and in running beside the others: maxWorkers is per project in
+      // vitest, and projects of one group share the lowest.
+      ...(mutantPlan?.mutants ?? []).map(({ mutant, specs }) => ({
+        extends: true as const,
+        test: { ...contractRun, name: mutantProjectName(mutant), include: specs, env: { SIMULATOR_MUTANT: mutant }, maxWorkers: mutantPlan!.mutantsAtOnce },
+      })),
     ],
   },
 });

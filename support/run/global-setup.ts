@@ -39,12 +39,19 @@ function newRunId(seed: number): string {
   return `r${Date.now().toString(36)}${seed.toString(36)}`;
 }
 
+/**
+ * The rules global setup checks itself: a run that breaks one stops before any test (the mutant
+ * matrix runs their mutants on their own, since such a stop ends every project of a run).
+ */
+const TOKEN_ISSUED = 'auth.token-issued';
+export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
+
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
 async function issueToken(authUrl: string, credentials: Credentials, credentialVariables: CredentialVariables) {
   try {
     return await requestToken(authUrl, credentials, { credentialVariables });
   } catch (error) {
-    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, 'auth.token-issued') : error;
+    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, TOKEN_ISSUED) : error;
   }
 }
 
@@ -69,8 +76,11 @@ function recordSetupFailure(error: unknown): void {
       fullName: 'support/run/global-setup.ts',
       status: 'broken',
       stage: 'finished',
-      // The taxonomy reads the error class from the start of the trace, as in a test's result.
-      statusDetails: redact({ message: failure.message, trace: failure.stack ?? `${failure.name}: ${failure.message}` }),
+      // The taxonomy reads the error class from the start of the trace, as in a test's result. The
+      // stack itself is left out: the message is the whole explanation of a setup failure, and
+      // reading a stack here, where vitest's module cache (vitest.config.ts) has loaded this file,
+      // crashes vitest 4.1's source mapping and loses the run's message.
+      statusDetails: redact({ message: failure.message, trace: `${failure.name}: ${failure.message}` }),
       labels: [{ name: 'suite', value: 'Run setup' }],
       start: now,
       stop: now,
@@ -99,10 +109,12 @@ function stopWithOneMessage(error: unknown): never {
  * rate-limited; one request per client per run is the budget).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
+  const env = { ...process.env, ...project.config.env };
   const { settings, simulator } = await (async () => {
     try {
-      const read = readSettings();
-      return { settings: read, simulator: read.baseUrl ? undefined : await startSimulator(simulatorOptionsFromEnv(process.env)) };
+      const read = readSettings(env);
+      return { settings: read, simulator: read.baseUrl ? undefined : await startSimulator(simulatorOptionsFromEnv(env)) };
     } catch (error) {
       recordSetupFailure(error);
       return stopWithOneMessage(error);

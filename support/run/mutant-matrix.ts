@@ -2,11 +2,22 @@
 // (mutant → failed specs → rules named in the failures). A mutant is killed only when a failure
 // names the rule it breaks; it survives when nothing fails or only unrelated rules fail. Fast mode
 // runs, per mutant, the spec files of the rule it breaks; full mode every spec file.
-import { relative } from 'node:path';
+//
+// Every mutant runs in one vitest process, as a project of its own with a simulator of its own
+// (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
+// library are paid once rather than once per mutant (36 processes cost some 60 CPU-seconds, issue
+// 13). A mutant that breaks a rule global setup checks would stop every project of that run with
+// it, so those run alone, as a user's run would.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import { rulesNamedIn } from '../evidence/failures.js';
 import { specChecks } from './coverage-map.js';
-import { runVitestWithResults } from './child-runs.js';
+import { runVitest, runVitestWithResults } from './child-runs.js';
+import { RULES_CHECKED_IN_SETUP } from './global-setup.js';
+import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan } from './mutant-plan.js';
+import type { FileResult, ProjectResults } from './project-results.js';
 
 export interface Verdict {
   mutant: MutantName;
@@ -28,11 +39,10 @@ const MUTANT_ENV = {
   SIMULATOR_FAULT_RATE: '0',
 };
 
-async function runMutant(mutant: MutantName, specFiles: string[]): Promise<Verdict> {
-  const { output, results } = await runVitestWithResults(['--project', 'contract', ...specFiles], { ...process.env, ...MUTANT_ENV, SIMULATOR_MUTANT: mutant });
-  // Without results the run died before tests (e.g. in global setup); its output still names the rule.
-  const failed = (results?.testResults ?? []).filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
-  const failureText = [output, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
+/** The verdict on one mutant from its spec files' results and, for a run stopped in setup, its output. */
+function verdictOn(mutant: MutantName, files: FileResult[], setupOutput = ''): Verdict {
+  const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
+  const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages)])].join('\n');
   const namedRules = rulesNamedIn(failureText);
   const rule = MUTANTS[mutant].rule;
   const checks = specChecks();
@@ -41,24 +51,41 @@ async function runMutant(mutant: MutantName, specFiles: string[]): Promise<Verdi
       .filter((test) => test.status === 'failed')
       .flatMap((test) => {
         const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
-        const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
+        const named = rulesNamedIn(test.failureMessages.join('\n'));
         return own !== undefined && named.every((candidate) => candidate === own) && named.length > 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${named.join(', ') || 'no rule'}`];
       }),
   );
   return { mutant, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
 }
 
-async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
+/** A mutant on its own, as a user's run against that simulator would go. */
+async function runAlone(mutant: MutantName, specs: string[], env: NodeJS.ProcessEnv): Promise<Verdict> {
+  const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], { ...env, SIMULATOR_MUTANT: mutant });
+  // Without results the run died before tests (in global setup); its output names the rule.
+  const files = (results?.testResults ?? []).map(({ name, message, assertionResults }) => ({
+    name,
+    message,
+    assertionResults: assertionResults.map(({ title, status, failureMessages }) => ({ title, status, failureMessages: failureMessages ?? [] })),
+  }));
+  return verdictOn(mutant, files, output);
+}
+
+/** Many mutants in one vitest process, a project each. */
+async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.ProcessEnv): Promise<Verdict[]> {
+  const scratch = mkdtempSync(join(tmpdir(), 'mutant-matrix-'));
+  const resultsFile = join(scratch, 'results.json');
+  try {
+    const { code, output } = await runVitest(['--project', mutantProjectName('*')], { ...env, [MUTANT_PLAN_VARIABLE]: JSON.stringify({ ...plan, resultsFile }) });
+    let results: ProjectResults;
+    try {
+      results = JSON.parse(readFileSync(resultsFile, 'utf8')) as ProjectResults;
+    } catch {
+      throw new Error(`mutant matrix: the run of ${plan.mutants.length} mutants wrote no results (exit ${code}):\n${output.slice(-3000)}`);
     }
-  });
-  await Promise.all(lanes);
-  return results;
+    return plan.mutants.map(({ mutant }) => verdictOn(mutant as MutantName, results[mutantProjectName(mutant)] ?? []));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 export interface MatrixOptions {
@@ -66,16 +93,28 @@ export interface MatrixOptions {
   mutants?: MutantName[];
   /** Every spec file per mutant instead of the spec files of its rule. */
   full?: boolean;
-  /** Mutant runs at once. */
+  /** Mutants whose spec files run at once. */
   parallel?: number;
+  /** Over the process's environment for every run (a reports folder of the runs' own). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verdict[]> {
   const checks = specChecks();
-  return inParallel(options.mutants ?? (Object.keys(MUTANTS) as MutantName[]), options.parallel ?? 3, (mutant) => {
-    const ownSpecs = [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))];
-    return runMutant(mutant, options.full ? [] : ownSpecs);
-  });
+  const planned = (options.mutants ?? (Object.keys(MUTANTS) as MutantName[])).map((mutant) => ({
+    mutant,
+    specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
+  }));
+  const stopsSetup = ({ mutant }: { mutant: MutantName }) => RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule);
+  const together = planned.filter((entry) => !stopsSetup(entry));
+  const env = { ...process.env, ...MUTANT_ENV, ...options.env };
+  const verdicts = (
+    await Promise.all([
+      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env) : [],
+      ...planned.filter(stopsSetup).map(async ({ mutant, specs }) => [await runAlone(mutant, specs, env)]),
+    ])
+  ).flat();
+  return planned.map(({ mutant }) => verdicts.find((verdict) => verdict.mutant === mutant)!);
 }
 
 /** One line per mutant: verdict, what it breaks, which specs failed and which rules they named. */

@@ -1,5 +1,5 @@
 // The secret canary: a complete contract run (report included) with distinctive client secrets,
-// then a search of everything under reports/ (the observed contract and the kept history included)
+// then a search of everything the run wrote under its reports folder (the observed contract included)
 // and everything the run printed for those secrets,
 // their HTTP Basic form, and every access token the simulator issued during the run.
 import { randomBytes } from 'node:crypto';
@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { ALLURE_RESULTS_DIR, OBSERVED_DIR, REPORTS_DIR } from '../../support/run/paths.js';
 import { runContract } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { ownReports } from './own-reports.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -29,7 +29,8 @@ function searchableTexts(content: Buffer): string[] {
 
 const occurrences = (text: string, value: string): number => text.split(value).length - 1;
 
-test('no client secret, Basic credential or access token appears in reports/ or in the output of a run with its report', async () => {
+test('no client secret, Basic credential or access token appears in the reports or in the output of a run with its report', async (context) => {
+  const reports = ownReports(context);
   const marker = randomBytes(6).toString('hex');
   const clients = [
     { id: 'canary-client', secret: `CANARY-${marker}` },
@@ -41,7 +42,7 @@ test('no client secret, Basic credential or access token appears in reports/ or 
   let run: { code: number; output: string };
   let tokens: string[];
   try {
-    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator) });
+    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...reports.env });
     const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as { tokens: { accessToken: string }[] };
     tokens = listed.tokens.map((token) => token.accessToken);
   } finally {
@@ -53,7 +54,7 @@ test('no client secret, Basic credential or access token appears in reports/ or 
     ...clients.map(({ id, secret }) => ({ kind: 'Basic credential', value: Buffer.from(`${id}:${secret}`).toString('base64') })),
     ...tokens.map((value) => ({ kind: 'access token', value })),
   ];
-  const files = filesUnder(REPORTS_DIR);
+  const files = filesUnder(reports.paths.root);
   const sources = [{ name: 'the run output', texts: [run.output] }, ...files.map((file) => ({ name: file, texts: searchableTexts(readFileSync(file)) }))];
   const hits = sources.flatMap(({ name, texts }) =>
     needles.flatMap((needle) => {
@@ -61,12 +62,12 @@ test('no client secret, Basic credential or access token appears in reports/ or 
       return count > 0 ? [`${count} × ${needle.kind} in ${name}`] : [];
     }),
   );
-  const results = filesUnder(ALLURE_RESULTS_DIR).filter((file) => file.endsWith('-result.json')).length;
+  const results = filesUnder(reports.paths.allureResults).filter((file) => file.endsWith('-result.json')).length;
   console.log(`canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued; searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`);
 
   // Without a report and issued tokens the search proves nothing, whatever it counts.
   expect(results, 'test results written by the run').toBeGreaterThan(0);
   expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
-  expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(OBSERVED_DIR, name))));
+  expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(reports.paths.observed, name))));
   expect(hits, 'secrets or tokens found').toEqual([]);
 });

@@ -7,17 +7,18 @@
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
 import { embeddedSimulatorEnv, runVitestWithResults } from '../../support/run/child-runs.js';
+import { ownReports } from './own-reports.js';
 
 // Five records a page, so every list is read across several pages in each paging convention.
 const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '40' };
 
-test.each<{ name: string; simulator: Record<string, string> }>([
+test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   { name: 'the standard layout, page-number paging without links', simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES } },
   { name: 'the alternate layout, offset paging with a total', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES } },
   { name: 'the alternate layout, Link header paging, one id space for all clients', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', ...SMALL_PAGES } },
   { name: '10 % transient faults (429/503 with Retry-After), next-URL paging', simulator: { SIMULATOR_FAULT_RATE: '0.1', ...SMALL_PAGES } },
-])('the contract specs pass against the simulator with $name', async ({ simulator }) => {
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], embeddedSimulatorEnv(simulator));
+])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...embeddedSimulatorEnv(simulator), ...ownReports(context).env });
   console.log(`contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ${results?.numPendingTests ?? 0} skipped`);
   expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
   expect(results!.numFailedTests, output.slice(-3000)).toBe(0);

@@ -1,9 +1,9 @@
-// The suite leaves nothing behind on a shared sandbox. Against one simulator (control surface on,
-// reached as a remote target so nothing is torn down with the run): a complete contract run leaves
-// zero custom persons; a run killed (SIGKILL) once persons exist leaves persons and ledger entries,
-// which the sweep (npm run sweep) then deletes.
+// The suite leaves nothing behind on a shared sandbox. Against a simulator of the test's own
+// (control surface on, reached as a remote target so nothing is torn down with the run): a complete
+// contract run leaves zero custom persons; a run killed (SIGKILL) once persons exist leaves persons
+// and ledger entries, which the sweep (npm run sweep) then deletes.
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test, type TestContext } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import type { Credentials } from '../../support/run/config.js';
 import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/readings/eventually.js';
@@ -12,6 +12,7 @@ import { leftovers } from '../../support/data/ledger.js';
 import { sweep } from '../../support/run/sweep.js';
 import { runVitest, runVitestWithResults } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { ownReports } from './own-reports.js';
 
 // Deletions are stored when the DELETE is answered, so the zero is normally seen at once; the
 // deadline only bounds a run whose cleanup is still on its way.
@@ -20,54 +21,57 @@ const SETTLE_TIMEOUT_MS = 30_000;
 const FIRST_PERSONS_TIMEOUT_MS = 120_000;
 const CONTRACT = ['--project', 'contract'];
 
-let simulator: RunningSimulator;
-let control: ApiClient;
-let env: NodeJS.ProcessEnv;
+/** A simulator of the test's own, the environment that points a run at it, and what it holds. */
+async function leakTarget(context: TestContext) {
+  const simulator: RunningSimulator = await startSimulator({ control: true });
+  context.onTestFinished(() => simulator.close());
+  const control = new ApiClient({ baseUrl: simulator.baseUrl });
+  const reports = ownReports(context);
+  const readPersons = () => control.request('GET', '/__control/persons');
+  return {
+    simulator,
+    env: { ...process.env, ...simulatorAsRemoteTarget(simulator), ...reports.env },
+    ledger: reports.paths.ledger,
+    origin: new URL(simulator.baseUrl).origin,
+    readPersons,
+    /** The number of custom persons once it reaches zero, or the count last seen when it does not. */
+    async personsLeft(what: string): Promise<number> {
+      try {
+        await eventually(what, readPersons, (response) => personsIn(response) === 0, { timeoutMs: SETTLE_TIMEOUT_MS });
+        return 0;
+      } catch (error) {
+        if (!(error instanceof NotConsistentError)) throw error;
+        return personsIn(error.lastResponse);
+      }
+    },
+    async personPuts(): Promise<number> {
+      const { counts } = (await control.request('GET', '/__control/requests')).body as { counts: Record<string, number> };
+      return Object.entries(counts).filter(([route]) => route.startsWith('PUT ') && route.includes('/persons')).reduce((sum, [, n]) => sum + n, 0);
+    },
+  };
+}
 
-beforeAll(async () => {
-  simulator = await startSimulator({ control: true });
-  control = new ApiClient({ baseUrl: simulator.baseUrl });
-  env = { ...process.env, ...simulatorAsRemoteTarget(simulator) };
-});
-afterAll(() => simulator.close());
-
-const target = () => new URL(simulator.baseUrl).origin;
-const readPersons = () => control.request('GET', '/__control/persons');
 const personsIn = (response: ApiResponse): number => (response.body as { persons: unknown[] }).persons.length;
 
-/** The number of custom persons once it reaches zero, or the count last seen when it does not. */
-async function personsLeft(what: string): Promise<number> {
-  try {
-    await eventually(what, readPersons, (response) => personsIn(response) === 0, { timeoutMs: SETTLE_TIMEOUT_MS });
-    return 0;
-  } catch (error) {
-    if (!(error instanceof NotConsistentError)) throw error;
-    return personsIn(error.lastResponse);
-  }
-}
-
-async function personPuts(): Promise<number> {
-  const { counts } = (await control.request('GET', '/__control/requests')).body as { counts: Record<string, number> };
-  return Object.entries(counts).filter(([route]) => route.startsWith('PUT ') && route.includes('/persons')).reduce((sum, [, n]) => sum + n, 0);
-}
-
-test('a complete run leaves no person behind', async () => {
-  const { code, results } = await runVitestWithResults(CONTRACT, env);
-  const created = await personPuts();
-  const left = await personsLeft('the simulator holds no custom person after a complete run');
-  console.log(`leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ${leftovers(target()).length}`);
+test.concurrent('a complete run leaves no person behind', async (context) => {
+  const target = await leakTarget(context);
+  const { code, results } = await runVitestWithResults(CONTRACT, target.env);
+  const created = await target.personPuts();
+  const left = await target.personsLeft('the simulator holds no custom person after a complete run');
+  console.log(`leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
   expect(created, 'person PUTs (a run that created nobody proves nothing)').toBeGreaterThan(0);
   expect(left, 'persons left after a complete run').toBe(0);
 });
 
-test('the sweep deletes what a killed run left behind', async () => {
+test.concurrent('the sweep deletes what a killed run left behind', async (context) => {
+  const target = await leakTarget(context);
   let child: ChildProcess | undefined;
-  const interrupted = runVitest(CONTRACT, env, { processGroup: true, onSpawn: (spawned) => (child = spawned) });
+  const interrupted = runVitest(CONTRACT, target.env, { processGroup: true, onSpawn: (spawned) => (child = spawned) });
   try {
     await eventually(
       'the interrupted run has created persons and written them to its ledger',
-      readPersons,
-      (response) => personsIn(response) > 0 && leftovers(target()).length > 0,
+      target.readPersons,
+      (response) => personsIn(response) > 0 && leftovers(target.origin, target.ledger).length > 0,
       // A schedule of its own: one learned from other waits of this process could step over the
       // few seconds in which the run's persons exist.
       { timeoutMs: FIRST_PERSONS_TIMEOUT_MS, history: new ConsistencyHistory() },
@@ -77,14 +81,14 @@ test('the sweep deletes what a killed run left behind', async () => {
     if (child?.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
     await interrupted;
   }
-  const leftBehind = personsIn(await readPersons());
-  console.log(`leak-check: killed run left ${leftBehind} person(s), ledger leftovers ${leftovers(target()).length}`);
+  const leftBehind = personsIn(await target.readPersons());
+  console.log(`leak-check: killed run left ${leftBehind} person(s), ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
   expect(leftBehind, 'persons a killed run left (none: the sweep would not be exercised)').toBeGreaterThan(0);
 
-  const clients: Credentials[] = simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
-  const swept = await sweep(simulator.baseUrl, simulator.baseUrl, clients, undefined);
-  const left = await personsLeft('the simulator holds no custom person after the sweep');
-  console.log(`leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target()).length}`);
+  const clients: Credentials[] = target.simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
+  const swept = await sweep(target.simulator.baseUrl, target.simulator.baseUrl, clients, undefined, target.ledger);
+  const left = await target.personsLeft('the simulator holds no custom person after the sweep');
+  console.log(`leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
   expect(left, 'persons left after the sweep').toBe(0);
   expect(swept.failed, 'persons the sweep could not delete').toBe(0);
 });

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { runContract } from '../../support/run/child-runs.js';
+import { ownReports } from './own-reports.js';
 
 /** A loopback port that nothing listens on: bound by the system, then released. */
 async function closedPort(): Promise<number> {
@@ -46,9 +47,9 @@ const cases = [
   },
 ];
 
-test.each(cases)('a run ends in setup as "Target unavailable" when $name', async ({ env, message }) => {
+test.concurrent.for(cases)('a run ends in setup as "Target unavailable" when $name', async ({ env, message }, context) => {
   const started = performance.now();
-  const { code, output: raw } = await runContract([], { ...process.env, ...env });
+  const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
   const output = stripVTControlCharacters(raw);
   const line = message.exec(output)?.[0];
   console.log(`target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ${line ?? '(no target-unavailable line)'}`);

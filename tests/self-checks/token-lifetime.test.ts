@@ -1,19 +1,14 @@
 // Tokens for any lifetime: the token service says how long a token lives (`expires_in`), and the
 // suite must stay green and frugal whatever it says. Each run goes against a simulator of its own
 // that issues tokens of one lifetime; the simulator counts the tokens it issued.
-import { afterEach, expect, test } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
+import { expect, test } from 'vitest';
+import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { runVitestWithResults } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { ownReports } from './own-reports.js';
 
-let simulator: RunningSimulator | undefined;
-afterEach(async () => {
-  await simulator?.close();
-  simulator = undefined;
-});
-
-test.each([
+test.concurrent.for([
   // One per client: the run's tokens come from global setup and outlive the run.
   { tokenTtlSeconds: 3600, atMost: 2, atLeast: undefined },
   // The issue's bar: a 20 s token service once got a token request per API call.
@@ -21,9 +16,10 @@ test.each([
   // Tokens expire several times during the run (a few seconds, its files at once): renewal is
   // exercised, not only counted.
   { tokenTtlSeconds: 2, atMost: undefined, atLeast: 3 },
-])('a run against $tokenTtlSeconds s tokens stays green ($atMost at most, $atLeast at least tokens issued)', async ({ tokenTtlSeconds, atMost, atLeast }) => {
-  simulator = await startSimulator({ control: true, tokenTtlSeconds });
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, ...simulatorAsRemoteTarget(simulator) });
+])('a run against $tokenTtlSeconds s tokens stays green ($atMost at most, $atLeast at least tokens issued)', async ({ tokenTtlSeconds, atMost, atLeast }, context) => {
+  const simulator = await startSimulator({ control: true, tokenTtlSeconds });
+  context.onTestFinished(() => simulator.close());
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...ownReports(context).env });
   const { tokensIssued } = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/requests')).body as { tokensIssued: number };
   console.log(`token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ${simulator.options.clients.length} clients`);
   expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
