@@ -35,6 +35,14 @@ describe('redact', () => {
   it('blanks Basic and Bearer credentials in free text but leaves prose alone', () => {
     expect(redactText('sent Basic Y2xpZW50OnNlY3JldDEyMw== and Bearer eyJhbGciOiJIUzI1NiJ9.x')).toBe('sent Basic [REDACTED] and Bearer [REDACTED]');
     expect(redactText('a Bearer token is required')).toBe('a Bearer token is required');
+    // The documentation's own words, quoted in every failure of the token rule.
+    expect(redactText('HTTP Basic authentication with <CLIENT_ID>:<CLIENT_SECRET>')).toBe('HTTP Basic authentication with <CLIENT_ID>:<CLIENT_SECRET>');
+  });
+
+  it('blanks secrets that look like patterns, and a secret containing another whole', () => {
+    registerSecret('s3cr.t+(x)*');
+    registerSecret('long-s3cr.t+(x)*-tail');
+    expect(redactText('a s3cr.t+(x)* b long-s3cr.t+(x)*-tail c s3cr3t+(x)')).toBe('a [REDACTED] b [REDACTED] c s3cr3t+(x)');
   });
 
   it('returns a copy and never modifies its input', () => {
