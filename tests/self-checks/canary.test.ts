@@ -69,5 +69,6 @@ test('no client secret, Basic credential or access token appears in the reports 
   expect(results, 'test results written by the run').toBeGreaterThan(0);
   expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
   expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(reports.paths.observed, name))));
+  expect(files, 'the single-file report, its embedded data searched decoded, among the files searched').toContain(join(reports.paths.allureReport, 'single-file', 'index.html'));
   expect(hits, 'secrets or tokens found').toEqual([]);
 });
