@@ -9,8 +9,9 @@ import { runVitest } from '../support/run/child-runs.js';
 import { pruneLedgers } from '../support/data/ledger.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../support/run/paths.js';
 
-// The report's code (the Allure CLI driver, the observed contract and its chart) takes about a
-// second to load: it loads while the specs run instead of before them.
+// The report's code (the observed contract and its chart) and the Allure report writer, which
+// loads Allure and its configuration in a process of its own, take about a second to load: they
+// load while the specs run instead of after them.
 const reporting = import('../support/evidence/report-generation.js');
 
 async function main(): Promise<number> {
@@ -22,10 +23,11 @@ async function main(): Promise<number> {
 
   // allure-vitest and the observation recorder only ever append: a new run starts from empty folders.
   for (const dir of [ALLURE_RESULTS_DIR, OBSERVED_DIR]) rmSync(dir, { recursive: true, force: true });
+  const writer = reporting.then(({ startReportWriter }) => startReportWriter());
   const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_REPORTS: '1' }, { echo: true });
   pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`
   const { generateReport, printReport } = await reporting;
-  printReport(await generateReport({ environment: { seed: String(seed) } }));
+  printReport(await generateReport({ environment: { seed: String(seed) }, writer: await writer }));
   return code;
 }
 

@@ -1,11 +1,11 @@
 // Owns turning reports/allure-results into the Allure 3 HTML report (multi-file and single-file),
 // with the run's environment block, the observed contract as global attachments, and history carried
 // in reports/history/history.jsonl; and the failure-taxonomy summary printed after it.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import {
   DEFAULT_ERROR_CATEGORY_IDS,
@@ -26,6 +26,38 @@ const require = createRequire(import.meta.url);
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   const cli = join(dirname(require.resolve('allure')), '..', 'cli.js');
   return run(process.execPath, [cli, ...args], { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+}
+
+/** The Allure report's writer, started ahead of the results (support/evidence/report-writer.js). */
+export interface ReportWriter {
+  /** Writes the report from these results folders; rejects with the writer's output when it fails. */
+  write(resultsDirs: string[]): Promise<void>;
+  /** Ends the writer without a report. */
+  cancel(): void;
+}
+
+const writerScript = fileURLToPath(new URL('./report-writer.js', import.meta.url));
+
+/** Starts the report writer in `cwd`, where allurerc.mjs is: it loads Allure meanwhile. */
+export function startReportWriter(cwd = process.cwd()): ReportWriter {
+  const child = spawn(process.execPath, [writerScript], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // A writer that already died makes the write fail on its exit code, not on a broken pipe.
+  child.stdin.on('error', () => {});
+  const exited = new Promise<number>((settle, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => settle(code ?? 1));
+  });
+  return {
+    async write(resultsDirs) {
+      child.stdin.end(`${JSON.stringify({ resultsDirs })}\n`);
+      const code = await exited;
+      if (code !== 0) throw new Error(`report: the Allure report writer failed (exit ${code}):\n${output}`);
+    },
+    cancel: () => child.stdin.end(),
+  };
 }
 
 export async function loadAllureConfig(cwd = process.cwd()): Promise<AllureConfig> {
@@ -194,6 +226,8 @@ export interface ReportOptions {
   cwd?: string;
   /** Merged over runEnvironment(): what the caller knows better (e.g. the resolved target). */
   environment?: Record<string, string>;
+  /** A writer started earlier in `cwd` (startReportWriter); default: one started here. */
+  writer?: ReportWriter;
 }
 
 export interface GeneratedReport {
@@ -207,6 +241,15 @@ export interface GeneratedReport {
 
 export async function generateReport(options: ReportOptions = {}): Promise<GeneratedReport> {
   const cwd = resolve(options.cwd ?? process.cwd());
+  const writer = options.writer ?? startReportWriter(cwd);
+  try {
+    return await writeReport(cwd, writer, options);
+  } finally {
+    writer.cancel();
+  }
+}
+
+async function writeReport(cwd: string, writer: ReportWriter, options: ReportOptions): Promise<GeneratedReport> {
   const config = await loadAllureConfig(cwd);
   const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
   const resultsDirs = (options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir));
@@ -231,7 +274,7 @@ export async function generateReport(options: ReportOptions = {}): Promise<Gener
   writeEnvironmentProperties(firstResults, { ...runEnvironment(process.env, cwd), ...options.environment });
   // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
   rmSync(output, { recursive: true, force: true });
-  await allureCli(['generate', ...resultsDirs, '--output', output], cwd);
+  await writer.write(resultsDirs);
 
   const report: GeneratedReport = {
     multiFile: join(output, 'awesome', 'index.html'),
@@ -240,7 +283,7 @@ export async function generateReport(options: ReportOptions = {}): Promise<Gener
     summary: classifyResults(readResults(resultsDirs), config.categories),
   };
   for (const file of [report.multiFile, report.singleFile]) {
-    if (!existsSync(file)) throw new Error(`report: allure generate did not write ${file}; check the plugins in allurerc.mjs`);
+    if (!existsSync(file)) throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
   }
   return report;
 }
