@@ -1,6 +1,6 @@
 // npm run mutants [-- --full] [-- --only name,name] [-- --parallel N]: prints the mutant kill matrix
-// (N: mutants whose specs run at once; default all)
-// (support/run/mutant-matrix.ts); exits non-zero on a survivor.
+// (support/run/mutant-matrix.ts); exits non-zero on a survivor. N: mutants whose specs run at once
+// (default all of them, or 3 with --full).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
 import { formatMatrix, runMutantMatrix } from '../support/run/mutant-matrix.js';

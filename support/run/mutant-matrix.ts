@@ -7,7 +7,9 @@
 // (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
 // library are paid once rather than once per mutant (36 processes cost some 60 CPU-seconds, issue
 // 13). A mutant that breaks a rule global setup checks would stop every project of that run with
-// it, so those run alone, as a user's run would.
+// it, so those run alone, as a user's run would; so does every mutant in full mode, where vitest
+// would give each of a project's many spec files a worker of its own (projects run side by side
+// only with more than one worker each), where a run of its own runs them all in one.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -88,12 +90,28 @@ async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.Pr
   }
 }
 
+/** Mutants that run as processes of their own at the same time (each is a whole vitest). */
+const RUNS_AT_ONCE = 3;
+
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
 export interface MatrixOptions {
   /** Default: every mutant. */
   mutants?: MutantName[];
   /** Every spec file per mutant instead of the spec files of its rule. */
   full?: boolean;
-  /** Mutants whose spec files run at once. */
+  /** Mutants whose spec files run at once (default: every mutant, or 3 runs of their own in full mode). */
   parallel?: number;
   /** Over the process's environment for every run (a reports folder of the runs' own). */
   env?: NodeJS.ProcessEnv;
@@ -105,13 +123,13 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
     mutant,
     specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
   }));
-  const stopsSetup = ({ mutant }: { mutant: MutantName }) => RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule);
-  const together = planned.filter((entry) => !stopsSetup(entry));
+  const together = options.full ? [] : planned.filter(({ mutant }) => !RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule));
+  const alone = planned.filter((entry) => !together.includes(entry));
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
   const verdicts = (
     await Promise.all([
       together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env) : [],
-      ...planned.filter(stopsSetup).map(async ({ mutant, specs }) => [await runAlone(mutant, specs, env)]),
+      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, ({ mutant, specs }) => runAlone(mutant, specs, env)),
     ])
   ).flat();
   return planned.map(({ mutant }) => verdicts.find((verdict) => verdict.mutant === mutant)!);
