@@ -11,8 +11,6 @@ import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/http.js';
 import { resolveConfig } from './target.js';
-import { startSimulator } from '../../simulator/listen.js';
-import { simulatorOptionsFromEnv } from '../../simulator/options.js';
 
 /** What the run hands every worker: the resolved config and one token per client. */
 export interface ContractRun {
@@ -104,6 +102,15 @@ function stopWithOneMessage(error: unknown): never {
 }
 
 /**
+ * The simulator (fastify and some forty files to transform) is loaded only by a run that starts it:
+ * a run against a sandbox never does.
+ */
+async function startEmbeddedSimulator(env: NodeJS.ProcessEnv) {
+  const [{ startSimulator }, { simulatorOptionsFromEnv }] = await Promise.all([import('../../simulator/listen.js'), import('../../simulator/options.js')]);
+  return startSimulator(simulatorOptionsFromEnv(env));
+}
+
+/**
  * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
  * set, then fetches exactly one token per client for all workers (the token service is shared and
  * rate-limited; one request per client per run is the budget).
@@ -114,7 +121,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { settings, simulator } = await (async () => {
     try {
       const read = readSettings(env);
-      return { settings: read, simulator: read.baseUrl ? undefined : await startSimulator(simulatorOptionsFromEnv(env)) };
+      return { settings: read, simulator: read.baseUrl ? undefined : await startEmbeddedSimulator(env) };
     } catch (error) {
       recordSetupFailure(error);
       return stopWithOneMessage(error);
