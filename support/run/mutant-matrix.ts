@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import { rulesNamedIn } from '../evidence/failures.js';
-import { specChecks } from './coverage-map.js';
+import { specChecks, type SpecCheck } from './coverage-map.js';
 import { runVitest, runVitestWithResults } from './child-runs.js';
 import { RULES_CHECKED_IN_SETUP } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan } from './mutant-plan.js';
@@ -42,18 +42,17 @@ const MUTANT_ENV = {
 };
 
 /** The verdict on one mutant from its spec files' results and, for a run stopped in setup, its output. */
-function verdictOn(mutant: MutantName, files: FileResult[], setupOutput = ''): Verdict {
+function verdictOn(mutant: MutantName, files: FileResult[], checks: SpecCheck[], setupOutput = ''): Verdict {
   const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
-  const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages)])].join('\n');
+  const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
   const namedRules = rulesNamedIn(failureText);
   const rule = MUTANTS[mutant].rule;
-  const checks = specChecks();
   const misattributed = failed.flatMap((file) =>
     file.assertionResults
       .filter((test) => test.status === 'failed')
       .flatMap((test) => {
         const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
-        const named = rulesNamedIn(test.failureMessages.join('\n'));
+        const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
         return own !== undefined && named.every((candidate) => candidate === own) && named.length > 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${named.join(', ') || 'no rule'}`];
       }),
   );
@@ -61,19 +60,14 @@ function verdictOn(mutant: MutantName, files: FileResult[], setupOutput = ''): V
 }
 
 /** A mutant on its own, as a user's run against that simulator would go. */
-async function runAlone(mutant: MutantName, specs: string[], env: NodeJS.ProcessEnv): Promise<Verdict> {
+async function runAlone(mutant: MutantName, specs: string[], env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict> {
   const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], { ...env, SIMULATOR_MUTANT: mutant });
   // Without results the run died before tests (in global setup); its output names the rule.
-  const files = (results?.testResults ?? []).map(({ name, message, assertionResults }) => ({
-    name,
-    message,
-    assertionResults: assertionResults.map(({ title, status, failureMessages }) => ({ title, status, failureMessages: failureMessages ?? [] })),
-  }));
-  return verdictOn(mutant, files, output);
+  return verdictOn(mutant, results?.testResults ?? [], checks, output);
 }
 
 /** Many mutants in one vitest process, a project each. */
-async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.ProcessEnv): Promise<Verdict[]> {
+async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'mutant-matrix-'));
   const resultsFile = join(scratch, 'results.json');
   try {
@@ -84,7 +78,7 @@ async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.Pr
     } catch {
       throw new Error(`mutant matrix: the run of ${plan.mutants.length} mutants wrote no results (exit ${code}):\n${output.slice(-3000)}`);
     }
-    return plan.mutants.map(({ mutant }) => verdictOn(mutant as MutantName, results[mutantProjectName(mutant)] ?? []));
+    return plan.mutants.map(({ mutant }) => verdictOn(mutant as MutantName, results[mutantProjectName(mutant)] ?? [], checks));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -128,8 +122,8 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
   const verdicts = (
     await Promise.all([
-      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env) : [],
-      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, ({ mutant, specs }) => runAlone(mutant, specs, env)),
+      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, checks) : [],
+      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, ({ mutant, specs }) => runAlone(mutant, specs, env, checks)),
     ])
   ).flat();
   return planned.map(({ mutant }) => verdicts.find((verdict) => verdict.mutant === mutant)!);

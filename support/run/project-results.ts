@@ -4,12 +4,12 @@
 import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
-/** One spec file's outcome, in the field names of vitest's json reporter. */
+/** One spec file's outcome, in the field names of vitest's json reporter (whose results are one too). */
 export interface FileResult {
   name: string;
   /** An error of the file itself (it could not be collected, a hook failed). */
   message?: string;
-  assertionResults: { title: string; status: string; failureMessages: string[] }[];
+  assertionResults: { title: string; status: string; failureMessages?: string[] }[];
 }
 
 /** Files by project name. */
