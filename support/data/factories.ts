@@ -6,6 +6,13 @@
  *
  * One factory per test (the scope is the test's name), so adding a test never changes another
  * test's data. Ids carry the run id, so whatever a run leaves in a shared sandbox is traceable.
+ *
+ * Everything stays inside the bounds of the documentation, its samples and the vendor's published
+ * pages (../shared/vendor-public-notes.md), which schemas/sandbox-person.schema.json and
+ * schemas/consumer.schema.json carry and the verbs check before sending: ids of at most 15
+ * characters, names of at most 100, one to two first names, never firstName beside firstNames,
+ * and the four booleans one variant of the vendor's reference requires, sent as its full-import
+ * example sends them (false where they do not apply).
  */
 import { newFaker } from './fakers.js';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
@@ -152,6 +159,9 @@ const PERSON_BIRTH = { from: '1975-01-01', to: '2005-12-31' };
 const PARENT_BIRTH = { from: '1925-01-01', to: '1955-12-31' };
 const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
+/** The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not apply. */
+const REQUIRED_FLAGS_UNSET = { removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false } as const;
+
 const DEREGISTRATION_REASONS = ['Emigrated', 'Missing', 'Other'];
 
 /** FNV-1a: a stable 32-bit hash of a string, for seeds and the short scope tag in ids. */
@@ -166,6 +176,30 @@ function fnv1a(text: string): number {
 
 const sexOf = (gender: Gender) => (gender === 'Male' ? 'male' : 'female');
 
+/** The longest person `id` the vendor's sandbox reference allows; consumer ids are kept as short. */
+export const MAX_ID_LENGTH = 15;
+
+type IdKind = 'p' | 'c';
+const issued = new Map<string, number>();
+
+/**
+ * `p` or `c`, the run's tag (its id without the `r`: the ledger and the report's environment name the
+ * run), the worker (vitest's pool id, so workers of one run never collide) and a sequence in base
+ * 36: 15 characters, unique within the run and across runs, traceable to the run at a glance.
+ * Ids are drawn per run rather than per test: 15 characters leave no room for a test's hash that
+ * could not collide with another test's.
+ */
+export function newId(kind: IdKind, runId: string): string {
+  const runTag = runId.replace(/[^A-Za-z0-9]+/g, '').toLowerCase().replace(/^r/, '').slice(-9).padStart(9, '0');
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0) % 36;
+  const key = `${runTag}${kind}`;
+  const sequence = (issued.get(key) ?? 0) + 1;
+  issued.set(key, sequence);
+  const id = `${kind}${runTag}${worker.toString(36)}${sequence.toString(36).padStart(4, '0')}`;
+  if (id.length > MAX_ID_LENGTH) throw new Error(`run ${runId} has used up its ${36 ** 4 - 1} ${kind === 'p' ? 'person' : 'consumer'} ids`);
+  return id;
+}
+
 export function createDataFactory(options: DataFactoryOptions) {
   const { seed, market } = options;
   const scope = options.scope ?? '';
@@ -173,11 +207,9 @@ export function createDataFactory(options: DataFactoryOptions) {
   // Separate streams: a change in how names are drawn must not change which legal ids are drawn.
   const faker = newFaker(market, fnv1a(`${seed}|${scope}|faker`));
   const legalIds = new LegalIdGenerator(market, seededRandom(fnv1a(`${seed}|${scope}|legal-ids`)));
-  // Ids go into request bodies and URLs: letters, digits and hyphens only.
+  // Free text that a test sends and later recognises in a record (never an id: see newId).
   const tag = `${options.runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
-  const sequences = { p: 0, c: 0 };
-
-  const nextId = (kind: keyof typeof sequences) => `ct-${tag}-${kind}${String(++sequences[kind]).padStart(4, '0')}`;
+  const nextId = (kind: IdKind) => newId(kind, options.runId);
   const isoDateBetween = (range: { from: string; to: string }) =>
     faker.date.between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` }).toISOString().slice(0, 10);
   const randomGender = (): Gender => faker.helpers.arrayElement(['Male', 'Female']);
@@ -232,6 +264,7 @@ export function createDataFactory(options: DataFactoryOptions) {
         charityMarketingRestriction: false,
         onlineMarketingRestriction: false,
         relationshipList: [factory.relationship()],
+        ...REQUIRED_FLAGS_UNSET,
         ...overrides,
       };
     },

@@ -41,8 +41,11 @@ function describeError(error: ErrorObject): string {
       const branches = Array.isArray(error.schema) ? error.schema.map(titleOf).filter((title) => title !== undefined) : [];
       return branches.length > 0 ? `${where} matches none of: ${branches.join(' | ')}` : `${where} ${error.message}`;
     }
-    case 'not':
-      return `${where} is not ${titleOf(error.parentSchema) ?? 'valid here'}`;
+    case 'not': {
+      // A `not` says in its description what it forbids ("Only one of firstName and firstNames may be set").
+      const forbidden = (error.schema as AnySchemaObject | undefined)?.description;
+      return forbidden ? `${where} breaks: ${forbidden}` : `${where} is not ${titleOf(error.parentSchema) ?? 'valid here'}`;
+    }
     default:
       return `${where} ${error.message}: got ${preview(error.data)}`;
   }

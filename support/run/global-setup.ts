@@ -1,5 +1,5 @@
 // Owns the run's setup: the target (the embedded simulator unless configured) and one token per client.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -33,8 +33,14 @@ declare module 'vitest' {
   }
 }
 
-function newRunId(seed: number): string {
-  return `r${Date.now().toString(36)}${seed.toString(36)}`;
+/**
+ * `r`, the seconds since 2024 in base 36 (six characters until 2093) and three random ones: short
+ * enough to stand whole inside every person and consumer id (support/data/factories.ts), which the
+ * vendor's sandbox caps at 15 characters, and unique for runs that start in the same second.
+ */
+export function newRunId(now = Date.now()): string {
+  const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000);
+  return `r${seconds.toString(36).padStart(6, '0')}${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
 }
 
 /**
@@ -133,7 +139,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       baseUrl: simulator.baseUrl,
       clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
       provider: simulator.options.provider,
-    }, newRunId(seed), seed);
+    }, newRunId(), seed);
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createDataFactory, type SandboxPerson } from '../../support/data/factories.js';
+import { createDataFactory, newId, type SandboxPerson } from '../../support/data/factories.js';
 import { dateOfBirthOf, genderOf, isValidLegalId, type Market } from '../../support/data/legal-ids.js';
 import { expectSchema } from '../../support/readings/schemas.js';
+import { newRunId } from '../../support/run/global-setup.js';
 
 const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 const COUNTRY_CODES: Record<Market, string> = { SE: '+46', NO: '+47', DK: '+45', FI: '+358' };
@@ -73,15 +74,33 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
     expect(data.person({ legalId: 'not-a-legal-id' }).legalId).toBe('not-a-legal-id');
   });
 
+  it('draws thousands of persons, relatives and consumers inside every published bound (the bounded schemas)', () => {
+    const data = factoryFor(market, 11);
+    const ids = new Set<string>();
+    for (let index = 0; index < 1000; index += 1) {
+      const relatives = [data.relationship(), data.relationship({ dateOfDeath: data.pastDate() }), data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() })];
+      const person = index % 2 === 0 ? data.person({ relationshipList: relatives }) : data.firstSamplePerson({ relationshipList: relatives });
+      expectSchema('sandbox-person', person);
+      expectSchema('delete-person-request', { ...person, removed: true });
+      expect(person, 'the four booleans are sent, false where they do not apply').toMatchObject({ removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false });
+      const consumers = Array.from({ length: 100 }, () => data.consumer(person.legalId));
+      expectSchema('consumer-upload', consumers);
+      for (const id of [person.id, ...consumers.map((consumer) => consumer.consumerId)]) ids.add(id);
+    }
+    expect(ids.size, 'every person and consumer id is new').toBe(1000 * 101);
+  });
+
   it('reproduces the same data from the same seed and scope, and other data from another seed or scope', () => {
+    // Ids are drawn per run, not per test (support/data/factories.ts newId): the data is what reproduces.
+    const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'id' || key === 'consumerId' ? undefined : inner))) as unknown;
     const draw = (seed: number, scope?: string) => {
       const data = factoryFor(market, seed, scope);
-      return [...samples(market, seed), data.person(), data.consumer(data.unknownLegalId()), data.unknownGedi('G-123abc')];
+      return withoutIds([...samples(market, seed), data.person(), data.consumer(data.unknownLegalId()), data.unknownGedi('G-123abc')]);
     };
     expect(draw(7)).toEqual(draw(7));
     expect(draw(8)).not.toEqual(draw(7));
     const persons = (scope: string) => factoryFor(market, 7, scope).person();
-    expect(persons('one test')).toEqual(persons('one test'));
+    expect(withoutIds(persons('one test'))).toEqual(withoutIds(persons('one test')));
     expect(persons('another test').legalId).not.toBe(persons('one test').legalId);
   });
 
@@ -96,19 +115,16 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
 });
 
 describe('createDataFactory ids and helpers', () => {
-  it('makes traceable, unique ids of safe characters: run id, scope hash, sequence', () => {
-    const data = createDataFactory({ seed: 1, runId: 'r_42/x', market: 'SE', scope: 'some test' });
-    const other = createDataFactory({ seed: 1, runId: 'r_42/x', market: 'SE', scope: 'other test' });
-    const ids = [data.personId(), data.person().id, data.consumerId(), data.consumer('198507099805').consumerId];
-    expect(ids).toEqual([
-      expect.stringMatching(/^ct-r-42-x-[0-9a-z]{7}-p0001$/),
-      expect.stringMatching(/-p0002$/),
-      expect.stringMatching(/-c0001$/),
-      expect.stringMatching(/-c0002$/),
-    ]);
-    const scopeHash = (id: string) => id.split('-').at(-2);
-    expect(new Set(ids.map(scopeHash)).size).toBe(1);
-    expect(scopeHash(other.personId())).not.toBe(scopeHash(ids[0]));
+  it('makes ids of at most 15 letters and digits that carry the run id and never repeat within the run', () => {
+    const data = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'some test' });
+    const other = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'other test' });
+    const ids = [data.personId(), data.person().id, other.personId(), data.consumerId(), other.consumer('198507099805').consumerId];
+    for (const id of ids) expect(id).toMatch(/^[pc]ab12cd3ef[0-9a-z]{5}$/);
+    expect(ids.map((id) => id[0])).toEqual(['p', 'p', 'p', 'c', 'c']);
+    expect(new Set(ids).size, 'tests of one run draw from one sequence').toBe(ids.length);
+    const later = createDataFactory({ seed: 1, runId: 'rab12cd3eg', market: 'SE', scope: 'some test' }).personId();
+    expect(later.slice(1, 10), 'another run, another tag').toBe('ab12cd3eg');
+    expect(newId('p', 'r_42/x'), 'any run id is folded into nine letters and digits').toMatch(/^p00000042x[0-9a-z]{5}$/);
   });
 
   it('makes consumers that pass the consumer schemas', () => {
@@ -142,5 +158,16 @@ describe('createDataFactory ids and helpers', () => {
         known.replace(/\d/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A'),
       );
     }
+  });
+});
+
+describe('newRunId', () => {
+  it('is r, the seconds since 2024 and three random characters: whole inside every id', () => {
+    const at = Date.UTC(2026, 10, 23, 12);
+    const ids = Array.from({ length: 50 }, () => newRunId(at));
+    for (const runId of ids) expect(runId).toMatch(/^r[0-9a-z]{9}$/);
+    expect(new Set(ids.map((runId) => runId.slice(0, 7))).size, 'one second, one time part').toBe(1);
+    expect(new Set(ids).size, 'runs that start in the same second still differ').toBeGreaterThan(40);
+    expect(newRunId(at + 1000) > newRunId(at), 'later runs sort later').toBe(true);
   });
 });

@@ -11,7 +11,7 @@ const validityPeriod = {
 };
 
 const fullPerson = {
-  id: 'contract-run1-ab12cd-0001',
+  id: 'custom-id-123',
   country: 'SE',
   legalId: '198507099805',
   firstNames: ['Anna', 'Maria'],
@@ -64,17 +64,24 @@ const fullPerson = {
 
 /** The first sandbox person example used firstName instead of firstNames. */
 const firstSample = {
-  id: 'contract-run1-ab12cd-0002', country: 'SE', legalId: '198507099805', firstName: 'Anna', familyName: 'Svensson',
+  id: 'custom-id', country: 'SE', legalId: '198507099805', firstName: 'Anna', familyName: 'Svensson',
   gender: 'Female', dateOfBirth: '1985-07-09',
+  // What the suite adds to every person: the booleans one variant of the vendor's reference requires.
+  removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false,
 };
 
 const validSamples: [string, string, unknown][] = [
   ['sandbox-person', 'a person with every documented field', fullPerson],
   ['sandbox-person', 'the first sample (firstName, not firstNames)', firstSample],
-  ['delete-person-request', 'only the id', { id: 'contract-run1-ab12cd-0001' }],
+  ['delete-person-request', 'only the id', { id: 'custom-id-123' }],
   ['delete-person-request', 'a person with removed true', { ...fullPerson, removed: true }],
   ['consumer', 'a consumer', { consumerId: 'c-1', market: 'SE', data: { legalId: '198507099805' } }],
   ['consumer-upload', 'an array of consumers', [{ consumerId: 'c-1', market: 'SE', data: { legalId: '198507099805' } }]],
+  ['consumer-upload', 'a batch of 100 consumers', Array.from({ length: 100 }, (_, index) => ({ consumerId: `c-${index}`, market: 'SE', data: { legalId: '198507099805' } }))],
+  ['sandbox-person', 'the longest id, names and legal id the vendor allows, and ten first names', {
+    ...firstSample, id: 'x'.repeat(15), firstName: undefined, firstNames: Array.from({ length: 10 }, () => 'A'.repeat(100)),
+    familyName: 'S'.repeat(100), additionalName: 'L'.repeat(100), preferredFirstName: 'A'.repeat(100), legalId: '1'.repeat(100), gender: 'Unknown',
+  }],
   ['find-person-request', 'a legal id', { legalId: '198507099805' }],
   ['person-screening-request', 'the person test case', { reference: 'person_test_case_01', firstName: 'Anna', lastName: 'Svensson', provider: 'PROVIDER' }],
   ['company-screening-request', 'the first company test case', { reference: 'company_test_case_01' }],
@@ -111,7 +118,15 @@ describe('schemas', () => {
     ['sandbox-person', { ...firstSample, dateOfBirth: '1985-02-30' }, '/dateOfBirth must match format "date": got "1985-02-30"'],
     ['sandbox-person', { ...firstSample, dateOfBirth: '19850709' }, '/dateOfBirth must match format "date": got "19850709"'],
     ['sandbox-person', { ...firstSample, legalId: 198507099805 }, '/legalId must be string: got 198507099805'],
-    ['sandbox-person', { ...firstSample, gender: 'female' }, '/gender must be one of ["Male","Female"]: got "female"'],
+    ['sandbox-person', { ...firstSample, gender: 'female' }, '/gender must be one of ["Male","Female","Other","Unknown"]: got "female"'],
+    ['sandbox-person', { ...firstSample, id: 'x'.repeat(16) }, '/id must NOT have more than 15 characters: got "xxxxxxxxxxxxxxxx"'],
+    ['sandbox-person', { ...firstSample, familyName: 'S'.repeat(101) }, `/familyName must NOT have more than 100 characters: got "${'S'.repeat(78)}…`],
+    ['sandbox-person', { ...firstSample, legalId: '1'.repeat(101) }, `/legalId must NOT have more than 100 characters: got "${'1'.repeat(78)}…`],
+    ['sandbox-person', { ...firstSample, firstName: undefined, firstNames: Array.from({ length: 11 }, () => 'Anna') }, `/firstNames must NOT have more than 10 items: got ${JSON.stringify(Array.from({ length: 11 }, () => 'Anna'))}`],
+    ['sandbox-person', { ...firstSample, firstNames: ['Anna'] }, "(root) breaks: Only one of firstName and firstNames may be set (vendor's sandbox reference)"],
+    ['sandbox-person', { ...firstSample, protectedIdentity: undefined }, '(root) lacks the required property "protectedIdentity"'],
+    ['delete-person-request', { id: 'x'.repeat(16) }, '(root) matches none of: delete by id | mark as removed'],
+    ['consumer', { consumerId: 'c'.repeat(16), market: 'SE', data: { legalId: '198507099805' } }, '/consumerId must NOT have more than 15 characters: got "cccccccccccccccc"'],
     ['sandbox-person', { ...firstSample, country: 'Sweden' }, '/country must match pattern "^[A-Z]{2}$": got "Sweden"'],
     ['sandbox-person', { ...firstSample, firstname: 'Anna' }, '(root) has the undocumented property "firstname"'],
     ['sandbox-person', { ...firstSample, removed: 'yes' }, '/removed must be boolean: got "yes"'],
@@ -124,6 +139,7 @@ describe('schemas', () => {
     ['sandbox-person', { country: 'SE', legalId: '198507099805', dateOfBirth: '1985-07-09' }, '(root) lacks the required property "id"'],
     ['delete-person-request', { id: 'p-1', removed: false }, '(root) matches none of: delete by id | mark as removed'],
     ['consumer-upload', [{ consumerId: 'c-1', market: 'SE', data: {} }], '/0/data lacks the required property "legalId"'],
+    ['consumer-upload', Array.from({ length: 101 }, () => ({ consumerId: 'c', market: 'SE', data: { legalId: '198507099805' } })), `(root) must NOT have more than 100 items: got ${'[{"consumerId":"c","market":"SE","data":{"legalId":"198507099805"}},{"consumerId":"c'.slice(0, 79)}…`],
     ['token-request', { grant_type: 'password', scope: 'bci' }, '/grant_type must be "client_credentials": got "password"'],
     ['token-response', { access_token: 42 }, '/access_token must be string: got 42'],
     ['put-person-response', { data: { id: 'p-1' } }, '(root) matches none of: an object with a string gedi | an object one of whose values carries a gedi | a list one of whose items carries a gedi'],
