@@ -183,12 +183,22 @@ function onTheSubject(path: string): boolean {
   return parents.every((parent) => SUBJECT_ENVELOPES.has(normal(parent)));
 }
 
+/** Fields of an entry of a match's category list (`lists: [{ "type": "PEP", "name": … }]`) that name the list. */
+const LIST_ENTRY_NAME_KEYS = new Set([...CATEGORY_KEYS, 'name', 'code', 'title', 'label']);
+
 function pepEvidenceOf(item: JsonRecord, path: string): string[] {
   return ownFields(item, path).flatMap(({ path: at, key, value }) => {
     const name = normal(key);
     if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${at} = ${show(value)}`];
-    if (CATEGORY_KEYS.has(name) && words(value).some((word) => PEP_WORD.test(word.trim()))) return [`${at} = ${show(value)}`];
-    return [];
+    if (!CATEGORY_KEYS.has(name)) return [];
+    if (words(value).some((word) => PEP_WORD.test(word.trim()))) return [`${at} = ${show(value)}`];
+    // The lists a match was found on, as objects: the entry's own type or name says PEP.
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((entry, index) =>
+      ownFields(entry, `${at}[${index}]`).flatMap(({ path: field, key: entryKey, value: named }) =>
+        LIST_ENTRY_NAME_KEYS.has(normal(entryKey)) && words(named).some((word) => PEP_WORD.test(word.trim())) ? [`${field} = ${show(named)}`] : [],
+      ),
+    );
   });
 }
 

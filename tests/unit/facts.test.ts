@@ -13,6 +13,12 @@ describe('a PEP hit', () => {
     ['a flag on the subject', { subject: { politicallyExposed: true } }, '$.subject.politicallyExposed = true'],
     ['a PEP status saying hit', { pepStatus: 'HIT' }, '$.pepStatus = "HIT"'],
     ['a list of PEP matches', { peps: [{ name: 'x' }] }, '$.peps[0] (an entry of a PEP match list)'],
+    [
+      "the vendor's published shape: a match found on lists given as objects",
+      { screeningResult: { numberOfMatches: 1, matches: [{ name: 'Test Politician', lists: [{ type: 'PEP', name: 'Domestic PEP list' }], pepCategory: 'POLITICIAN' }], listsScreened: ['PEP', 'SANCTION', 'RCA'] } },
+      '$.screeningResult.matches[0].lists[0].type = "PEP"',
+    ],
+    ['a list entry named for the PEP list, beside a sanctions list', { hits: [{ sources: [{ code: 'EU-CONS' }, { title: 'Politically exposed persons' }] }] }, '$.hits[0].sources[1].title = "Politically exposed persons"'],
   ])('holds for %s, with the evidence', (_name, body, evidence) => {
     expect(pepHit(body)).toMatchObject({ holds: true, evidence: [evidence] });
   });
@@ -29,6 +35,12 @@ describe('a PEP hit', () => {
     ['a no-match outcome that still lists the PEP candidates it ruled out', { result: 'CLEAR', candidates: [{ category: 'PEP', disposition: 'FALSE_POSITIVE' }] }],
     ['prose only', { summary: 'Subject is a politically exposed person', comment: 'politician' }],
     ['a category that only contains the word', { hits: [{ category: 'NON_PEP' }, { type: 'PEP_SCREENING_DISABLED' }] }],
+    // The vendor's published shape, saying no: lists screened are not lists matched.
+    ['no match, naming the lists it screened', { screeningResult: { numberOfMatches: 0, matches: [], listsScreened: ['PEP', 'SANCTION', 'RCA'] } }],
+    ['a sanctions match, PEP named only in listsScreened', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'SANCTION', name: 'EU consolidated list' }] }], listsScreened: ['PEP', 'SANCTION', 'RCA'] } }],
+    ['a sanctions-only match', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'SANCTION', name: 'OFAC SDN' }, { type: 'SANCTION', name: 'UN consolidated' }] }] } }],
+    ['a match with a relative or close associate of a PEP', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'RCA', name: 'Relatives and close associates of PEPs' }] }], listsScreened: ['PEP', 'RCA'] } }],
+    ['a match count of 0 beside the lists screened', { screeningResult: { numberOfMatches: 0, listsScreened: ['PEP', 'SANCTION'] }, matches: [{ lists: [{ type: 'PEP' }] }] }],
   ])('does not hold for %s', (_name, body) => {
     const reading = pepHit(body);
     expect(reading.holds).toBe(false);
