@@ -42,6 +42,28 @@ export const failureTaxonomy = [
     matchers: { statuses: notPassed, trace: /^ListIncompleteError\b/ },
   },
   {
+    // support/evidence/refusals.ts: a 403, authenticated but not authorized (a market permission,
+    // a screening scope): a setting or a permission to fix, never the rule under test.
+    id: 'not-permitted',
+    name: 'Not permitted',
+    matchers: { statuses: notPassed, trace: /^NotPermittedError\b/ },
+  },
+  {
+    // An operation that answers 404 at its configured path while the rest of the API shows what it
+    // was asked for exists: the path setting, not the rule.
+    id: 'operation-not-found',
+    name: 'Operation not found',
+    matchers: { statuses: notPassed, trace: /^OperationNotFoundError\b/ },
+  },
+  {
+    // A Given step, or another rule's promise the test depends on, failed before the rule under
+    // test was reached: the test is broken (it could not check), and the rule whose own spec covers
+    // that step is named in the message and reported by its own spec.
+    id: 'precondition-not-met',
+    name: 'Precondition not met',
+    matchers: { statuses: notPassed, trace: /^PreconditionError\b/ },
+  },
+  {
     // A token answer the documentation does not allow (no access_token) is a TokenError too, but
     // under a rule (support/run/global-setup.ts): the contract is broken, no setting will fix it.
     id: 'configuration-error',

@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   }
   const config = resolveConfig(settings, undefined, 'sweep', 0);
   const clients = [config.client, config.secondClient].filter((client): client is Credentials => client !== undefined);
-  const { deleted, failed } = await sweep(config.baseUrl, config.authUrl, clients, config.prodBaseUrl);
+  const { deleted, failed } = await sweep(config, clients);
   console.log(`sweep: ${deleted} person(s) deleted on ${new URL(config.baseUrl).origin}, ${failed} left`);
   return failed ? 1 : 0;
 }

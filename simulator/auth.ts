@@ -1,17 +1,18 @@
 import { HttpError } from './errors.js';
 import type { SimulatorClient } from './options.js';
 import type { SimulatorState } from './state.js';
+import type { TokenHolder } from './tokens.js';
 
 function unauthorized(message: string, scheme: string): HttpError {
   return new HttpError(401, 'unauthorized', message, 'Authorization', { 'www-authenticate': scheme });
 }
 
-/** The client a bearer token was issued to; 401 for a missing, malformed, unknown or expired token. */
-export function bearerClient(state: SimulatorState, authorization: string | undefined): string {
+/** The client a bearer token was issued to, and its scope; 401 for a missing, malformed, unknown or expired token. */
+export function bearerHolder(state: SimulatorState, authorization: string | undefined): TokenHolder {
   const token = /^Bearer ([\w\-.~+/]+=*)$/i.exec(authorization ?? '')?.[1];
-  const clientId = token === undefined ? undefined : state.tokens.clientOf(token);
-  if (clientId !== undefined) return clientId;
-  if (state.mutant('bearer-not-enforced')) return state.options.clients[0].id;
+  const holder = token === undefined ? undefined : state.tokens.holderOf(token);
+  if (holder !== undefined) return holder;
+  if (state.mutant('bearer-not-enforced')) return { clientId: state.options.clients[0].id, scope: 'bci' };
   throw unauthorized(
     token === undefined ? 'send Authorization: Bearer <access_token> from the token endpoint' : 'the bearer token is unknown or expired; request a new one',
     `Bearer error="invalid_token"`,

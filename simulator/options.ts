@@ -38,11 +38,20 @@ export interface SimulatorOptions {
   /** The paging convention of both lists; default: the layout's own. */
   paging?: PagingStyle;
   bodyLimitBytes?: number;
+  /** Operations (catalogue ids: op4, op8, …) answered 403, as for a client without the permission. */
+  forbiddenOperations?: string[];
+  /** Serves operation 3 only at the vendor guides' path, /consumer-intelligence/v3/persons/{gedi}. */
+  personPathElsewhere?: boolean;
+  /** A sandbox person field that every PUT carrying it is refused for (400 naming it). */
+  refusedField?: string;
+  /** A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens everything else). */
+  screeningScope?: string;
   seed?: number;
   clock?: SimulatorClock;
 }
 
-export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, 'mutant' | 'paging'>> & { mutant?: MutantName; paging?: PagingStyle };
+type Optional = 'mutant' | 'paging' | 'refusedField' | 'screeningScope';
+export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, Optional>> & Pick<SimulatorOptions, Optional>;
 
 export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
   { id: 'contract-client', secret: 'contract-secret' },
@@ -67,6 +76,10 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     paging: options.paging,
     idSpace: options.idSpace ?? 'per-client',
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
+    forbiddenOperations: options.forbiddenOperations ?? [],
+    personPathElsewhere: options.personPathElsewhere ?? false,
+    refusedField: options.refusedField,
+    screeningScope: options.screeningScope,
     seed: options.seed ?? Date.now() % 2 ** 31,
     clock: options.clock ?? systemClock,
   };
@@ -130,6 +143,16 @@ function readIdSpace(env: Env): IdSpace | undefined {
   return raw;
 }
 
+const OPERATIONS = ['op1', 'op2', 'op3', 'op4', 'op5', 'op6', 'op7', 'op8', 'op9'];
+
+function readOperations(env: Env): string[] | undefined {
+  const raw = env.SIMULATOR_FORBIDDEN_OPERATIONS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const operations = raw.split(',').map((operation) => operation.trim());
+  if (!operations.every((operation) => OPERATIONS.includes(operation))) throw invalid('SIMULATOR_FORBIDDEN_OPERATIONS', raw, `write comma-separated operation ids of docs/catalogue.json (${OPERATIONS.join(', ')}), e.g. "op4".`);
+  return operations;
+}
+
 function readFlag(env: Env, variable: string): boolean | undefined {
   const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return undefined;
@@ -156,6 +179,10 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),
     paging: readPaging(env),
     idSpace: readIdSpace(env),
+    forbiddenOperations: readOperations(env),
+    personPathElsewhere: readFlag(env, 'SIMULATOR_PERSON_PATH_ELSEWHERE'),
+    refusedField: env.SIMULATOR_REFUSED_FIELD?.trim() || undefined,
+    screeningScope: env.SIMULATOR_SCREENING_SCOPE?.trim() || undefined,
   };
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as SimulatorOptions;
 }

@@ -22,12 +22,12 @@ function viewed(state: SimulatorState, record: PersonRecord, version: number, pe
   return { gedi: record.gedi, market: marketOf(person), version, state: person };
 }
 
-/** Operation 3. Not yet visible (or another market): 404. Deleted: a `gone` error the layout renders (404 or 410). */
-export function readPerson(state: SimulatorState, market: string, gedi: string): PersonView {
+/** Operation 3. Not yet visible (or another market, where one is asked for): 404. Deleted: a `gone` error the layout renders (404 or 410). */
+export function readPerson(state: SimulatorState, market: string | undefined, gedi: string): PersonView {
   const record = state.persons.byGedi(gedi);
   const version = record && visibleVersion(state, record);
-  if (!record || !version || (version.state && marketOf(version.state) !== market)) {
-    throw notFound(`no person with gedi ${JSON.stringify(gedi)} in market ${market} (yet)`);
+  if (!record || !version || (version.state && market !== undefined && marketOf(version.state) !== market)) {
+    throw notFound(`no person with gedi ${JSON.stringify(gedi)}${market === undefined ? '' : ` in market ${market}`} (yet)`);
   }
   if (!version.state) throw new HttpError(404, 'gone', `the person with gedi ${JSON.stringify(gedi)} was deleted`);
   return viewed(state, record, version.version, version.state);

@@ -3,7 +3,14 @@ import type { SimulatorClock } from './clock.js';
 
 interface IssuedToken {
   clientId: string;
+  scope: string;
   expiresAt: number;
+}
+
+/** Whom a valid token was issued to, and for what. */
+export interface TokenHolder {
+  clientId: string;
+  scope: string;
 }
 
 /** Opaque bearer tokens: random, so a client cannot derive or reuse anything from their content. */
@@ -19,9 +26,9 @@ export class TokenStore {
     private readonly ttlSeconds: number,
   ) {}
 
-  issue(clientId: string): { accessToken: string; expiresIn: number } {
+  issue(clientId: string, scope = 'bci'): { accessToken: string; expiresIn: number } {
     const accessToken = randomBytes(24).toString('base64url');
-    this.tokens.set(accessToken, { clientId, expiresAt: this.clock.now() + this.ttlSeconds * 1000 });
+    this.tokens.set(accessToken, { clientId, scope, expiresAt: this.clock.now() + this.ttlSeconds * 1000 });
     this.everIssued.push({ accessToken, clientId });
     this.issued += 1;
     return { accessToken, expiresIn: this.ttlSeconds };
@@ -32,14 +39,14 @@ export class TokenStore {
     return [...this.everIssued];
   }
 
-  /** The client the token was issued to, unless it is unknown or expired. */
-  clientOf(accessToken: string): string | undefined {
+  /** The client the token was issued to and its scope, unless it is unknown or expired. */
+  holderOf(accessToken: string): TokenHolder | undefined {
     const token = this.tokens.get(accessToken);
     if (!token) return undefined;
     if (token.expiresAt <= this.clock.now()) {
       this.tokens.delete(accessToken);
       return undefined;
     }
-    return token.clientId;
+    return { clientId: token.clientId, scope: token.scope };
   }
 }

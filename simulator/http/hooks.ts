@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerClient } from '../auth.js';
+import { bearerHolder } from '../auth.js';
+import { checkPermission } from '../permissions.js';
 import { HttpError } from '../errors.js';
 import type { SimulatorState } from '../state.js';
 import type { ResponseLayout } from '../layouts/layout.js';
@@ -55,7 +56,10 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
     if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
     const fault = config.api ? injectedFault(state) : undefined;
     if (fault) return send(reply, layout.error(fault));
-    if (config.bearer) request.clientId = bearerClient(state, request.headers.authorization);
+    if (!config.bearer) return;
+    const holder = bearerHolder(state, request.headers.authorization);
+    request.clientId = holder.clientId;
+    checkPermission(state, request, holder);
   });
   app.addHook('preValidation', async (request) => {
     const expected = request.routeOptions.config.body;

@@ -5,6 +5,7 @@ import { resource } from '../http/resource.js';
 import { deletePerson, putPerson } from '../person-commands.js';
 import { findPersons, readPerson } from '../person-queries.js';
 import type { SimulatorState } from '../state.js';
+import { badRequest } from '../errors.js';
 import { checkLegalId, checkMarket, checkSandboxPerson, checkShape } from '../validation.js';
 
 const json = { api: true, bearer: true, body: 'json' } as const;
@@ -14,6 +15,8 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
   resource(app, '/consumer-intelligence/sandbox/v1/persons', json, {
     PUT: (request, reply) => {
       checkSandboxPerson(request.body);
+      const refused = state.options.refusedField;
+      if (refused !== undefined && Object.hasOwn(request.body, refused)) throw badRequest(refused, 'is not accepted by this sandbox');
       const ack = putPerson(state, request.clientId, request.body);
       return send(reply, layout.personWritten(state.mutant('gedi-missing') ? { ...ack, gedi: undefined } : ack));
     },
@@ -23,10 +26,11 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
     },
   });
 
-  resource(app, '/consumer-intelligence/v3/markets/:market/persons/:gedi', { api: true, bearer: true }, {
+  // The vendor's guides call operation 3 without the market segment; the knob serves it only there.
+  resource(app, state.options.personPathElsewhere ? '/consumer-intelligence/v3/persons/:gedi' : '/consumer-intelligence/v3/markets/:market/persons/:gedi', { api: true, bearer: true }, {
     GET: (request, reply) => {
-      const { market, gedi } = request.params as { market: string; gedi: string };
-      return send(reply, layout.person(readPerson(state, checkMarket(market, 'market'), gedi)));
+      const { market, gedi } = request.params as { market?: string; gedi: string };
+      return send(reply, layout.person(readPerson(state, market === undefined ? undefined : checkMarket(market, 'market'), gedi)));
     },
   });
 

@@ -10,7 +10,6 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../../support/verbs/consumers.js';
 import type { Auth } from '../../support/transport/http.js';
 import { expectRejected } from '../../support/evidence/expectations.js';
 
@@ -19,13 +18,14 @@ const UNAUTHORIZED: Record<string, Auth> = {
   'a bearer token the service never issued': { kind: 'raw', authorization: 'Bearer not-a-token-0123456789' },
 };
 
-rule('auth.bearer-required').test('rejects calls without a token or with a token it never issued', async ({ api }) => {
+rule('auth.bearer-required').test('rejects calls without a token or with a token it never issued', async ({ api, config }) => {
+  const lists = { op6: config.paths.consumers, op7: config.paths.subscribedPersons };
   const attempts = await Given('each list operation with each kind of missing token', async () =>
-    [CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH].flatMap((path) => Object.entries(UNAUTHORIZED).map(([how, auth]) => ({ path, how, auth }))),
+    Object.entries(lists).flatMap(([operation, path]) => Object.entries(UNAUTHORIZED).map(([how, auth]) => ({ operation, path, how, auth }))),
   );
 
   const answers = await When('the client calls them', () =>
-    Promise.all(attempts.map(async ({ path, how, auth }) => ({ path, how, status: (await api.request('GET', path, { auth, operation: path === CONSUMERS_PATH ? 'op6' : 'op7', purpose: `call with ${how}` })).status }))),
+    Promise.all(attempts.map(async ({ operation, path, how, auth }) => ({ path, how, status: (await api.request('GET', path, { auth, operation, purpose: `call with ${how}` })).status }))),
   );
 
   await Then('every call is rejected with a 4xx', async () => {

@@ -13,10 +13,9 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { attachJson, Given, Then, When } from '../../support/evidence/report.js';
-import { CONSUMERS_PATH } from '../../support/verbs/consumers.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('auth.token-issued').test('issues an access_token for the documented client-credentials request, and accepts it as a bearer token', async ({ run, api }) => {
+rule('auth.token-issued').test('issues an access_token for the documented client-credentials request, and accepts it as a bearer token', async ({ run, api, config }) => {
   const evidence = await Given('the token request this run sent', async () => {
     await attachJson('token exchange (redacted)', run.tokenEvidence);
     return run.tokenEvidence;
@@ -27,7 +26,7 @@ rule('auth.token-issued').test('issues an access_token for the documented client
     expect(evidence.bodyKeys, 'the token response has an access_token property').toContain('access_token');
   });
 
-  const response = await When('the client lists its consumers with Authorization: Bearer <access_token>', () => api.request('GET', CONSUMERS_PATH));
+  const response = await When('the client lists its consumers with Authorization: Bearer <access_token>', () => api.request('GET', config.paths.consumers, { operation: 'op6', purpose: 'list consumers with the issued token' }));
 
   await Then('the call is accepted', async () => {
     expectAccepted(response, 'the call with the issued token');

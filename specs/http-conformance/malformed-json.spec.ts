@@ -11,12 +11,12 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { bodyOperations, expectClientError, sendBadBody } from '../../support/verbs/conformance.js';
 
-rule('http.malformed-json-rejected').test('answers malformed JSON with a 4xx on every operation that takes a body, never 2xx or 5xx', async ({ api, config }) => {
+rule('http.malformed-json-rejected').test('answers malformed JSON with a 4xx on every operation that takes a body, never 2xx or 5xx', async ({ api, screeningApi, config }) => {
   const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
   const body = { contentType: 'application/json', text: '{"id": "ct-malformed", "country": ' };
 
   const answers = await When('the client sends each a JSON body cut off in the middle', () =>
-    Promise.all(operations.map((operation) => sendBadBody(api, config, operation, body, 'bad input: malformed JSON'))),
+    Promise.all(operations.map((operation) => sendBadBody({ api, screeningApi }, config, operation, body, 'bad input: malformed JSON'))),
   );
 
   await Then('every operation answers with a client error', async () => {

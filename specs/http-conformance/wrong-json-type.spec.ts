@@ -11,13 +11,13 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { bodyOperations, expectClientError, sendBadBody } from '../../support/verbs/conformance.js';
 
-rule('http.wrong-json-type-rejected').test('answers a JSON body of the wrong type with a 4xx, never 2xx or 5xx', async ({ api, config }) => {
+rule('http.wrong-json-type-rejected').test('answers a JSON body of the wrong type with a 4xx, never 2xx or 5xx', async ({ api, screeningApi, config }) => {
   const operations = await Given('the operations that take a JSON body, and the type each does not take', async () => bodyOperations(config));
 
   const answers = await When('the client sends an array for an object and an object for an array', () =>
     Promise.all(
       operations.map((operation) =>
-        sendBadBody(api, config, operation, { contentType: 'application/json', text: operation.takes === 'array' ? '{"market": "SE"}' : '[{"market": "SE"}]' }, 'bad input: wrong JSON type'),
+        sendBadBody({ api, screeningApi }, config, operation, { contentType: 'application/json', text: operation.takes === 'array' ? '{"market": "SE"}' : '[{"market": "SE"}]' }, 'bad input: wrong JSON type'),
       ),
     ),
   );

@@ -7,6 +7,8 @@
  * The related person is identified by its own legal id; the mark is the documented relationship
  * field `deceased` (or a DECEASED status) on the relative's own entry (the list entry that
  * carries that legal id), never on the person or on another relative.
+ * The person is available first, so the PUT under test differs from one the sandbox already
+ * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): whether the related person also becomes a person of its own, whether
  * the date of death is echoed.
  */
@@ -16,14 +18,14 @@ import { relativeFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.relationship-death').test('marks the related person deceased when its relationship has a dateOfDeath', async ({ persons, data }) => {
-  const relative = data.relationship({ dateOfDeath: data.pastDate() });
-  const person = await Given('a person whose parent has a date of death', async () => data.person({ relationshipList: [relative] }));
+  const stored = await Given('an available person with a parent', () => persons.createAvailable());
+  const relative = { ...stored.person.relationshipList![0]!, dateOfDeath: data.pastDate() };
 
-  const stored = await When('the client PUTs the person', () => persons.store(person));
+  const written = await When('the client PUTs the person again, with a date of death for that parent', () => persons.store({ ...stored.person, relationshipList: [relative] }));
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deceased', async () => {
-    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, { name: 'relationship-death', since: stored.acknowledgedAt });
+    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, { name: 'relationship-death', since: written.acknowledgedAt });
     await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);
   });
 });

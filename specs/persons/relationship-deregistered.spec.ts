@@ -7,6 +7,8 @@
  * The related person is identified by its own legal id; the mark is a `deregistered` flag (or a
  * DEREGISTERED status) on the relative's own entry (the list entry that
  * carries that legal id), never on the person or on another relative.
+ * The person is available first, so the PUT under test differs from one the sandbox already
+ * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
  */
 import { rule } from '../../support/verbs/contract.js';
@@ -15,14 +17,14 @@ import { relativeFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.relationship-deregistered').test('marks the related person deregistered when its relationship says deregistered', async ({ persons, data }) => {
-  const relative = data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() });
-  const person = await Given('a person whose parent is deregistered', async () => data.person({ relationshipList: [relative] }));
+  const stored = await Given('an available person with a parent', () => persons.createAvailable());
+  const relative = { ...stored.person.relationshipList![0]!, deregistered: true, deregisteredReason: data.deregistrationReason() };
 
-  const stored = await When('the client PUTs the person', () => persons.store(person));
+  const written = await When('the client PUTs the person again, with that parent deregistered', () => persons.store({ ...stored.person, relationshipList: [relative] }));
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deregistered', async () => {
-    const record = await persons.awaitRetrievable(stored, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, { name: 'relationship-deregistration', since: stored.acknowledgedAt });
+    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, { name: 'relationship-deregistration', since: written.acknowledgedAt });
     await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
   });
 });

@@ -39,6 +39,16 @@ function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } 
   };
 }
 
+const BROKEN_CATEGORIES = new Set(['Contract broken', 'HTTP conformance broken']);
+
+/** Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix. */
+function otherFailures(summary: RunSummary): string[] {
+  const rows = summary.byCategory
+    .filter((entry) => !BROKEN_CATEGORIES.has(entry.name))
+    .flatMap((entry) => entry.tests.map((test) => `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`));
+  return rows.length === 0 ? [] : ['### Failures that break no documented rule', '', '| category | test | cause and fix |', '|---|---|---|', ...rows, ''];
+}
+
 function count(summary: RunSummary, category: string): number {
   return summary.byCategory.find((entry) => entry.name === category)?.tests.length ?? 0;
 }
@@ -72,6 +82,7 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     '',
     `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}.`,
     '',
+    ...otherFailures(summary),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
     options.reportLink ? `Report: ${options.reportLink}` : 'Report: the run\'s artifacts.',

@@ -3,15 +3,22 @@
 import { expect } from 'vitest';
 import type { Reading } from '../readings/facts.js';
 import { attachText } from './report.js';
+import { notPermitted, refusalQuote } from './refusals.js';
+import type { ApiResponse } from '../transport/http.js';
 
 /** "2xx", "4xx", …: the documentation never fixes a status, only acceptance or rejection. */
 export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-/** Where no status is documented, any 2xx is acceptance. */
-export function expectAccepted(response: { status: number }, what: string): void {
-  expect(statusClass(response.status), `${what} answered ${response.status}; any 2xx was expected`).toBe('2xx');
+/**
+ * Where no status is documented, any 2xx is acceptance. A 403 is a permission the client lacks,
+ * not a broken promise; another refusal says what the answer said it refused.
+ */
+export function expectAccepted(response: { status: number; text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, what: string): void {
+  if (response.status === 403 && response.text !== undefined) throw notPermitted({ ...response, text: response.text }, what);
+  const said = response.text === undefined || statusClass(response.status) === '2xx' ? '' : ` (${refusalQuote(response)})`;
+  expect(statusClass(response.status), `${what} answered ${response.status}${said}; any 2xx was expected`).toBe('2xx');
 }
 
 /** Where only "rejected" is implied, any 4xx is a rejection. */

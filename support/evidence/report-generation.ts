@@ -259,7 +259,7 @@ async function writeReport(cwd: string, writer: ReportWriter, options: ReportOpt
     const settings = readSettings(process.env, join(cwd, '.env'));
     writeObservedContract({
       cwd,
-      companyScreeningPath: settings.companyScreeningPath,
+      paths: settings.paths,
       keep: process.env.CONTRACT_REPORT_HISTORY !== 'off',
       historyLimit: config.historyLimit ?? 60,
     });

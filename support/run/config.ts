@@ -22,7 +22,9 @@ export interface Settings {
   secondClient?: Credentials;
   market: Market;
   screeningProvider?: string;
-  companyScreeningPath: string;
+  /** The OAuth scope of a token of its own for screening; unset: screening uses the bci token. */
+  screeningScope?: string;
+  paths: OperationPaths;
   prodBaseUrl?: string;
   availabilityTimeoutMs: number;
   requestTimeoutMs: number;
@@ -38,12 +40,70 @@ export interface ContractConfig {
   secondClient?: Credentials;
   market: Market;
   screeningProvider: string;
-  companyScreeningPath: string;
+  screeningScope?: string;
+  paths: OperationPaths;
   prodBaseUrl?: string;
   availabilityTimeoutMs: number;
   requestTimeoutMs: number;
   seed: number;
   runId: string;
+}
+
+/**
+ * Where each operation is served, under the base URL: the documentation's paths by default. The
+ * vendor's own pages give other paths for some of them (README: "Operation paths"), so each is a
+ * setting; `{market}` and `{gedi}` are filled in per request.
+ */
+export interface OperationPaths {
+  /** Operations 1 and 2. */
+  sandboxPersons: string;
+  /** Operation 3, with {gedi} and optionally {market}. */
+  person: string;
+  /** Operation 4, optionally with {market}. */
+  findPerson: string;
+  /** Operations 5 and 6. */
+  consumers: string;
+  /** Operation 7. */
+  subscribedPersons: string;
+  /** Operation 8. */
+  personScreening: string;
+  /** Operation 9 (not documented). */
+  companyScreening: string;
+}
+
+export interface PathSetting {
+  variable: string;
+  /** The catalogue's operation ids served at the path. */
+  operations: readonly string[];
+  default: string;
+  /** Placeholders the path must carry. */
+  requires: readonly string[];
+}
+
+export const PATH_SETTINGS: Readonly<Record<keyof OperationPaths, PathSetting>> = {
+  sandboxPersons: { variable: 'CONTRACT_SANDBOX_PERSONS_PATH', operations: ['op1', 'op2'], default: '/consumer-intelligence/sandbox/v1/persons', requires: [] },
+  person: { variable: 'CONTRACT_PERSON_PATH', operations: ['op3'], default: '/consumer-intelligence/v3/markets/{market}/persons/{gedi}', requires: ['{gedi}'] },
+  findPerson: { variable: 'CONTRACT_FIND_PERSON_PATH', operations: ['op4'], default: '/consumer-intelligence/v3/markets/{market}/persons/_find', requires: [] },
+  consumers: { variable: 'CONTRACT_CONSUMERS_PATH', operations: ['op5', 'op6'], default: '/consumer-intelligence/v3/consumers', requires: [] },
+  subscribedPersons: { variable: 'CONTRACT_SUBSCRIBED_PERSONS_PATH', operations: ['op7'], default: '/consumer-intelligence/v3/subscriptions/persons', requires: [] },
+  personScreening: { variable: 'CONTRACT_PERSON_SCREENING_PATH', operations: ['op8'], default: '/aml-real-time-screening/v2/api/aml/kyc/person/screening', requires: [] },
+  companyScreening: { variable: 'CONTRACT_COMPANY_SCREENING_PATH', operations: ['op9'], default: '/aml-real-time-screening/v2/api/aml/kyc/company/screening', requires: [] },
+};
+
+/** Every operation at its default path: the documentation's. */
+export const DEFAULT_PATHS = Object.fromEntries(Object.entries(PATH_SETTINGS).map(([key, setting]) => [key, setting.default])) as unknown as OperationPaths;
+
+const PLACEHOLDERS = ['{market}', '{gedi}'];
+
+/** The setting that says where an operation (catalogue id) is served. */
+export function pathSettingOf(operation: string): (PathSetting & { key: keyof OperationPaths }) | undefined {
+  const key = (Object.keys(PATH_SETTINGS) as (keyof OperationPaths)[]).find((candidate) => PATH_SETTINGS[candidate].operations.includes(operation));
+  return key && { ...PATH_SETTINGS[key], key };
+}
+
+/** A configured path with its placeholders filled in, each value escaped for a path segment. */
+export function expandPath(template: string, values: { market?: string; gedi?: string }): string {
+  return template.replace(/\{(market|gedi)\}/g, (_, name: 'market' | 'gedi') => encodeURIComponent(values[name] ?? ''));
 }
 
 /** The variables that configure one client's credentials. */
@@ -65,7 +125,6 @@ export class ConfigError extends Error {
   }
 }
 
-export const DEFAULT_COMPANY_SCREENING_PATH = '/aml-real-time-screening/v2/api/aml/kyc/company/screening';
 const DEFAULT_AVAILABILITY_TIMEOUT_MS = 30_000;
 
 type Variables = Record<string, string | undefined>;
@@ -98,7 +157,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     secondClient: credentials(vars, SECOND_CLIENT_VARIABLES, false),
     market: market(vars),
     screeningProvider,
-    companyScreeningPath: path(vars, 'CONTRACT_COMPANY_SCREENING_PATH') ?? DEFAULT_COMPANY_SCREENING_PATH,
+    screeningScope: scope(vars, 'CONTRACT_SCREENING_SCOPE'),
+    paths: operationPaths(vars),
     prodBaseUrl: optionalUrl(vars, 'CONTRACT_PROD_BASE_URL'),
     availabilityTimeoutMs: milliseconds(vars, 'CONTRACT_AVAILABILITY_TIMEOUT_MS') ?? DEFAULT_AVAILABILITY_TIMEOUT_MS,
     requestTimeoutMs: milliseconds(vars, 'CONTRACT_REQUEST_TIMEOUT_MS') ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -116,6 +176,10 @@ export function describeTarget(config: Settings | ContractConfig): string {
     config.client ? `client ${config.client.clientId}` : undefined,
     config.secondClient ? `second client ${config.secondClient.clientId}` : undefined,
     config.screeningProvider ? `screening provider ${config.screeningProvider}` : undefined,
+    config.screeningScope ? `screening scope ${config.screeningScope}` : undefined,
+    ...(Object.entries(PATH_SETTINGS) as [keyof OperationPaths, PathSetting][])
+      .filter(([key, setting]) => config.paths[key] !== setting.default)
+      .map(([key, setting]) => `${setting.operations.join('/')} at ${config.paths[key]}`),
     config.prodBaseUrl ? `production ${config.prodBaseUrl} (sandbox-only operations refused there)` : undefined,
     'runId' in config ? `run ${config.runId}` : undefined,
     config.seed !== undefined ? `seed ${config.seed}` : undefined,
@@ -180,10 +244,29 @@ function market(vars: Variables): Market {
   return value as Market;
 }
 
-function path(vars: Variables, name: string): string | undefined {
+function operationPaths(vars: Variables): OperationPaths {
+  const entries = Object.entries(PATH_SETTINGS).map(([key, setting]) => {
+    const value = text(vars, setting.variable);
+    if (value === undefined) return [key, setting.default];
+    if (!value.startsWith('/') || /[?#\s]/.test(value)) {
+      throw new ConfigError(setting.variable, `must be a path starting with "/", without query or spaces, such as ${setting.default}`);
+    }
+    const unknown = (value.match(/\{[^}]*\}/g) ?? []).filter((placeholder) => !PLACEHOLDERS.includes(placeholder));
+    const missing = setting.requires.filter((placeholder) => !value.includes(placeholder));
+    if (unknown.length > 0 || missing.length > 0) {
+      const problem = unknown.length > 0 ? `has the unknown placeholder ${unknown[0]} (known: ${PLACEHOLDERS.join(', ')})` : `must contain ${missing.join(' and ')}`;
+      throw new ConfigError(setting.variable, `${problem}; the documented path is ${setting.default}`);
+    }
+    return [key, value.replace(/\/+$/, '')];
+  });
+  return Object.fromEntries(entries) as unknown as OperationPaths;
+}
+
+function scope(vars: Variables, name: string): string | undefined {
   const value = text(vars, name);
-  if (value !== undefined && !value.startsWith('/')) {
-    throw new ConfigError(name, `must be a path starting with "/", such as ${DEFAULT_COMPANY_SCREENING_PATH}`);
+  // RFC 6749 3.3: scope tokens are printable ASCII without space, quote or backslash, separated by spaces.
+  if (value !== undefined && !/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/.test(value)) {
+    throw new ConfigError(name, `must be OAuth scope tokens separated by single spaces (got ${JSON.stringify(value)}); set the scope the vendor gave your client for screening`);
   }
   return value;
 }

@@ -15,7 +15,8 @@ import { resolveConfig } from './target.js';
 /** What the run hands every worker: the resolved config and one token per client. */
 export interface ContractRun {
   config: ContractConfig;
-  tokens: { primary: IssuedToken; second?: IssuedToken };
+  /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
+  tokens: { primary: IssuedToken; second?: IssuedToken; screening?: IssuedToken };
   /** The documented token request of this run, redacted, so the authentication spec can show it. */
   tokenEvidence: TokenEvidence;
 }
@@ -51,9 +52,9 @@ const TOKEN_ISSUED = 'auth.token-issued';
 export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-async function issueToken(authUrl: string, credentials: Credentials, credentialVariables: CredentialVariables) {
+async function issueToken(authUrl: string, credentials: Credentials, credentialVariables: CredentialVariables, scope?: string) {
   try {
-    return await requestToken(authUrl, credentials, { credentialVariables });
+    return await requestToken(authUrl, credentials, { credentialVariables, scope, purpose: scope === undefined ? undefined : `Request token (scope ${scope})` });
   } catch (error) {
     throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, TOKEN_ISSUED) : error;
   }
@@ -145,10 +146,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
     const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES).finally(stopRecording);
     const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
+    const screening = config.screeningScope ? (await issueToken(config.authUrl, config.client, CLIENT_VARIABLES, config.screeningScope)).token : undefined;
     const body = primary.response.body;
     project.provide('contract', {
       config,
-      tokens: { primary: primary.token, second },
+      tokens: { primary: primary.token, second, screening },
       tokenEvidence: {
         status: primary.response.status,
         bodyKeys: body && typeof body === 'object' ? Object.keys(body) : [],

@@ -1,7 +1,7 @@
 // Owns the sweep: deleting every custom person that ledgers under reports/ledger/ record as created
 // on a target and never as deleted — what an interrupted run left behind. Only persons of the given
 // clients on this target are touched, and never on the production host.
-import type { Credentials } from './config.js';
+import type { ContractConfig, Credentials } from './config.js';
 import { ApiClient } from '../transport/http.js';
 import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
 import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
@@ -13,7 +13,12 @@ export interface SweepResult {
 }
 
 /** Deletes the leftovers of `target` (an API origin) with the given clients' credentials. */
-export async function sweep(baseUrl: string, authUrl: string, clients: Credentials[], prodBaseUrl: string | undefined, ledgerDir = LEDGER_DIR): Promise<SweepResult> {
+export async function sweep(
+  config: Pick<ContractConfig, 'baseUrl' | 'authUrl' | 'prodBaseUrl' | 'paths'>,
+  clients: Credentials[],
+  ledgerDir = LEDGER_DIR,
+): Promise<SweepResult> {
+  const { baseUrl, authUrl } = config;
   const target = new URL(baseUrl).origin;
   const found = leftovers(target, ledgerDir);
   const result: SweepResult = { deleted: 0, failed: 0 };
@@ -29,7 +34,7 @@ export async function sweep(baseUrl: string, authUrl: string, clients: Credentia
       const { token } = await requestToken(authUrl, credentials);
       apis.set(credentials.clientId, new ApiClient({ baseUrl, auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
     }
-    const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, { baseUrl, prodBaseUrl }, leftover.personId);
+    const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, config, leftover.personId);
     if (response.ok || GONE_STATUSES.has(response.status)) {
       recordInLedger(leftover.file, { event: 'deleted', personId: leftover.personId, target, clientId: leftover.clientId });
       result.deleted += 1;

@@ -16,7 +16,8 @@ export interface SimulatorTarget {
 export function resolveConfig(settings: Settings, simulator: SimulatorTarget | undefined, runId: string, seed: number): ContractConfig {
   const shared = {
     market: settings.market,
-    companyScreeningPath: settings.companyScreeningPath,
+    screeningScope: settings.screeningScope,
+    paths: settings.paths,
     prodBaseUrl: settings.prodBaseUrl,
     availabilityTimeoutMs: settings.availabilityTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,

@@ -44,9 +44,15 @@ export interface TokenRequestOptions {
   credentialVariables?: CredentialVariables;
   /** What the request is for, on its published exchange (default "Request token"). */
   purpose?: string;
+  /** The scope asked for: the documented bci unless a screening token is wanted (CONTRACT_SCREENING_SCOPE). */
+  scope?: string;
 }
 
-/** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci. */
+/** The scope the documentation's token request sends. */
+export const DOCUMENTED_SCOPE = 'bci';
+const SCREENING_SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
+
+/** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci (or the one asked for). */
 export async function requestToken(
   authUrl: string,
   credentials: Credentials,
@@ -61,7 +67,7 @@ export async function requestToken(
     requestTimeoutMs: options.requestTimeoutMs,
     clock,
   });
-  const form = { grant_type: 'client_credentials', scope: 'bci' };
+  const form = { grant_type: 'client_credentials', scope: options.scope ?? DOCUMENTED_SCOPE };
   expectSchema('token-request', form);
   let response: ApiResponse;
   try {
@@ -76,14 +82,14 @@ export async function requestToken(
     }
     throw error;
   }
-  return { token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES), response };
+  return { token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES, options.scope), response };
 }
 
 // "Token service unreachable" is what allurerc.mjs files under "Target unavailable"; the second
 // phrase is the one a person reads for.
 const unavailable = (detail: string): string => `Token service unreachable (target unavailable): ${detail}`;
 
-function issuedToken(response: ApiResponse, url: string, clock: Clock, credentialVariables: CredentialVariables): IssuedToken {
+function issuedToken(response: ApiResponse, url: string, clock: Clock, credentialVariables: CredentialVariables, scope?: string): IssuedToken {
   // The client has already retried these answers as far as its policy allows: a token service
   // that still says "try again later" is down, which is no reason to doubt the configuration.
   if (RETRY_POLICY.retryStatuses.includes(response.status)) {
@@ -95,13 +101,17 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, credentia
     );
   }
   if (response.status === 400 || response.status === 401 || response.status === 403) {
+    const variables = [credentialVariables.id, credentialVariables.secret, ...(scope === undefined ? [] : [SCREENING_SCOPE_VARIABLE])];
     throw new TokenError(
       'rejected',
       url,
-      `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
-        `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the registered organization).`,
+      scope === undefined
+        ? `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
+            `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the registered organization).`
+        : `Token request for scope ${JSON.stringify(scope)} rejected by ${url} (status ${response.status}). ` +
+            `Check ${SCREENING_SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to screen with the bci token; and ${credentialVariables.id} and ${credentialVariables.secret}.`,
       response.status,
-      [credentialVariables.id, credentialVariables.secret],
+      variables,
     );
   }
   if (!response.ok) {

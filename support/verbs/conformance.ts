@@ -3,12 +3,9 @@
 // operations that take a body, and the judgement HTTP itself makes of the answer: a 4xx (the
 // client erred), never a 2xx (bad input accepted) nor a 5xx (the server failed at a client's mistake).
 import { expect } from 'vitest';
-import type { ContractConfig } from '../run/config.js';
+import { expandPath, type ContractConfig } from '../run/config.js';
 import { assertSandboxTarget } from '../run/target.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
-import { SANDBOX_PERSONS_PATH } from './persons.js';
-import { CONSUMERS_PATH } from './consumers.js';
-import { PERSON_SCREENING_PATH } from './screening.js';
 
 export interface BodyOperation {
   id: 'op1' | 'op2' | 'op4' | 'op5' | 'op8';
@@ -19,13 +16,13 @@ export interface BodyOperation {
 }
 
 /** The operations that take a JSON body (operations 1, 2, 4, 5 and 8). */
-export function bodyOperations(config: Pick<ContractConfig, 'market'>): BodyOperation[] {
+export function bodyOperations({ market, paths }: Pick<ContractConfig, 'market' | 'paths'>): BodyOperation[] {
   return [
-    { id: 'op1', method: 'PUT', path: SANDBOX_PERSONS_PATH, takes: 'object' },
-    { id: 'op2', method: 'DELETE', path: SANDBOX_PERSONS_PATH, takes: 'object' },
-    { id: 'op4', method: 'POST', path: `/consumer-intelligence/v3/markets/${encodeURIComponent(config.market)}/persons/_find`, takes: 'object' },
-    { id: 'op5', method: 'POST', path: CONSUMERS_PATH, takes: 'array' },
-    { id: 'op8', method: 'POST', path: PERSON_SCREENING_PATH, takes: 'object' },
+    { id: 'op1', method: 'PUT', path: paths.sandboxPersons, takes: 'object' },
+    { id: 'op2', method: 'DELETE', path: paths.sandboxPersons, takes: 'object' },
+    { id: 'op4', method: 'POST', path: expandPath(paths.findPerson, { market }), takes: 'object' },
+    { id: 'op5', method: 'POST', path: paths.consumers, takes: 'array' },
+    { id: 'op8', method: 'POST', path: paths.personScreening, takes: 'object' },
   ];
 }
 
@@ -38,8 +35,16 @@ export interface BadBody {
  * Sends `body` exactly as written to the operation. None of these bodies carries a usable `id`, so
  * even a server that wrongly accepts one has no person to create that a test would have to delete.
  */
-export function sendBadBody(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: BodyOperation, body: BadBody, purpose: string): Promise<ApiResponse> {
+export function sendBadBody(
+  clients: { api: ApiClient; screeningApi: ApiClient },
+  config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>,
+  operation: BodyOperation,
+  body: BadBody,
+  purpose: string,
+): Promise<ApiResponse> {
   if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
+  // Screening with the token that may screen: a refusal for want of scope would pass for HTTP's verdict on the body.
+  const api = operation.id === 'op8' ? clients.screeningApi : clients.api;
   return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
 }
 

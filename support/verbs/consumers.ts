@@ -7,9 +7,8 @@ import { eventually, type AwaitedTransition } from '../readings/eventually.js';
 import { readPages } from '../readings/list-reader.js';
 import { identified, recordsOwning } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
-
-export const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
-export const SUBSCRIBED_PERSONS_PATH = '/consumer-intelligence/v3/subscriptions/persons';
+import { expectAccepted } from '../evidence/expectations.js';
+import { coveredBy } from '../evidence/refusals.js';
 
 /**
  * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
@@ -30,17 +29,17 @@ export class ConsumerData {
   /** Operation 5. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
-    return this.api.request('POST', CONSUMERS_PATH, { json: consumers, operation: 'op5', purpose: 'upload consumers' });
+    return this.api.request('POST', this.config.paths.consumers, { json: consumers, operation: 'op5', purpose: 'upload consumers' });
   }
 
   /** Operation 6: every page, or only until `until` holds for the pages read so far. */
   listConsumers(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, CONSUMERS_PATH, { operation: 'op6', purpose: 'list consumers' }, until);
+    return readPages(this.api, this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }, until);
   }
 
   /** Operation 7: every page, or only until `until` holds for the pages read so far. */
   listSubscribedPersons(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, SUBSCRIBED_PERSONS_PATH, { operation: 'op7', purpose: 'list subscribed persons' }, until);
+    return readPages(this.api, this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }, until);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
@@ -79,12 +78,22 @@ export class ConsumerData {
     return value.item;
   }
 
-  /** Uploads a consumer for an available person and waits until it is IDENTIFIED and subscribed. */
+  /**
+   * Uploads a consumer for an available person and waits until it is IDENTIFIED and subscribed: the
+   * promises of transition.consumer-identified and transition.subscription-created, whose own specs
+   * report them when a test that depends on them fails here.
+   */
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
     const response = await this.upload([consumer]);
-    if (!response.ok) throw new Error(`the consumer upload answered ${response.status}, not 2xx`);
-    await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
-    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt });
+    try {
+      expectAccepted(response, 'the consumer upload');
+      await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
+    } catch (error) {
+      throw coveredBy(error, 'transition.consumer-identified');
+    }
+    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt }).catch((error: unknown) => {
+      throw coveredBy(error, 'transition.subscription-created');
+    });
   }
 }
 

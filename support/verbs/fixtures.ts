@@ -17,11 +17,11 @@ import { registerSecret } from '../transport/redact.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 
-function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken): ApiClient {
+function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
   return new ApiClient({
     baseUrl: config.baseUrl,
     requestTimeoutMs: config.requestTimeoutMs,
-    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token) },
+    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token, { scope }) },
   });
 }
 
@@ -31,6 +31,7 @@ function readRun() {
   for (const credentials of [run.config.client, run.config.secondClient]) if (credentials) registerCredentials(credentials);
   registerSecret(run.tokens.primary.accessToken);
   registerSecret(run.tokens.second?.accessToken);
+  registerSecret(run.tokens.screening?.accessToken);
   return run;
 }
 
@@ -79,7 +80,11 @@ export const test = base
     return persons;
   })
   .extend('consumers', ({ api, config }) => new ConsumerData(api, config))
-  .extend('screening', ({ api, config }) => new AmlScreening(api, config))
+  /** Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope. */
+  .extend('screeningApi', { scope: 'worker' }, ({ run, api }) =>
+    run.tokens.screening ? clientFor(run.config, run.config.client, run.tokens.screening, run.config.screeningScope) : api,
+  )
+  .extend('screening', ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
   .extend('skipBecause', ({ skip, task }) => async (reason: string): Promise<never> => {
     console.warn(`skipped: ${task.name}: ${reason}`);

@@ -1,5 +1,5 @@
 // Owns the sandbox person verbs: operations 1–4 for one test, with the cleanup of what it created.
-import type { ContractConfig } from '../run/config.js';
+import { expandPath, type ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
@@ -10,8 +10,11 @@ import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js'
 import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
 import { expectAccepted } from '../evidence/expectations.js';
+import { coveredBy, operationNotFound } from '../evidence/refusals.js';
 
-export const SANDBOX_PERSONS_PATH = '/consumer-intelligence/sandbox/v1/persons';
+/** The rules whose own specs check what every test that creates a person depends on. */
+const CREATE_RETURNS_GEDI = 'person.create-returns-gedi';
+const EVENTUALLY_AVAILABLE = 'person.eventually-available';
 
 /** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
 export interface StoredPerson {
@@ -31,11 +34,11 @@ export function gediIn(body: unknown): string | undefined {
 }
 
 /** Operation 2 with only `id`: deletes the custom person (shared by SandboxPersons and the sweep). */
-export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, personId: string): Promise<ApiResponse> {
+export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>, personId: string): Promise<ApiResponse> {
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
   const body = { id: personId };
   expectSchema('delete-person-request', body);
-  return api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2', purpose: 'delete person' });
+  return api.request('DELETE', config.paths.sandboxPersons, { json: body, operation: 'op2', purpose: 'delete person' });
 }
 
 /** A person record "describes" a stored person when it carries its gedi or its legal id. */
@@ -51,6 +54,9 @@ export function describes(body: unknown, stored: StoredPerson): boolean {
 export class SandboxPersons {
   private readonly open = new Set<string>();
   private readonly ledger: string;
+  /** The legal id of each gedi this test stored, and the gedis operation 3 has answered 2xx for. */
+  private readonly legalIds = new Map<string, string>();
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly api: ApiClient,
@@ -58,10 +64,6 @@ export class SandboxPersons {
     private readonly data: DataFactory,
   ) {
     this.ledger = ledgerFile(config.runId);
-  }
-
-  private marketPath(suffix: string): string {
-    return `/consumer-intelligence/v3/markets/${encodeURIComponent(this.config.market)}/persons/${suffix}`;
   }
 
   /** Writes the id to the ledger before its first PUT is sent; false when it was already tracked. */
@@ -86,7 +88,7 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
     const first = this.track(person.id);
-    const response = await this.api.request('PUT', SANDBOX_PERSONS_PATH, { json: person, operation: 'op1', purpose });
+    const response = await this.api.request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose });
     // A refused first PUT created nobody: nothing for the cleanup (and a DELETE of an id another
     // client owns could only be refused again). A refused update leaves the person to clean up.
     if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
@@ -95,10 +97,33 @@ export class SandboxPersons {
 
   /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
   async store(person: SandboxPerson): Promise<StoredPerson> {
+    const first = !this.open.has(person.id);
     const response = await this.put(person);
-    expectAccepted(response, 'PUT sandbox person');
-    expectSchema('put-person-response', response.body);
-    return { person, gedi: gediIn(response.body)!, acknowledgedAt: response.receivedAt };
+    // A first PUT without a merge has no resource that could be missing: a 404 says the path is wrong.
+    if (response.status === 404 && first && person.merged === undefined) {
+      throw operationNotFound('op1', response, 'a PUT that creates a person addresses no resource that could be missing');
+    }
+    return this.acknowledged(person, response);
+  }
+
+  /**
+   * The documented answer to a PUT that was sent: a 2xx that contains the person's gedi. Both are
+   * rule person.create-returns-gedi's promise; a missing gedi is that rule's break wherever it shows.
+   */
+  acknowledged(person: SandboxPerson, response: ApiResponse): StoredPerson {
+    try {
+      expectAccepted(response, 'PUT sandbox person');
+    } catch (error) {
+      throw coveredBy(error, CREATE_RETURNS_GEDI);
+    }
+    try {
+      expectSchema('put-person-response', response.body);
+    } catch (error) {
+      throw coveredBy(error, CREATE_RETURNS_GEDI, true);
+    }
+    const gedi = gediIn(response.body)!;
+    this.legalIds.set(gedi, person.legalId);
+    return { person, gedi, acknowledgedAt: response.receivedAt };
   }
 
   /** A new, fully populated person from the test's data factory, stored in the sandbox. */
@@ -125,19 +150,21 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { ...person, removed: true };
     expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', SANDBOX_PERSONS_PATH, { json: body, operation: 'op2', purpose: 'mark person removed' });
+    return this.api.request('DELETE', this.config.paths.sandboxPersons, { json: body, operation: 'op2', purpose: 'mark person removed' });
   }
 
   /** Operation 3: the person record by gedi within the configured market. */
-  retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
-    return this.api.request('GET', this.marketPath(encodeURIComponent(gedi)), { operation: 'op3', purpose });
+  async retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
+    const response = await this.api.request('GET', expandPath(this.config.paths.person, { market: this.config.market, gedi }), { operation: 'op3', purpose });
+    if (response.ok) this.seen.add(gedi);
+    return response;
   }
 
   /** Operation 4: the persons matching a legal id. */
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
-    return this.api.request('POST', this.marketPath('_find'), { json: body, operation: 'op4', purpose: 'find person' });
+    return this.api.request('POST', expandPath(this.config.paths.findPerson, { market: this.config.market }), { json: body, operation: 'op4', purpose: 'find person' });
   }
 
   /**
@@ -145,13 +172,33 @@ export class SandboxPersons {
    * transition it waits for, the time from the write to the first read that saw it is measured.
    */
   async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean, transition?: AwaitedTransition): Promise<unknown> {
-    const { value } = await eventually(
-      `person ${gedi} ${what}`,
-      () => this.retrieve(gedi, transition ? `read until the ${transition.name} shows` : 'read until it shows'),
-      (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
-      { timeoutMs: this.config.availabilityTimeoutMs, transition },
-    );
-    return value.body;
+    try {
+      const { value } = await eventually(
+        `person ${gedi} ${what}`,
+        () => this.retrieve(gedi, transition ? `read until the ${transition.name} shows` : 'read until it shows'),
+        (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
+        { timeoutMs: this.config.availabilityTimeoutMs, transition },
+      );
+      return value.body;
+    } catch (error) {
+      throw await this.neverRetrievable(gedi, error);
+    }
+  }
+
+  /**
+   * A wait on a person this test stored that operation 3 never once answered 2xx for is about its
+   * availability (rule 2, person.eventually-available), whatever the wait was for; and when
+   * operation 4 does find the person, operation 3 is served somewhere else.
+   */
+  private async neverRetrievable(gedi: string, error: unknown): Promise<unknown> {
+    const legalId = this.legalIds.get(gedi);
+    const last = (error as { lastResponse?: ApiResponse }).lastResponse;
+    if (!(error instanceof Error) || error.name !== 'NotConsistentError' || this.seen.has(gedi) || legalId === undefined || last?.status !== 404) return error;
+    const found = await this.find(legalId).catch(() => undefined);
+    if (found?.ok && containsValue(found.body, legalId)) {
+      return operationNotFound('op3', last, `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`);
+    }
+    return coveredBy(error, EVENTUALLY_AVAILABLE, true);
   }
 
   /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its creation. */
@@ -174,14 +221,16 @@ export class SandboxPersons {
     return seen?.response;
   }
 
-  /** Waits until operation 4 finds the person by its legal id. */
+  /** Waits until operation 4 finds the person by its legal id (rule 2's promise, checked by person.eventually-available). */
   async awaitFindable(stored: StoredPerson): Promise<unknown> {
     const { value } = await eventually(
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
       () => this.find(stored.person.legalId),
       (response) => (response.ok && containsValue(response.body, stored.person.legalId) ? { body: response.body } : undefined),
       { timeoutMs: this.config.availabilityTimeoutMs },
-    );
+    ).catch((error: unknown) => {
+      throw coveredBy(error, EVENTUALLY_AVAILABLE);
+    });
     return value.body;
   }
 

@@ -3,8 +3,6 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import { expectSchema } from '../readings/schemas.js';
 
-export const PERSON_SCREENING_PATH = '/aml-real-time-screening/v2/api/aml/kyc/person/screening';
-
 /** The sandbox references that select predefined test cases (Resources: Screening request). */
 export const TEST_REFERENCES = {
   politician: 'person_test_case_01',
@@ -12,12 +10,15 @@ export const TEST_REFERENCES = {
   secondCompany: 'company_test_case_02',
 } as const;
 
+const VERSIONED = /^\/aml-real-time-screening\/v2\//;
+
 /**
  * Versioning: the screening interface also exists under the root path /aml-real-time-screening/,
- * i.e. the same path without the version segment.
+ * i.e. the same path without the version segment; undefined for a path not under the versioned
+ * form (a path the vendor's other pages give), whose root form the documentation does not define.
  */
-export function rootForm(path: string): string {
-  return path.replace(/^\/aml-real-time-screening\/v2\//, '/aml-real-time-screening/');
+export function rootForm(path: string): string | undefined {
+  return VERSIONED.test(path) ? path.replace(VERSIONED, '/aml-real-time-screening/') : undefined;
 }
 
 export interface PersonScreeningRequest {
@@ -85,12 +86,17 @@ export class AmlScreening {
     return { reference, provider: this.config.screeningProvider };
   }
 
-  screenPerson(request: PersonScreeningRequest, path = PERSON_SCREENING_PATH): Promise<ApiResponse> {
-    expectSchema('person-screening-request', request);
-    return this.api.request('POST', path, { json: request, operation: 'op8', purpose: path === PERSON_SCREENING_PATH ? 'screen person' : 'screen person (root path)' });
+  /** The configured path of operation 8. */
+  get personPath(): string {
+    return this.config.paths.personScreening;
   }
 
-  screenCompany(request: CompanyScreeningRequest, path = this.config.companyScreeningPath): Promise<ApiResponse> {
+  screenPerson(request: PersonScreeningRequest, path = this.personPath): Promise<ApiResponse> {
+    expectSchema('person-screening-request', request);
+    return this.api.request('POST', path, { json: request, operation: 'op8', purpose: path === this.personPath ? 'screen person' : 'screen person (root path)' });
+  }
+
+  screenCompany(request: CompanyScreeningRequest, path = this.config.paths.companyScreening): Promise<ApiResponse> {
     expectSchema('company-screening-request', request);
     return this.api.request('POST', path, { json: request, operation: 'op9', purpose: 'screen company' });
   }

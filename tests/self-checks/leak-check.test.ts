@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect, test, type TestContext } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
-import type { Credentials } from '../../support/run/config.js';
+import { DEFAULT_PATHS, type Credentials } from '../../support/run/config.js';
 import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/readings/eventually.js';
 import { ApiClient, type ApiResponse } from '../../support/transport/http.js';
 import { leftovers } from '../../support/data/ledger.js';
@@ -86,7 +86,7 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
   expect(leftBehind, 'persons a killed run left (none: the sweep would not be exercised)').toBeGreaterThan(0);
 
   const clients: Credentials[] = target.simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
-  const swept = await sweep(target.simulator.baseUrl, target.simulator.baseUrl, clients, undefined, target.ledger);
+  const swept = await sweep({ baseUrl: target.simulator.baseUrl, authUrl: target.simulator.baseUrl, paths: DEFAULT_PATHS }, clients, target.ledger);
   const left = await target.personsLeft('the simulator holds no custom person after the sweep');
   console.log(`leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
   expect(left, 'persons left after the sweep').toBe(0);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeTarget, readSettings, type ContractConfig } from '../../support/run/config.js';
+import { ConfigError, DEFAULT_PATHS, describeTarget, expandPath, readSettings, type ContractConfig } from '../../support/run/config.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
 const SECRET = 'very-secret-value';
@@ -33,7 +33,8 @@ describe('readSettings', () => {
       secondClient: undefined,
       market: 'SE',
       screeningProvider: undefined,
-      companyScreeningPath: '/aml-real-time-screening/v2/api/aml/kyc/company/screening',
+      screeningScope: undefined,
+      paths: DEFAULT_PATHS,
       prodBaseUrl: undefined,
       availabilityTimeoutMs: 30_000,
       requestTimeoutMs: 10_000,
@@ -73,6 +74,32 @@ describe('readSettings', () => {
     expect(readSettings({ CONTRACT_BASE_URL: '' }, file).baseUrl).toBeUndefined();
   });
 
+  it("reads every operation's path and a screening scope, the documented paths by default", () => {
+    const settings = readSettings(
+      {
+        CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons/{gedi}',
+        CONTRACT_PERSON_SCREENING_PATH: '/aml/v2/person/screening/',
+        CONTRACT_SANDBOX_PERSONS_PATH: '/consumer-intelligence/sandbox/persons',
+        CONTRACT_SCREENING_SCOPE: 'aml:screening kyc',
+      },
+      NO_FILE,
+    );
+    expect(settings.paths).toEqual({
+      ...DEFAULT_PATHS,
+      person: '/consumer-intelligence/v3/persons/{gedi}',
+      personScreening: '/aml/v2/person/screening',
+      sandboxPersons: '/consumer-intelligence/sandbox/persons',
+    });
+    expect(settings.screeningScope).toBe('aml:screening kyc');
+    expect(DEFAULT_PATHS.person).toBe('/consumer-intelligence/v3/markets/{market}/persons/{gedi}');
+    expect(describeTarget(settings)).toContain('screening scope aml:screening kyc, op1/op2 at /consumer-intelligence/sandbox/persons, op3 at /consumer-intelligence/v3/persons/{gedi}, op8 at /aml/v2/person/screening');
+  });
+
+  it('fills a path in, each value escaped as a path segment', () => {
+    expect(expandPath(DEFAULT_PATHS.person, { market: 'SE', gedi: 'a/b c' })).toBe('/consumer-intelligence/v3/markets/SE/persons/a%2Fb%20c');
+    expect(expandPath('/consumer-intelligence/v3/persons/{gedi}', { market: 'SE', gedi: 'g1' })).toBe('/consumer-intelligence/v3/persons/g1');
+  });
+
   it('allows the production URL as the base URL: the safety guard refuses sandbox-only operations later', () => {
     const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://sandbox.example.com' }, NO_FILE);
     expect(settings.prodBaseUrl).toBe(settings.baseUrl);
@@ -91,6 +118,10 @@ describe('readSettings', () => {
     [{ CONTRACT_SECOND_CLIENT_SECRET: SECRET }, 'CONTRACT_SECOND_CLIENT_ID', /together with CONTRACT_SECOND_CLIENT_SECRET/],
     [{ CONTRACT_MARKET: 'US' }, 'CONTRACT_MARKET', /one of SE, NO, DK, FI/],
     [{ CONTRACT_COMPANY_SCREENING_PATH: 'aml/company' }, 'CONTRACT_COMPANY_SCREENING_PATH', /starting with "\/"/],
+    [{ CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons' }, 'CONTRACT_PERSON_PATH', /must contain \{gedi\}; the documented path is \/consumer-intelligence\/v3\/markets\/\{market\}\/persons\/\{gedi\}/],
+    [{ CONTRACT_FIND_PERSON_PATH: '/v3/markets/{country}/persons/_find' }, 'CONTRACT_FIND_PERSON_PATH', /unknown placeholder \{country\} \(known: \{market\}, \{gedi\}\)/],
+    [{ CONTRACT_CONSUMERS_PATH: '/v3/consumers?page=1' }, 'CONTRACT_CONSUMERS_PATH', /without query/],
+    [{ CONTRACT_SCREENING_SCOPE: 'aml  screening' }, 'CONTRACT_SCREENING_SCOPE', /scope tokens separated by single spaces/],
     [{ CONTRACT_PROD_BASE_URL: 'prod' }, 'CONTRACT_PROD_BASE_URL', /not a URL/],
     [{ CONTRACT_AVAILABILITY_TIMEOUT_MS: '30s' }, 'CONTRACT_AVAILABILITY_TIMEOUT_MS', /positive whole number/],
     [{ CONTRACT_REQUEST_TIMEOUT_MS: '0' }, 'CONTRACT_REQUEST_TIMEOUT_MS', /positive whole number/],
@@ -114,7 +145,7 @@ describe('describeTarget', () => {
       secondClient: { clientId: 'client-2', clientSecret: `${SECRET}-2` },
       market: 'SE',
       screeningProvider: 'PROVIDER',
-      companyScreeningPath: '/c',
+      paths: { ...DEFAULT_PATHS, companyScreening: '/c' },
       availabilityTimeoutMs: 1,
       requestTimeoutMs: 1,
       seed: 7,
@@ -122,7 +153,7 @@ describe('describeTarget', () => {
     };
     const summary = describeTarget(config);
     expect(summary).toBe(
-      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, second client client-2, screening provider PROVIDER, run r1, seed 7',
+      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
     );
     expect(summary).not.toContain(SECRET);
   });

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validate } from '@readme/openapi-parser';
+import { DEFAULT_PATHS } from '../../support/run/config.js';
 import { describe, expect, it } from 'vitest';
 import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
 import { buildContract, timingOf, type ObservedContract } from '../../support/evidence/observed/model.js';
@@ -70,7 +71,7 @@ describe('the observed contract', () => {
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
-    const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), companyScreeningPath: '/aml-real-time-screening/v2/api/aml/kyc/company/screening' });
+    const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), paths: DEFAULT_PATHS });
     const result = await validate(JSON.parse(JSON.stringify(document)));
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(document).toMatchObject({ openapi: '3.1.0', 'x-time-to-consistency': { create: { n: 3 } }, 'x-early-reads': { create: { statuses: { '404': 2 } } }, components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } } });

@@ -32,6 +32,7 @@ describe('the outcome of a screening', () => {
 describe('the root path form', () => {
   it('drops the version segment and nothing else', () => {
     expect(rootForm('/aml-real-time-screening/v2/api/aml/kyc/person/screening')).toBe('/aml-real-time-screening/api/aml/kyc/person/screening');
-    expect(rootForm('/other/v2/x')).toBe('/other/v2/x');
+    expect(rootForm('/other/v2/x'), 'a path the documentation does not give has no documented root form').toBeUndefined();
+    expect(rootForm('/aml/v2/person/screening')).toBeUndefined();
   });
 });

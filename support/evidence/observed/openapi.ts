@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogue } from '../../run/catalogue.js';
+import { pathSettingOf, type OperationPaths } from '../../run/config.js';
 import { redact } from '../../transport/redact.js';
 import type { ObservedCase, ObservedContract } from './model.js';
 import { mergeSchemas, type JsonSchema } from './schema-inference.js';
@@ -96,10 +97,10 @@ function documentedValuesOf(cases: ObservedCase[]): Record<string, string[]> {
 }
 
 /** The OpenAPI 3.1 document of the API as this run observed it. */
-export function observedOpenApi(contract: ObservedContract, options: { schemasDir: string; companyScreeningPath: string; title?: string }): Json {
+export function observedOpenApi(contract: ObservedContract, options: { schemasDir: string; paths: OperationPaths; title?: string }): Json {
   const paths: Record<string, Json> = {};
   for (const operation of catalogue.operations) {
-    const path = operation.id === 'op9' ? options.companyScreeningPath : operation.id === 'token' ? TOKEN_PATH : operation.path.replace(/^\{[a-z_]+\}/, '');
+    const path = operation.id === 'token' ? TOKEN_PATH : options.paths[pathSettingOf(operation.id)!.key];
     const method = operation.method.toLowerCase();
     const cases = contract.cases.filter((observed) => observed.operation === operation.id);
     const schema = REQUEST_SCHEMAS[operation.id];

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { redactText } from '../../transport/redact.js';
+import type { OperationPaths } from '../../run/config.js';
 import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
 import { changesSince, keepContract, keptContracts, trendChart } from './history.js';
 import { buildContract, readObservationLines, type ObservedContract } from './model.js';
@@ -19,7 +20,8 @@ export interface ObservedFiles {
 
 export interface WriteOptions {
   cwd: string;
-  companyScreeningPath: string;
+  /** Where each operation was called (the configured paths). */
+  paths: OperationPaths;
   /** Keep this run in the history (off for the suite's self-check runs). */
   keep: boolean;
   historyLimit: number;
@@ -43,7 +45,7 @@ export function writeObservedContract(options: WriteOptions): ObservedFiles {
     chart: join(dir, 'time-to-consistency.svg'),
   };
   const write = (file: string, text: string) => writeFileSync(file, redactText(text));
-  write(files.openapi, `${JSON.stringify(observedOpenApi(contract, { schemasDir: join(options.cwd, 'schemas'), companyScreeningPath: options.companyScreeningPath }), null, 2)}\n`);
+  write(files.openapi, `${JSON.stringify(observedOpenApi(contract, { schemasDir: join(options.cwd, 'schemas'), paths: options.paths }), null, 2)}\n`);
   write(files.timings, `${JSON.stringify(contract.timings, null, 2)}\n`);
   write(files.page, renderObservedPage(contract, previous && changesSince(previous.contract, contract)));
   writeFileSync(files.chart, trendChart([...earlier, now]));

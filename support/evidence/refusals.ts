@@ -1,0 +1,141 @@
+// Owns the failures that are not the rule's fault: a step before the rule could not be completed
+// (precondition not met), the target refused permission (not permitted), or served the operation
+// somewhere else (operation not found). Each names its cause and the fix, and none says "Broken
+// rule": a nightly that blames the rule under test for them sends its reader to the wrong line of
+// the documentation. Which rule's own spec covers a failed step is said by the verb that failed
+// (`coveredBy`), where the layout of the answer is unknown to everything above it.
+import type { ApiResponse } from '../transport/http.js';
+import { redactText } from '../transport/redact.js';
+import { ruleById } from '../run/catalogue.js';
+import { pathSettingOf } from '../run/config.js';
+
+const QUOTE_CHARS = 300;
+
+/** What a refusal said, for a message: the answer's body as sent (redacted, cut short), whatever its layout. */
+export function refusalQuote(response: Pick<ApiResponse, 'text'> | { text?: string }): string {
+  const text = (response.text ?? '').trim();
+  if (text === '') return 'no body';
+  const quoted = redactText(text.replace(/\s+/g, ' '));
+  return `it said: ${quoted.length > QUOTE_CHARS ? `${quoted.slice(0, QUOTE_CHARS)}…` : quoted}`;
+}
+
+/** The operation (catalogue id), method and path of the request behind an answer. */
+function requestOf(response: Partial<Pick<ApiResponse, 'exchanges' | 'url'>>): { operation?: string; line: string } {
+  const exchange = response.exchanges?.at(-1);
+  const path = response.url ? new URL(response.url).pathname : exchange?.url;
+  return { operation: exchange?.operation, line: [exchange?.method, path].filter(Boolean).join(' ') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which rule covers a step
+
+interface Coverage {
+  rule: string;
+  /** A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise only inside a Given step. */
+  decisive: boolean;
+}
+
+const coverage = new WeakMap<object, Coverage>();
+const givenSteps = new WeakMap<object, string>();
+
+/** Says which rule's own spec checks what `error` shows went wrong; the innermost verb's word stands. */
+export function coveredBy<E>(error: E, rule: string, decisive = false): E {
+  if (error instanceof Error && !coverage.has(error)) coverage.set(error, { rule, decisive });
+  return error;
+}
+
+/** Marks `error` as thrown inside the Given step `name` (support/evidence/report.ts). */
+export function failedInGiven(error: unknown, name: string): void {
+  if (error instanceof Error && !givenSteps.has(error)) givenSteps.set(error, name);
+}
+
+/** The rule under test could not be reached: a Given step, or another rule's promise it depends on, failed first. */
+export class PreconditionError extends Error {
+  override readonly name = 'PreconditionError';
+  constructor(
+    readonly rule: string,
+    readonly step: string | undefined,
+    readonly covering: string | undefined,
+    override readonly cause: Error,
+  ) {
+    const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;
+    const covered = covering === undefined ? '' : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
+    super(`Precondition not met: ${where} failed before rule ${rule} could be checked: ${firstLine(cause.message)}.${covered}`);
+  }
+}
+
+const firstLine = (message: string): string =>
+  message.split('\n')[0]!.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
+
+/**
+ * The failure a test of `rule` reports for `error`: a precondition not met when it happened in a
+ * Given step or shows another rule broken that this one depends on; otherwise undefined (the rule's own).
+ */
+export function preconditionFailure(error: Error, rule: string): PreconditionError | undefined {
+  const step = givenSteps.get(error);
+  const covered = coverage.get(error);
+  if (covered?.decisive && covered.rule !== rule) return new PreconditionError(rule, step, covered.rule, error);
+  if (step !== undefined) return new PreconditionError(rule, step, covered?.rule === rule ? undefined : covered?.rule, error);
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Not permitted (403)
+
+/** What an operation needs beyond a valid token, and the setting that decides it. */
+const PERMISSIONS: Record<string, string> = {
+  op1: 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox',
+  op2: 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox',
+  op3: 'reading persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions',
+  op4: 'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions',
+  op5: 'consumers need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
+  op6: 'consumers need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
+  op7: 'subscriptions need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
+  op8: 'screening needs the vendor\'s screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER',
+  op9: 'screening needs the vendor\'s screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER',
+  token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
+};
+
+/** The target knows the client but does not let it do this (403): a setting or a permission, never the rule. */
+export class NotPermittedError extends Error {
+  override readonly name = 'NotPermittedError';
+  constructor(
+    readonly operation: string | undefined,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function notPermitted(response: Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, what: string): NotPermittedError {
+  const { operation, line } = requestOf(response);
+  const needs = (operation && PERMISSIONS[operation]) ?? 'check the client\'s permissions for this operation and market';
+  return new NotPermittedError(
+    operation,
+    `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered 403, authenticated but not authorized (${refusalQuote(response)}); ${needs}.`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operation not found (404 at the configured path while the resource shows elsewhere)
+
+export class OperationNotFoundError extends Error {
+  override readonly name = 'OperationNotFoundError';
+  constructor(
+    readonly operation: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `operation` answered 404 at its configured path although `evidence` shows what it was asked for exists. */
+export function operationNotFound(operation: string, response: Pick<ApiResponse, 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, evidence: string): OperationNotFoundError {
+  const setting = pathSettingOf(operation);
+  const { line } = requestOf(response);
+  return new OperationNotFoundError(
+    operation,
+    `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ${evidence}: the target serves it at another path, or refuses this client access to it. ` +
+      (setting ? `Check ${setting.variable} (the documented path is ${setting.default}; README "Operation paths" lists the vendor's alternatives).` : 'Check the path settings (README "Operation paths").'),
+  );
+}
