@@ -1,7 +1,9 @@
 // Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict
 // (mutant → failed specs → rules named in the failures). A mutant is killed only when a failure
-// names the rule it breaks; it survives when nothing fails or only unrelated rules fail. Fast mode
-// runs, per mutant, the spec files of the rule it breaks; full mode every spec file.
+// names the rule it breaks and no failure blames another rule: a test that could not reach its own
+// rule because of the mutant reports a precondition not met, naming no rule. It survives when
+// nothing fails or only other rules are blamed. Fast mode runs, per mutant, the spec files of the
+// rule it breaks; full mode every spec file.
 //
 // Every mutant runs in one vitest process, as a project of its own with a simulator of its own
 // (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
@@ -26,9 +28,9 @@ export interface Verdict {
   rule: string;
   failedSpecs: string[];
   namedRules: string[];
-  /** Failures that do not name the rule of the spec they failed in (the wrong line of the documentation). */
+  /** Failures that blame a rule the mutant does not break (the wrong line of the documentation). */
   misattributed: string[];
-  /** Some failure names the mutant's rule, and every failure names its own spec's rule. */
+  /** Some failure names the mutant's rule, and no failure names another. */
   killed: boolean;
 }
 
@@ -53,7 +55,9 @@ function verdictOn(mutant: MutantName, files: FileResult[], checks: SpecCheck[],
       .flatMap((test) => {
         const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
         const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
-        return own !== undefined && named.every((candidate) => candidate === own) && named.length > 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${named.join(', ') || 'no rule'}`];
+        // The mutant's rule only from its own spec; any other rule named is blamed wrongly.
+        const wrong = named.filter((candidate) => candidate !== rule || own !== rule);
+        return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
       }),
   );
   return { mutant, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
