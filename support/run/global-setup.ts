@@ -1,5 +1,5 @@
 // Owns the run's setup: the target (the embedded simulator unless configured) and one token per client.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -11,6 +11,7 @@ import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/http.js';
 import { resolveConfig } from './target.js';
+import { newRunId, RUN_ID_VARIABLE } from './run-id.js';
 
 /** What the run hands every worker: the resolved config and one token per client. */
 export interface ContractRun {
@@ -34,15 +35,6 @@ declare module 'vitest' {
   }
 }
 
-/**
- * `r`, the seconds since 2024 in base 36 (six characters until 2093) and three random ones: short
- * enough to stand whole inside every person and consumer id (support/data/factories.ts), which the
- * vendor's sandbox caps at 15 characters, and unique for runs that start in the same second.
- */
-export function newRunId(now = Date.now()): string {
-  const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000);
-  return `r${seconds.toString(36).padStart(6, '0')}${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
-}
 
 /**
  * The rules global setup checks itself: a run that breaks one stops before any test (the mutant
@@ -140,7 +132,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       baseUrl: simulator.baseUrl,
       clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
       provider: simulator.options.provider,
-    }, newRunId(), seed);
+    }, env[RUN_ID_VARIABLE] || newRunId(), seed);
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
