@@ -86,7 +86,7 @@ export function listSubscriptions(state: SimulatorState, clientId: string): Subs
     if (!version?.state) continue;
     seen.add(key);
     if (!person.background) state.reads.markRead(readKeys.subscription(record.clientId, person.gedi), now);
-    subscriptions.push({ person: { gedi: person.gedi, market: marketOf(version.state), version: version.version, state: version.state }, subscribedAt: record.subscribeAt, seq: record.seq });
+    subscriptions.push({ person: { gedi: person.gedi, market: marketOf(version.state), version: version.version, writtenAt: version.writtenAt, state: version.state }, subscribedAt: record.subscribeAt, seq: record.seq });
   }
   return subscriptions;
 }

@@ -9,14 +9,16 @@ export class HttpError extends Error {
     message: string,
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    /** The offending value, where the check had it (the vendor layout's error model shows it). */
+    readonly rejected?: { value: unknown },
   ) {
     super(message);
     this.name = 'HttpError';
   }
 }
 
-export function badRequest(field: string, message: string): HttpError {
-  return new HttpError(400, 'invalid_request', `${field}: ${message}`, field);
+export function badRequest(field: string, message: string, rejected?: { value: unknown }): HttpError {
+  return new HttpError(400, 'invalid_request', `${field}: ${message}`, field, {}, rejected);
 }
 
 export function notFound(message: string): HttpError {

@@ -2,7 +2,8 @@ import { systemClock, type SimulatorClock } from './clock.js';
 import type { PagingStyle } from './layouts/layout.js';
 import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
 
-export type Layout = 'standard' | 'alternate';
+export type Layout = 'standard' | 'alternate' | 'vendor';
+export const LAYOUT_NAMES: readonly Layout[] = ['standard', 'alternate', 'vendor'];
 export type IdSpace = 'per-client' | 'shared';
 
 /** One accepted pair of client credentials (support/run/global-setup.ts reads `id` and `secret`). */
@@ -30,8 +31,11 @@ export interface SimulatorOptions {
   /** Serves the unauthenticated /__control/ routes. */
   control?: boolean;
   layout?: Layout;
+  /** A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the vendor's reference requires. */
+  strictBooleans?: boolean;
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
+  /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
   pageSize?: number;
   /** Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is refused. */
   idSpace?: IdSpace;
@@ -50,7 +54,7 @@ export interface SimulatorOptions {
   clock?: SimulatorClock;
 }
 
-type Optional = 'mutant' | 'paging' | 'refusedField' | 'screeningScope';
+type Optional = 'mutant' | 'paging' | 'pageSize' | 'refusedField' | 'screeningScope';
 export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, Optional>> & Pick<SimulatorOptions, Optional>;
 
 export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
@@ -71,8 +75,9 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     mutant: options.mutant,
     control: options.control ?? false,
     layout: options.layout ?? 'standard',
+    strictBooleans: options.strictBooleans ?? false,
     backgroundRecords: options.backgroundRecords ?? 1500,
-    pageSize: options.pageSize ?? 500,
+    pageSize: options.pageSize,
     paging: options.paging,
     idSpace: options.idSpace ?? 'per-client',
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
@@ -123,11 +128,11 @@ function readMutant(env: Env): MutantName | undefined {
 function readLayout(env: Env): Layout | undefined {
   const raw = env.SIMULATOR_LAYOUT;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (raw !== 'standard' && raw !== 'alternate') throw invalid('SIMULATOR_LAYOUT', raw, 'use "standard" or "alternate".');
-  return raw;
+  if (!(LAYOUT_NAMES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_LAYOUT', raw, `use one of ${LAYOUT_NAMES.join(', ')}.`);
+  return raw as Layout;
 }
 
-const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-number', 'offset'];
+const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-number', 'offset', 'page-token'];
 
 function readPaging(env: Env): PagingStyle | undefined {
   const raw = env.SIMULATOR_PAGING;
@@ -174,6 +179,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     mutant: readMutant(env),
     control: readFlag(env, 'SIMULATOR_CONTROL'),
     layout: readLayout(env),
+    strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
     backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
     pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),

@@ -1,6 +1,7 @@
-// Owns paging the lists (operations 6 and 7) in the four common conventions the simulator serves:
-// a next URL in the body, a Link header with a cursor, page numbers (Spring style, no links) and
-// offset/limit with a total. Which one a target uses is not documented.
+// Owns paging the lists (operations 6 and 7) in the five common conventions the simulator serves:
+// a next URL in the body, a Link header with a cursor, page numbers (Spring style, no links),
+// offset/limit with a total, and a `nextPageToken` sent back as `pageToken` (the vendor's pages).
+// Which one a target uses is not documented.
 import { badRequest } from './errors.js';
 import type { PagingStyle, Reply } from './layouts/layout.js';
 
@@ -62,15 +63,19 @@ export function listPage<T>(items: T[], keyOf: (item: T) => number, render: (ite
     const offset = whole(query.offset, 'offset', 0);
     return { status: 200, body: { [request.listKey]: ordered.slice(offset, offset + limit).map(render), offset, limit, total: ordered.length } };
   }
-  const limit = whole(query.limit, 'limit', request.pageSize, 1, MAX_LIMIT);
-  const cursor = query[request.cursorParam];
-  const after = cursor === undefined ? undefined : decodeCursor(cursor, request.cursorParam);
+  // The page-token convention names its parameters itself: pageSize, and pageToken for the token.
+  const [limitParam, cursorParam] = style === 'page-token' ? ['pageSize', 'pageToken'] : ['limit', request.cursorParam];
+  const limit = whole(query[limitParam], limitParam, request.pageSize, 1, MAX_LIMIT);
+  const cursor = query[cursorParam];
+  const after = cursor === undefined ? undefined : decodeCursor(cursor, cursorParam);
   const remaining = after === undefined ? ordered : ordered.filter((item) => (request.order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
   const page = remaining.slice(0, limit);
   const last = page.at(-1);
   const nextCursor = remaining.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : undefined;
-  const nextUrl = nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [request.cursorParam]: nextCursor });
   const records = page.map(render);
+  // The last page has no token at all, as the vendor's pages show it only where more follow.
+  if (style === 'page-token') return { status: 200, body: { [request.listKey]: records, ...(nextCursor === undefined ? {} : { nextPageToken: nextCursor }) } };
+  const nextUrl = nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [cursorParam]: nextCursor });
   if (style === 'link-header') {
     return { status: 200, headers: nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` }, body: { [request.listKey]: records, meta: { nextCursor: nextCursor ?? null } } };
   }

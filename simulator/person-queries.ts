@@ -1,5 +1,5 @@
 import { HttpError, notFound } from './errors.js';
-import { marketOf, versionAt, type PersonRecord, type PersonState } from './persons.js';
+import { marketOf, versionAt, type PersonRecord, type PersonState, type PersonVersion } from './persons.js';
 import { readKeys } from './read-log.js';
 import type { SimulatorState } from './state.js';
 
@@ -8,6 +8,8 @@ export interface PersonView {
   gedi: string;
   market: string;
   version: number;
+  /** When this version was written (epoch ms). */
+  writtenAt: number;
   state: PersonState;
 }
 
@@ -17,9 +19,9 @@ function visibleVersion(state: SimulatorState, record: PersonRecord) {
   return versionAt(record, state.now());
 }
 
-function viewed(state: SimulatorState, record: PersonRecord, version: number, person: PersonState): PersonView {
+function viewed(state: SimulatorState, record: PersonRecord, { version, writtenAt }: PersonVersion, person: PersonState): PersonView {
   if (!record.background) state.reads.markRead(readKeys.person(record.gedi, version), state.now());
-  return { gedi: record.gedi, market: marketOf(person), version, state: person };
+  return { gedi: record.gedi, market: marketOf(person), version, writtenAt, state: person };
 }
 
 /** Operation 3. Not yet visible (or another market, where one is asked for): 404. Deleted: a `gone` error the layout renders (404 or 410). */
@@ -30,7 +32,7 @@ export function readPerson(state: SimulatorState, market: string | undefined, ge
     throw notFound(`no person with gedi ${JSON.stringify(gedi)}${market === undefined ? '' : ` in market ${market}`} (yet)`);
   }
   if (!version.state) throw new HttpError(404, 'gone', `the person with gedi ${JSON.stringify(gedi)} was deleted`);
-  return viewed(state, record, version.version, version.state);
+  return viewed(state, record, version, version.state);
 }
 
 /** Operation 4: visible, not deleted custom persons of the market with this legal id. */
@@ -41,6 +43,6 @@ export function findPersons(state: SimulatorState, market: string, legalId: stri
     const person = version?.state;
     if (!version || !person || marketOf(person) !== market) return [];
     if (!ignoreLegalId && person.fields.legalId !== legalId) return [];
-    return [viewed(state, record, version.version, person)];
+    return [viewed(state, record, version, person)];
   });
 }

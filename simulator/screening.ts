@@ -23,6 +23,10 @@ export interface ScreeningResult {
   subject: ScreeningSubject;
   riskLevel: 'LOW' | 'MEDIUM' | 'HIGH';
   matches: ScreeningMatch[];
+  /** The screened company's name as the predefined case verifies it (company cases only). */
+  verifiedName?: string;
+  /** The request as sent, for layouts that echo it. */
+  input: Fields;
   /** Only under mutants: what a no-match answer may still say about the lists it checked. */
   listsChecked?: string[];
   message?: string;
@@ -30,7 +34,7 @@ export interface ScreeningResult {
   candidates?: { name: string; score: number }[];
 }
 
-type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'listsChecked' | 'message' | 'candidates'>;
+type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'verifiedName' | 'listsChecked' | 'message' | 'candidates'>;
 
 // The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
 const POLITICIAN: Outcome = {
@@ -38,21 +42,27 @@ const POLITICIAN: Outcome = {
   matches: [{ name: 'Test Politician', category: 'PEP', pep: true, description: 'Member of national parliament', score: 0.97 }],
 };
 const NO_HIT: Outcome = { riskLevel: 'LOW', matches: [] };
+const CLEAR_COMPANY: Outcome = { ...NO_HIT, verifiedName: 'Test Company One AB' };
 const SANCTIONED_COMPANY: Outcome = {
   riskLevel: 'HIGH',
+  verifiedName: 'Test Trading Company Ltd',
   matches: [{ name: 'Test Trading Company Ltd', category: 'SANCTIONS', pep: false, description: 'Listed on a consolidated sanctions list', score: 0.91 }],
 };
 
 const CASES: Record<string, { subject: ScreeningSubject; outcome: Outcome }> = {
   person_test_case_01: { subject: 'person', outcome: POLITICIAN },
-  company_test_case_01: { subject: 'company', outcome: NO_HIT },
+  company_test_case_01: { subject: 'company', outcome: CLEAR_COMPANY },
   company_test_case_02: { subject: 'company', outcome: SANCTIONED_COMPANY },
 };
 
 const REQUEST_SHAPES = {
   person: { object: { reference: 'string', firstName: 'string', lastName: 'string', provider: 'string' }, required: ['reference', 'provider'] },
   // Fields of the company request are not shown: reference is what selects the case; provider is optional but checked.
-  company: { object: { reference: 'string', provider: 'string', companyName: 'string', registrationNumber: 'string', country: 'string' }, required: ['reference'] },
+  // name, regNo and nationality are the fields the vendor's public collection sends.
+  company: {
+    object: { reference: 'string', provider: 'string', name: 'string', regNo: 'string', nationality: 'string', companyName: 'string', registrationNumber: 'string', country: 'string' },
+    required: ['reference'],
+  },
 } as const;
 
 // Words that name PEP without affirming a match: a reading that counts words would see a politician.
@@ -67,7 +77,7 @@ function outcomeOf(state: SimulatorState, reference: string): Outcome {
     candidateCalls += 1;
     return { ...CASES[reference].outcome, candidates: Array.from({ length: 1 + (candidateCalls % 3) }, (_, index) => ({ name: `Near miss ${index + 1}`, score: 0.4 })) };
   }
-  if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return NO_HIT;
+  if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return CLEAR_COMPANY;
   const outcome = CASES[reference].outcome;
   if (!state.mutant('screening-not-deterministic')) return outcome;
   return { ...outcome, matches: outcome.matches.map((match) => ({ ...match, score: Math.round(state.random() * 100) / 100 })) };
@@ -91,6 +101,7 @@ export function screen(state: SimulatorState, subject: ScreeningSubject, body: u
     reference: request.reference,
     provider: state.options.provider,
     subject,
+    input: request,
     ...outcomeOf(state, request.reference),
   };
 }

@@ -2,12 +2,13 @@ import { legalIdProblem, type Market } from './legal-ids.js';
 import { badRequest, wrongJsonType } from './errors.js';
 
 /**
- * The shapes the simulator accepts, taken from the Resources section of the documentation.
+ * The shapes the simulator accepts, taken from the Resources section of the documentation and
+ * the bounds the vendor's sandbox-service reference publishes (../../shared/vendor-public-notes.md).
  *
  * Why not the suite's schemas/*.schema.json: the simulator is the oracle the suite is tested
  * against, so it keeps its own reading of the documentation; a mistake in a shared schema would
  * otherwise hide on both sides at once. Fields the documentation does not list are accepted and
- * stored as sent (required fields and allowed values are "not shown").
+ * stored as sent (the complete list of fields is "not shown").
  */
 export type Shape =
   | 'string'
@@ -15,8 +16,37 @@ export type Shape =
   | 'integer'
   | 'date'
   | 'string-or-null'
-  | { array: Shape }
+  /** A string of `min` (default 0) to `max` characters; `nullable` also takes null. */
+  | { text: { min?: number; max: number }; nullable?: boolean }
+  /** A string that is one of `values`. */
+  | { oneOf: readonly string[] }
+  /** A string matching `pattern`, which `means` describes for the error message. */
+  | { pattern: RegExp; means: string }
+  | { array: Shape; maxItems?: number; nullable?: boolean }
   | { object: Record<string, Shape>; required?: readonly string[] };
+
+/**
+ * The vendor's published input bounds (sandbox-service reference): person `id` at most 15
+ * characters; name strings and `legalId` at most 100; `firstNames` at most 10; consumer uploads of
+ * at most 100 (Consumer Intelligence guides). The consumer id bound is the simulator's guess: the
+ * pages give none, so it takes the person id's.
+ */
+export const BOUNDS = { personId: 15, consumerId: 15, name: 100, legalId: 100, firstNames: 10, consumersPerUpload: 100 } as const;
+
+/** The booleans one variant of the vendor's reference marks as required (SIMULATOR_STRICT_BOOLEANS). */
+export const STRICT_BOOLEANS = ['removed', 'deregistered', 'protectedIdentity', 'socialSecurityNumberTemporary'] as const;
+
+const NAME: Shape = { text: { max: BOUNDS.name } };
+const LEGAL_ID: Shape = { text: { max: BOUNDS.legalId } };
+const GENDER: Shape = { oneOf: ['Male', 'Female', 'Other', 'Unknown'] };
+/** "Only one of them may be set, the other must be null": both take null. */
+const NAME_FIELDS = {
+  firstName: { text: { max: BOUNDS.name }, nullable: true },
+  firstNames: { array: NAME, maxItems: BOUNDS.firstNames, nullable: true },
+  preferredFirstName: NAME,
+  additionalName: NAME,
+  familyName: NAME,
+} as const satisfies Record<string, Shape>;
 
 export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 
@@ -28,7 +58,7 @@ const validityPeriod: Shape = {
 };
 
 const deprecatedLegalId: Shape = {
-  object: { socialSecurityNumber: 'string', socialSecurityNumberTemporary: 'boolean', socialSecurityNumberValidityPeriod: validityPeriod },
+  object: { socialSecurityNumber: LEGAL_ID, socialSecurityNumberTemporary: 'boolean', socialSecurityNumberValidityPeriod: validityPeriod },
 };
 
 const address: Shape = {
@@ -45,16 +75,15 @@ const phone: Shape = { object: { type: 'string', number: 'string', telemarketing
 const relationship: Shape = {
   object: {
     hierarchicalRelationship: 'string', nonHierarchicalRelationship: 'string-or-null', startDate: 'date', endDate: 'date',
-    legalId: deprecatedLegalId, firstNames: { array: 'string' }, firstName: 'string', preferredFirstName: 'string',
-    additionalName: 'string', familyName: 'string', dateOfBirth: 'date', dateOfDeath: 'date', deceased: 'boolean',
+    legalId: deprecatedLegalId, ...NAME_FIELDS, dateOfBirth: 'date', dateOfDeath: 'date', deceased: 'boolean',
     gender: 'string', citizenship: { array: 'string' }, deregistered: 'boolean', deregisteredReason: 'string',
   },
 };
 
 export const sandboxPerson = {
   object: {
-    id: 'string', country: 'string', legalId: 'string', firstName: 'string', firstNames: { array: 'string' },
-    preferredFirstName: 'string', additionalName: 'string', familyName: 'string', gender: 'string', dateOfBirth: 'date',
+    id: { text: { min: 1, max: BOUNDS.personId } }, country: { pattern: /^[A-Z]{2}$/, means: 'two upper-case letters' }, legalId: LEGAL_ID,
+    ...NAME_FIELDS, gender: GENDER, dateOfBirth: 'date',
     dateOfDeath: 'date', protectedIdentity: 'boolean', removed: 'boolean', deregistered: 'boolean',
     deregisteredReason: 'string-or-null', deregisteredDate: 'date', deregisteredYear: 'string', deregisteredMonth: 'string',
     deregisteredDay: 'string', socialSecurityNumberTemporary: 'boolean', socialSecurityNumberValidityPeriod: validityPeriod,
@@ -63,11 +92,14 @@ export const sandboxPerson = {
     onlineMarketingRestriction: 'boolean', futureAuthorization: 'boolean', identificationClaim: 'boolean',
     citizenship: { array: 'string' }, relationshipList: { array: relationship }, merged: { object: { gedi: 'string' }, required: ['gedi'] },
   },
-  required: ['id'],
+  required: ['id', 'country', 'dateOfBirth'],
 } as const satisfies Shape;
 
+/** DELETE with only `id`: the documented way to delete a person carries no other field. */
+const personIdOnly = { object: { id: sandboxPerson.object.id }, required: ['id'] } as const satisfies Shape;
+
 export const consumer = {
-  object: { consumerId: 'string', market: 'string', data: { object: { legalId: 'string' }, required: ['legalId'] } },
+  object: { consumerId: { text: { min: 1, max: BOUNDS.consumerId } }, market: 'string', data: { object: { legalId: 'string' }, required: ['legalId'] } },
   required: ['consumerId', 'market', 'data'],
 } as const satisfies Shape;
 
@@ -80,7 +112,9 @@ function isRealDate(value: string): boolean {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function checkScalar(value: unknown, shape: Exclude<Shape, object>, field: string): void {
+type ScalarShape = Extract<Shape, string>;
+
+function checkScalar(value: unknown, shape: ScalarShape, field: string): void {
   const ok = {
     string: typeof value === 'string',
     boolean: typeof value === 'boolean',
@@ -88,42 +122,82 @@ function checkScalar(value: unknown, shape: Exclude<Shape, object>, field: strin
     date: typeof value === 'string' && isRealDate(value),
     'string-or-null': value === null || typeof value === 'string',
   }[shape];
-  if (!ok) throw badRequest(field, `expected ${shape === 'date' ? 'a real date YYYY-MM-DD' : `a value of type ${shape}`}, got ${JSON.stringify(value)}`);
+  if (!ok) throw badRequest(field, `expected ${shape === 'date' ? 'a real date YYYY-MM-DD' : `a value of type ${shape}`}, got ${JSON.stringify(value)}`, { value });
+}
+
+function checkString(value: unknown, shape: Exclude<Shape, ScalarShape | { array: Shape } | { object: Record<string, Shape> }>, field: string): void {
+  if (typeof value !== 'string') throw badRequest(field, `expected a string, got ${JSON.stringify(value)}`, { value });
+  if ('text' in shape) {
+    const { min = 0, max } = shape.text;
+    if (value.length < min) throw badRequest(field, min === 1 ? 'must not be empty' : `expected at least ${min} characters`, { value });
+    if (value.length > max) throw badRequest(field, `at most ${max} characters, got ${value.length}`, { value });
+  } else if ('oneOf' in shape) {
+    if (!shape.oneOf.includes(value)) throw badRequest(field, `expected one of ${shape.oneOf.join(', ')}, got ${JSON.stringify(value)}`, { value });
+  } else if (!shape.pattern.test(value)) {
+    throw badRequest(field, `expected ${shape.means}, got ${JSON.stringify(value)}`, { value });
+  }
 }
 
 /** Throws a 400 naming the first field (as a path, e.g. `relationshipList[0].dateOfDeath`) that does not fit. */
 export function checkShape(value: unknown, shape: Shape, field: string): void {
   if (typeof shape === 'string') return checkScalar(value, shape, field);
+  if ('nullable' in shape && shape.nullable && value === null) return;
   if ('array' in shape) {
-    if (!Array.isArray(value)) throw badRequest(field, `expected an array, got ${JSON.stringify(value)}`);
+    if (!Array.isArray(value)) throw badRequest(field, `expected an array, got ${JSON.stringify(value)}`, { value });
+    if (shape.maxItems !== undefined && value.length > shape.maxItems) throw badRequest(field, `at most ${shape.maxItems} entries, got ${value.length}`, { value });
     value.forEach((item, index) => checkShape(item, shape.array, `${field}[${index}]`));
     return;
   }
-  if (!isObject(value)) throw field === 'body' ? wrongJsonType('an object', value) : badRequest(field, `expected an object, got ${JSON.stringify(value)}`);
+  if (!('object' in shape)) return checkString(value, shape, field);
+  if (!isObject(value)) throw field === 'body' ? wrongJsonType('an object', value) : badRequest(field, `expected an object, got ${JSON.stringify(value)}`, { value });
   const prefix = field === 'body' ? '' : `${field}.`;
   for (const name of shape.required ?? []) {
-    if (value[name] === undefined) throw badRequest(`${prefix}${name}`, 'is required');
+    if (value[name] === undefined) throw badRequest(`${prefix}${name}`, 'is required', { value: null });
   }
   for (const [name, inner] of Object.entries(shape.object)) {
     if (value[name] !== undefined) checkShape(value[name], inner, `${prefix}${name}`);
   }
 }
 
+/** "Only one of them may be set, the other must be null" (vendor's sandbox reference). */
+function checkOneFirstNameField(record: Record<string, unknown>, prefix: string): void {
+  const set = (name: string) => record[name] !== undefined && record[name] !== null;
+  if (set('firstName') && set('firstNames')) throw badRequest(`${prefix}firstName`, 'only one of firstName and firstNames may be set; leave the other out or null', { value: record.firstName });
+}
+
 export function checkMarket(value: unknown, field: string): Market {
-  if (!MARKETS.includes(value as Market)) throw badRequest(field, `expected one of the markets ${MARKETS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!MARKETS.includes(value as Market)) throw badRequest(field, `expected one of the markets ${MARKETS.join(', ')}, got ${JSON.stringify(value)}`, { value });
   return value as Market;
 }
 
 export function checkLegalId(market: Market, value: unknown, field: string): void {
   const problem = legalIdProblem(market, value);
-  if (problem !== undefined) throw badRequest(field, problem);
+  if (problem !== undefined) throw badRequest(field, problem, { value });
 }
 
-/** A sandbox person body: documented shapes, a known market and a legal id valid in it. */
-export function checkSandboxPerson(body: unknown): asserts body is Record<string, unknown> & { id: string } {
+export interface PersonBodyRules {
+  /** The four booleans of STRICT_BOOLEANS are required (a PUT under SIMULATOR_STRICT_BOOLEANS). */
+  strictBooleans?: boolean;
+}
+
+/**
+ * A sandbox person body (a PUT, or a DELETE marking it removed): documented shapes, the vendor's
+ * bounds, a known market and a legal id valid in it.
+ */
+export function checkSandboxPerson(body: unknown, rules: PersonBodyRules = {}): asserts body is Record<string, unknown> & { id: string } {
   checkShape(body, sandboxPerson, 'body');
   const person = body as Record<string, unknown>;
-  if (person.id === '') throw badRequest('id', 'must not be empty');
-  const market = person.country === undefined ? 'SE' : checkMarket(person.country, 'country');
+  for (const name of rules.strictBooleans ? STRICT_BOOLEANS : []) {
+    if (person[name] === undefined) throw badRequest(name, 'is required (a boolean: false where it does not apply)', { value: null });
+  }
+  checkOneFirstNameField(person, '');
+  if (Array.isArray(person.relationshipList)) person.relationshipList.forEach((entry: Record<string, unknown>, index) => checkOneFirstNameField(entry, `relationshipList[${index}].`));
+  const market = checkMarket(person.country, 'country');
   if (person.legalId !== undefined) checkLegalId(market, person.legalId, 'legalId');
+}
+
+/** Operation 2's body: only `id` deletes (nothing else is required then); anything more is a person marked removed. */
+export function checkPersonDeletion(body: unknown): asserts body is Record<string, unknown> & { id: string } {
+  if (isObject(body) && Object.keys(body).length === 1) return checkShape(body, personIdOnly, 'body');
+  checkSandboxPerson(body);
 }

@@ -33,8 +33,9 @@ function screeningRecord(result: ScreeningResult) {
  */
 export const alternateLayout: ResponseLayout = {
   order: 'oldest-first',
+  pageSize: 500,
   paging: 'link-header',
-  listKey: 'data',
+  listKeys: { consumers: 'data', subscriptions: 'data' },
   cursorParam: 'cursor',
   unsupportedMediaTypeStatus: 415,
   personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { data: { clientReference: id, ...(gedi === undefined ? {} : { gedi }) } } }),

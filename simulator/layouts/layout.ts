@@ -20,7 +20,10 @@ export interface PersonAck {
 }
 
 /** The paging conventions the simulator serves (every one is common; none is documented). */
-export type PagingStyle = 'next-url' | 'link-header' | 'page-number' | 'offset';
+/** The two lists: operation 6 (consumers) and operation 7 (subscribed persons). */
+export type ListName = 'consumers' | 'subscriptions';
+
+export type PagingStyle = 'next-url' | 'link-header' | 'page-number' | 'offset' | 'page-token';
 
 /**
  * Everything the documentation leaves "not shown" about responses: statuses, envelopes, list
@@ -31,8 +34,10 @@ export interface ResponseLayout {
   order: ListOrder;
   /** The paging convention of the lists unless SIMULATOR_PAGING chooses another. */
   paging: PagingStyle;
-  /** The key of a page's records, for the conventions that do not name it (next-url, link-header, offset). */
-  listKey: string;
+  /** The page size of the lists unless SIMULATOR_PAGE_SIZE or the client's query asks for another. */
+  pageSize: number;
+  /** The key of a page's records per list, for the conventions that do not name it (all but page-number). */
+  listKeys: Record<ListName, string>;
   /** The query parameter that carries a page cursor. */
   cursorParam: string;
   /** Status for a body of a content type the operation does not take. */

@@ -17,8 +17,9 @@ function personRecord({ gedi, market, version, state }: PersonView) {
 /** The default layout: flat bodies, 200s, newest first, a `next` URL, `{ error: {...} }`. */
 export const standardLayout: ResponseLayout = {
   order: 'newest-first',
+  pageSize: 500,
   paging: 'next-url',
-  listKey: 'items',
+  listKeys: { consumers: 'items', subscriptions: 'items' },
   cursorParam: 'pageToken',
   unsupportedMediaTypeStatus: 400,
   personWritten: ({ id, gedi }) => ({ status: 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
@@ -31,7 +32,7 @@ export const standardLayout: ResponseLayout = {
   }),
   consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, state, ...(gedi === undefined ? {} : { gedi }) }),
   subscription: ({ person }) => personRecord(person),
-  screening: (result) => ({ status: 200, body: result }),
+  screening: ({ input: _input, ...result }) => ({ status: 200, body: result }),
   error: (error) => ({
     status: error.status,
     headers: error.headers,

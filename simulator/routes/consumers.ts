@@ -4,16 +4,17 @@ import type { ConsumerUpload } from '../consumers.js';
 import { badRequest, wrongJsonType } from '../errors.js';
 import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
-import type { ResponseLayout } from '../layouts/layout.js';
+import type { ListName, ResponseLayout } from '../layouts/layout.js';
 import { listPage, type ListRequest } from '../pagination.js';
 import type { SimulatorState } from '../state.js';
-import { checkLegalId, checkMarket, checkShape, consumer } from '../validation.js';
+import { BOUNDS, checkLegalId, checkMarket, checkShape, consumer } from '../validation.js';
 
 const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
 
 function checkUploads(body: unknown): ConsumerUpload[] {
   if (!Array.isArray(body)) throw wrongJsonType('an array of consumers', body);
   if (body.length === 0) throw badRequest('body', 'expected a non-empty array of consumers');
+  if (body.length > BOUNDS.consumersPerUpload) throw badRequest('body', `at most ${BOUNDS.consumersPerUpload} consumers per upload, got ${body.length}: send them in batches`);
   body.forEach((item, index) => {
     checkShape(item, consumer, `[${index}]`);
     const upload = item as ConsumerUpload;
@@ -23,14 +24,14 @@ function checkUploads(body: unknown): ConsumerUpload[] {
 }
 
 /** What a list request asks for, in the layout's paging style unless SIMULATOR_PAGING chose one. */
-function listRequest(request: FastifyRequest, state: SimulatorState, layout: ResponseLayout): ListRequest {
+function listRequest(list: ListName, request: FastifyRequest, state: SimulatorState, layout: ResponseLayout): ListRequest {
   return {
     style: state.options.paging ?? layout.paging,
     order: layout.order,
-    pageSize: state.options.pageSize,
+    pageSize: state.options.pageSize ?? layout.pageSize,
     query: request.query as Record<string, string | undefined>,
     cursorParam: layout.cursorParam,
-    listKey: layout.listKey,
+    listKey: layout.listKeys[list],
     url: new URL(request.url, `${request.protocol}://${request.host}`),
   };
 }
@@ -39,10 +40,10 @@ function listRequest(request: FastifyRequest, state: SimulatorState, layout: Res
 export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
   resource(app, CONSUMERS_PATH, { api: true, bearer: true, body: 'json' }, {
     POST: (request, reply) => send(reply, layout.consumersAccepted(uploadConsumers(state, request.clientId, checkUploads(request.body)))),
-    GET: (request, reply) => send(reply, listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, listRequest(request, state, layout))),
+    GET: (request, reply) => send(reply, listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, listRequest('consumers', request, state, layout))),
   });
 
   resource(app, '/consumer-intelligence/v3/subscriptions/persons', { api: true, bearer: true }, {
-    GET: (request, reply) => send(reply, listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, listRequest(request, state, layout))),
+    GET: (request, reply) => send(reply, listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, listRequest('subscriptions', request, state, layout))),
   });
 }

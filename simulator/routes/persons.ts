@@ -6,7 +6,7 @@ import { deletePerson, putPerson } from '../person-commands.js';
 import { findPersons, readPerson } from '../person-queries.js';
 import type { SimulatorState } from '../state.js';
 import { badRequest } from '../errors.js';
-import { checkLegalId, checkMarket, checkSandboxPerson, checkShape } from '../validation.js';
+import { checkLegalId, checkMarket, checkPersonDeletion, checkSandboxPerson, checkShape } from '../validation.js';
 
 const json = { api: true, bearer: true, body: 'json' } as const;
 
@@ -14,14 +14,14 @@ const json = { api: true, bearer: true, body: 'json' } as const;
 export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
   resource(app, '/consumer-intelligence/sandbox/v1/persons', json, {
     PUT: (request, reply) => {
-      checkSandboxPerson(request.body);
+      checkSandboxPerson(request.body, { strictBooleans: state.options.strictBooleans });
       const refused = state.options.refusedField;
       if (refused !== undefined && Object.hasOwn(request.body, refused)) throw badRequest(refused, 'is not accepted by this sandbox');
       const ack = putPerson(state, request.clientId, request.body);
       return send(reply, layout.personWritten(state.mutant('gedi-missing') ? { ...ack, gedi: undefined } : ack));
     },
     DELETE: (request, reply) => {
-      checkSandboxPerson(request.body);
+      checkPersonDeletion(request.body);
       return send(reply, layout.personDeleted(deletePerson(state, request.clientId, request.body)));
     },
   });

@@ -101,14 +101,14 @@ describe('the documented flows, in real time', () => {
     await expect.poll(() => statusOf(body.gedi)).toBe(200);
     const uploaded = await h.request('POST', CONSUMERS, {
       token,
-      json: [{ consumerId: `match-${person.id}`, market: 'SE', data: { legalId: person.legalId } }, { consumerId: `other-${person.id}`, market: 'SE', data: { legalId: h.freshLegalId() } }],
+      json: [{ consumerId: `m-${person.id}`, market: 'SE', data: { legalId: person.legalId } }, { consumerId: `o-${person.id}`, market: 'SE', data: { legalId: h.freshLegalId() } }],
     });
     expect(uploaded.body.consumers.map((c: { state: string }) => c.state)).toEqual(['PENDING', 'PENDING']);
     const states = async () => {
       const items = (await h.request('GET', `${CONSUMERS}?limit=2`, { token })).body.items as Array<{ consumerId: string; state: string }>;
       return Object.fromEntries(items.map((item) => [item.consumerId, item.state]));
     };
-    await expect.poll(states).toEqual({ [`match-${person.id}`]: 'IDENTIFIED', [`other-${person.id}`]: 'UNIDENTIFIED' });
+    await expect.poll(states).toEqual({ [`m-${person.id}`]: 'IDENTIFIED', [`o-${person.id}`]: 'UNIDENTIFIED' });
     const subscribed = async () => (await h.request('GET', `${SUBSCRIPTIONS}?limit=1`, { token })).body.items[0];
     await expect.poll(subscribed).toMatchObject({ gedi: body.gedi, familyName: person.familyName });
     await h.request('PUT', PERSONS, { token, json: { ...person, familyName: 'NewVersion' } });

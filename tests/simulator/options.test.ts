@@ -8,12 +8,13 @@ describe('simulatorOptionsFromEnv', () => {
       simulatorOptionsFromEnv({
         SIMULATOR_PORT: '8080', SIMULATOR_CLIENTS: 'a:1,b:2', SIMULATOR_PROVIDER: 'OTHER', SIMULATOR_AVAILABILITY_DELAY_MS: '0',
         SIMULATOR_AVAILABILITY_JITTER: '0.1', SIMULATOR_LATENCY_MS: '5', SIMULATOR_TOKEN_TTL_S: '60', SIMULATOR_FAULT_RATE: '0.25', SIMULATOR_MUTANT: 'merge-ignored',
-        SIMULATOR_CONTROL: '1', SIMULATOR_LAYOUT: 'alternate', SIMULATOR_BACKGROUND_RECORDS: '10', SIMULATOR_SEED: '42',
+        SIMULATOR_CONTROL: '1', SIMULATOR_LAYOUT: 'vendor', SIMULATOR_STRICT_BOOLEANS: '1', SIMULATOR_BACKGROUND_RECORDS: '10', SIMULATOR_SEED: '42',
+        SIMULATOR_PAGING: 'page-token',
       }),
     ).toEqual({
       port: 8080, clients: [{ id: 'a', secret: '1' }, { id: 'b', secret: '2' }], provider: 'OTHER', availabilityDelayMs: 0,
-      availabilityJitter: 0.1, latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, mutant: 'merge-ignored', control: true, layout: 'alternate',
-      backgroundRecords: 10, seed: 42,
+      availabilityJitter: 0.1, latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, mutant: 'merge-ignored', control: true, layout: 'vendor',
+      strictBooleans: true, backgroundRecords: 10, seed: 42, paging: 'page-token',
     });
   });
 
@@ -22,7 +23,7 @@ describe('simulatorOptionsFromEnv', () => {
     const defaults = resolveOptions(simulatorOptionsFromEnv({}));
     expect(defaults).toMatchObject({
       port: 0, provider: 'SANDBOX-AML', availabilityDelayMs: 250, availabilityJitter: 0.5, tokenTtlSeconds: 3600, faultRate: 0, latencyMs: 0,
-      control: false, layout: 'standard', backgroundRecords: 1500, pageSize: 500,
+      control: false, layout: 'standard', strictBooleans: false, backgroundRecords: 1500,
       clients: [{ id: 'contract-client', secret: 'contract-secret' }, { id: 'second-client', secret: 'second-secret' }],
     });
   });
@@ -37,6 +38,7 @@ describe('simulatorOptionsFromEnv', () => {
     ['SIMULATOR_FAULT_RATE', '1.5'],
     ['SIMULATOR_CONTROL', 'yes'],
     ['SIMULATOR_LAYOUT', 'sideways'],
+    ['SIMULATOR_STRICT_BOOLEANS', 'true'],
     ['SIMULATOR_BACKGROUND_RECORDS', '2.5'],
     ['SIMULATOR_SEED', '-3'],
   ])('rejects %s=%s naming the variable and the fix', (variable, value) => {

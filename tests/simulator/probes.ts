@@ -64,7 +64,7 @@ async function screening(h: Harness, subject: 'person' | 'company', reference: s
 const clientError = (answer: { status: number }): boolean => answer.status >= 400 && answer.status < 500;
 
 let unique = 0;
-const nextConsumerId = () => `probe-consumer-${(unique += 1)}`;
+const nextConsumerId = () => `probe-c-${(unique += 1)}`;
 
 export const PROBES: Record<string, Probe> = {
   'auth.token-issued': { dependsOn: [], holds: async (h) => typeof (await h.tokenRequest()).body?.access_token === 'string' },
