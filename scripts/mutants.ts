@@ -1,11 +1,12 @@
-// npm run mutants [-- --full] [-- --only name,name] [-- --parallel N]: prints the mutant kill matrix
-// (support/run/mutant-matrix.ts); exits non-zero on a survivor. N: mutants whose specs run at once
-// (default all of them, or 3 with --full).
+// npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L]: prints the mutant
+// kill matrix (support/run/mutant-matrix.ts); exits non-zero on a survivor. N: mutants whose specs run
+// at once (default all of them, or 3 with --full). L: the simulator's layout (default standard).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
+import { LAYOUT_NAMES, type Layout } from '../simulator/options.js';
 import { formatMatrix, runMutantMatrix } from '../support/run/mutant-matrix.js';
 
-const { values } = parseArgs({ options: { full: { type: 'boolean', default: false }, only: { type: 'string' }, parallel: { type: 'string' } } });
+const { values } = parseArgs({ options: { full: { type: 'boolean', default: false }, only: { type: 'string' }, parallel: { type: 'string' }, layout: { type: 'string' } } });
 const only = values.only?.split(',');
 const unknown = only?.filter((name) => !isMutantName(name)) ?? [];
 if (unknown.length > 0) {
@@ -17,9 +18,14 @@ if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1)) {
   console.error(`mutants: --parallel ${values.parallel} is not a whole number of mutants, 1 or more (default: all of them at once)`);
   process.exit(2);
 }
+const layout = values.layout as Layout | undefined;
+if (layout !== undefined && !LAYOUT_NAMES.includes(layout)) {
+  console.error(`mutants: --layout ${values.layout} is not a simulator layout; use one of ${LAYOUT_NAMES.join(', ')}`);
+  process.exit(2);
+}
 const started = Date.now();
-console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}`);
-const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel });
+console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, the ${layout ?? 'standard'} layout`);
+const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layout });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);
 const survivors = verdicts.filter((verdict) => !verdict.killed).length;
 console.log(`\nmutants: ${verdicts.length - survivors} killed, ${survivors} survived in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -23,8 +23,8 @@ export interface ScreeningResult {
   subject: ScreeningSubject;
   riskLevel: 'LOW' | 'MEDIUM' | 'HIGH';
   matches: ScreeningMatch[];
-  /** The screened company's name as the predefined case verifies it (company cases only). */
-  verifiedName?: string;
+  /** The company as the predefined case verifies it (company cases only). */
+  verified?: { subjectReference: string; name: string };
   /** The request as sent, for layouts that echo it. */
   input: Fields;
   /** Only under mutants: what a no-match answer may still say about the lists it checked. */
@@ -34,7 +34,7 @@ export interface ScreeningResult {
   candidates?: { name: string; score: number }[];
 }
 
-type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'verifiedName' | 'listsChecked' | 'message' | 'candidates'>;
+type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'verified' | 'listsChecked' | 'message' | 'candidates'>;
 
 // The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
 const POLITICIAN: Outcome = {
@@ -42,10 +42,10 @@ const POLITICIAN: Outcome = {
   matches: [{ name: 'Test Politician', category: 'PEP', pep: true, description: 'Member of national parliament', score: 0.97 }],
 };
 const NO_HIT: Outcome = { riskLevel: 'LOW', matches: [] };
-const CLEAR_COMPANY: Outcome = { ...NO_HIT, verifiedName: 'Test Company One AB' };
+const CLEAR_COMPANY: Outcome = { ...NO_HIT, verified: { subjectReference: 'SANDBOX-COMPANY-1', name: 'Test Company One AB' } };
 const SANCTIONED_COMPANY: Outcome = {
   riskLevel: 'HIGH',
-  verifiedName: 'Test Trading Company Ltd',
+  verified: { subjectReference: 'SANDBOX-COMPANY-2', name: 'Test Trading Company Ltd' },
   matches: [{ name: 'Test Trading Company Ltd', category: 'SANCTIONS', pep: false, description: 'Listed on a consolidated sanctions list', score: 0.91 }],
 };
 

@@ -150,7 +150,7 @@ function screeningOf(result: ScreeningResult): Fields {
   if (result.subject === 'person') return { screeningResult: screeningResultOf(result) };
   return {
     companyInput: result.input,
-    verifiedCompany: { subjectReference: `SANDBOX-${result.reference.toUpperCase()}`, identified: result.verifiedName !== undefined, screenableEntry: true, name: result.verifiedName ?? null },
+    verifiedCompany: { subjectReference: result.verified?.subjectReference ?? null, identified: result.verified !== undefined, screenableEntry: true, name: result.verified?.name ?? null },
     screeningResult: screeningResultOf(result),
   };
 }

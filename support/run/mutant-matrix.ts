@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
+import type { Layout } from '../../simulator/options.js';
 import { rulesNamedIn } from '../evidence/failures.js';
 import { specChecks, type SpecCheck } from './coverage-map.js';
 import { runVitest, runVitestWithResults } from './child-runs.js';
@@ -111,6 +112,8 @@ export interface MatrixOptions {
   full?: boolean;
   /** Mutants whose spec files run at once (default: every mutant, or 3 runs of their own in full mode). */
   parallel?: number;
+  /** The simulator's response layout (SIMULATOR_LAYOUT); default: the standard one. Every mutant must be expressible in each. */
+  layout?: Layout;
   /** Over the process's environment for every run (a reports folder of the runs' own). */
   env?: NodeJS.ProcessEnv;
 }
@@ -123,7 +126,7 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   }));
   const together = options.full ? [] : planned.filter(({ mutant }) => !RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule));
   const alone = planned.filter((entry) => !together.includes(entry));
-  const env = { ...process.env, ...MUTANT_ENV, ...options.env };
+  const env = { ...process.env, ...MUTANT_ENV, ...(options.layout ? { SIMULATOR_LAYOUT: options.layout } : {}), ...options.env };
   const verdicts = (
     await Promise.all([
       together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, checks) : [],

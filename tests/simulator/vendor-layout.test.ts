@@ -15,7 +15,8 @@ describe('the vendor layout', () => {
   const read = async (gedi: string) => (await h.request('GET', personPath(gedi), { token })).body;
 
   it('answers 201 then 200 with the gedi, and shows the v3 person object without a gedi', async () => {
-    const person = h.person({ deprecatedLegalIds: [{ socialSecurityNumber: h.freshLegalId() }], protectedIdentity: true });
+    const earlier = h.freshLegalId();
+    const person = h.person({ deprecatedLegalIds: [{ socialSecurityNumber: earlier }], protectedIdentity: true });
     const created = await put(person);
     const updated = await put({ ...person, familyName: 'Other' });
     expect([created.status, updated.status]).toEqual([201, 200]);
@@ -24,7 +25,7 @@ describe('the vendor layout', () => {
     h.settle();
     const record = await read(created.body.gedi);
     expect(record).toMatchObject({
-      legalId: { identityNumber: person.legalId, temporary: false, history: [{ identityNumber: person.deprecatedLegalIds[0].socialSecurityNumber, temporary: false }] },
+      legalId: { identityNumber: person.legalId, temporary: false, history: [{ identityNumber: earlier, temporary: false }] },
       firstNames: ['Test'],
       familyName: 'Other',
       birthDate: person.dateOfBirth,
