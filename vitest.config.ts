@@ -106,12 +106,12 @@ export default defineConfig({
           ...contractRun,
         },
       },
-      // A mutant's project differs from the contract project in its simulator's mutant (global setup
-      // reads the project's env), and in running beside the others: maxWorkers is per project in
+      // A mutant's project differs from the contract project in its simulator's mutant and layout (global
+      // setup reads the project's env), and in running beside the others: maxWorkers is per project in
       // vitest, and projects of one group share the lowest.
-      ...(mutantPlan?.mutants ?? []).map(({ mutant, specs }) => ({
+      ...(mutantPlan?.mutants ?? []).map(({ mutant, layout, specs, env }) => ({
         extends: true as const,
-        test: { ...contractRun, name: mutantProjectName(mutant), include: specs, env: { SIMULATOR_MUTANT: mutant }, maxWorkers: mutantPlan!.mutantsAtOnce },
+        test: { ...contractRun, name: mutantProjectName(mutant, layout), include: specs, env: { SIMULATOR_MUTANT: mutant, ...env }, maxWorkers: mutantPlan!.mutantsAtOnce },
       })),
     ],
   },

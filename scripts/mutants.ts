@@ -1,6 +1,7 @@
-// npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L]: prints the mutant
+// npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L,L]: prints the mutant
 // kill matrix (support/run/mutant-matrix.ts); exits non-zero on a survivor. N: mutants whose specs run
-// at once (default all of them, or 3 with --full). L: the simulator's layout (default standard).
+// at once (default all of them, or 3 with --full). L: the simulator layouts to run each mutant in
+// (default standard).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
 import { LAYOUT_NAMES, type Layout } from '../simulator/options.js';
@@ -18,14 +19,15 @@ if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1)) {
   console.error(`mutants: --parallel ${values.parallel} is not a whole number of mutants, 1 or more (default: all of them at once)`);
   process.exit(2);
 }
-const layout = values.layout as Layout | undefined;
-if (layout !== undefined && !LAYOUT_NAMES.includes(layout)) {
-  console.error(`mutants: --layout ${values.layout} is not a simulator layout; use one of ${LAYOUT_NAMES.join(', ')}`);
+const layouts = values.layout?.split(',') as Layout[] | undefined;
+const unknownLayouts = layouts?.filter((layout) => !LAYOUT_NAMES.includes(layout)) ?? [];
+if (unknownLayouts.length > 0) {
+  console.error(`mutants: --layout ${unknownLayouts.join(', ')} is not a simulator layout; use one or more of ${LAYOUT_NAMES.join(', ')}`);
   process.exit(2);
 }
 const started = Date.now();
-console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, the ${layout ?? 'standard'} layout`);
-const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layout });
+console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, in the ${(layouts ?? ['standard']).join(' and ')} layout(s)`);
+const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layouts });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);
 const survivors = verdicts.filter((verdict) => !verdict.killed).length;
 console.log(`\nmutants: ${verdicts.length - survivors} killed, ${survivors} survived in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -21,11 +21,13 @@ import { rulesNamedIn } from '../evidence/failures.js';
 import { specChecks, type SpecCheck } from './coverage-map.js';
 import { runVitest, runVitestWithResults } from './child-runs.js';
 import { RULES_CHECKED_IN_SETUP } from './global-setup.js';
-import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan } from './mutant-plan.js';
+import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';
 import type { FileResult, ProjectResults } from './project-results.js';
 
 export interface Verdict {
   mutant: MutantName;
+  /** The simulator layout it ran in: every mutant must be expressible, and killed, in each. */
+  layout: Layout;
   rule: string;
   failedSpecs: string[];
   namedRules: string[];
@@ -44,8 +46,19 @@ const MUTANT_ENV = {
   SIMULATOR_FAULT_RATE: '0',
 };
 
+/**
+ * The simulator's variables per layout. The vendor's lists come ten records a page (its published
+ * default): 40 background records still span several pages, where 600 would make every list read
+ * 60 requests.
+ */
+const LAYOUT_ENV: Record<Layout, Record<string, string>> = {
+  standard: { SIMULATOR_LAYOUT: 'standard' },
+  alternate: { SIMULATOR_LAYOUT: 'alternate' },
+  vendor: { SIMULATOR_LAYOUT: 'vendor', SIMULATOR_BACKGROUND_RECORDS: '15' },
+};
+
 /** The verdict on one mutant from its spec files' results and, for a run stopped in setup, its output. */
-function verdictOn(mutant: MutantName, files: FileResult[], checks: SpecCheck[], setupOutput = ''): Verdict {
+function verdictOn({ mutant, layout }: PlannedRun, files: FileResult[], checks: SpecCheck[], setupOutput = ''): Verdict {
   const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
   const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
   const namedRules = rulesNamedIn(failureText);
@@ -61,18 +74,21 @@ function verdictOn(mutant: MutantName, files: FileResult[], checks: SpecCheck[],
         return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
       }),
   );
-  return { mutant, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
+  return { mutant, layout, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
 }
 
+/** A mutant in one layout, as the matrix plans it. */
+type PlannedRun = MutantRun & { mutant: MutantName; layout: Layout };
+
 /** A mutant on its own, as a user's run against that simulator would go. */
-async function runAlone(mutant: MutantName, specs: string[], env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict> {
-  const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], { ...env, SIMULATOR_MUTANT: mutant });
+async function runAlone(run: PlannedRun, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict> {
+  const { output, results } = await runVitestWithResults(['--project', 'contract', ...run.specs], { ...env, ...run.env, SIMULATOR_MUTANT: run.mutant });
   // Without results the run died before tests (in global setup); its output names the rule.
-  return verdictOn(mutant, results?.testResults ?? [], checks, output);
+  return verdictOn(run, results?.testResults ?? [], checks, output);
 }
 
 /** Many mutants in one vitest process, a project each. */
-async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict[]> {
+async function runTogether(plan: Omit<MutantPlan, 'resultsFile' | 'mutants'> & { mutants: PlannedRun[] }, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'mutant-matrix-'));
   const resultsFile = join(scratch, 'results.json');
   try {
@@ -83,7 +99,7 @@ async function runTogether(plan: Omit<MutantPlan, 'resultsFile'>, env: NodeJS.Pr
     } catch {
       throw new Error(`mutant matrix: the run of ${plan.mutants.length} mutants wrote no results (exit ${code}):\n${output.slice(-3000)}`);
     }
-    return plan.mutants.map(({ mutant }) => verdictOn(mutant as MutantName, results[mutantProjectName(mutant)] ?? [], checks));
+    return plan.mutants.map((run) => verdictOn(run, results[mutantProjectName(run.mutant, run.layout)] ?? [], checks));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -112,28 +128,33 @@ export interface MatrixOptions {
   full?: boolean;
   /** Mutants whose spec files run at once (default: every mutant, or 3 runs of their own in full mode). */
   parallel?: number;
-  /** The simulator's response layout (SIMULATOR_LAYOUT); default: the standard one. Every mutant must be expressible in each. */
-  layout?: Layout;
+  /** The simulator layouts to run every mutant in (default: the standard one); one vitest process serves them all. */
+  layouts?: Layout[];
   /** Over the process's environment for every run (a reports folder of the runs' own). */
   env?: NodeJS.ProcessEnv;
 }
 
 export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verdict[]> {
   const checks = specChecks();
-  const planned = (options.mutants ?? (Object.keys(MUTANTS) as MutantName[])).map((mutant) => ({
-    mutant,
-    specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
-  }));
+  const mutants = options.mutants ?? (Object.keys(MUTANTS) as MutantName[]);
+  const planned: PlannedRun[] = (options.layouts ?? ['standard']).flatMap((layout) =>
+    mutants.map((mutant) => ({
+      mutant,
+      layout,
+      env: LAYOUT_ENV[layout],
+      specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
+    })),
+  );
   const together = options.full ? [] : planned.filter(({ mutant }) => !RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule));
   const alone = planned.filter((entry) => !together.includes(entry));
-  const env = { ...process.env, ...MUTANT_ENV, ...(options.layout ? { SIMULATOR_LAYOUT: options.layout } : {}), ...options.env };
+  const env = { ...process.env, ...MUTANT_ENV, ...options.env };
   const verdicts = (
     await Promise.all([
       together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, checks) : [],
-      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, ({ mutant, specs }) => runAlone(mutant, specs, env, checks)),
+      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, (run) => runAlone(run, env, checks)),
     ])
   ).flat();
-  return planned.map(({ mutant }) => verdicts.find((verdict) => verdict.mutant === mutant)!);
+  return planned.map(({ mutant, layout }) => verdicts.find((verdict) => verdict.mutant === mutant && verdict.layout === layout)!);
 }
 
 /** One line per mutant: verdict, what it breaks, which specs failed and which rules they named. */
@@ -141,7 +162,7 @@ export function formatMatrix(verdicts: Verdict[]): string {
   return verdicts
     .map(
       (verdict) =>
-        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}${verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : ''}`,
+        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant}${verdict.layout === 'standard' ? '' : ` [${verdict.layout} layout]`} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}${verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : ''}`,
     )
     .join('\n');
 }

@@ -10,11 +10,19 @@ export interface MutantPlan {
   resultsFile: string;
   /** Mutant projects whose spec files run at the same time (each in a worker of its own). */
   mutantsAtOnce: number;
-  mutants: { mutant: string; specs: string[] }[];
+  mutants: MutantRun[];
+}
+
+/** One mutant in one simulator layout: its spec files and the simulator's variables beyond SIMULATOR_MUTANT. */
+export interface MutantRun {
+  mutant: string;
+  layout: string;
+  specs: string[];
+  env: Record<string, string>;
 }
 
 /** The name of a mutant's vitest project: the matrix runs them all with `--project mutant:*`. */
-export const mutantProjectName = (mutant: string): string => `mutant:${mutant}`;
+export const mutantProjectName = (mutant: string, layout = 'standard'): string => (layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`);
 
 export function readMutantPlan(raw: string | undefined): MutantPlan | undefined {
   if (raw === undefined || raw === '') return undefined;

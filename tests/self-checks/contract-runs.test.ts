@@ -1,5 +1,6 @@
-// The contract suite itself, as a user runs it, against fresh embedded simulators: both response
-// layouts and a run through transient faults must keep every documented promise. Each run also
+// The contract suite itself, as a user runs it, against fresh embedded simulators: the three response
+// layouts (the vendor's published shapes among them), the strict mode that requires the four
+// booleans, and a run through transient faults must keep every documented promise. Each run also
 // shows its worker running every spec file at once (support/run/concurrent-files.js, which leans on
 // how vitest calls its runner): should a vitest upgrade make it run them one after another, the
 // suite would still pass, only several times slower, so this says so: files were in flight at the
@@ -15,7 +16,8 @@ const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '4
 test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   { name: 'the standard layout, page-number paging without links', simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES } },
   { name: 'the alternate layout, offset paging with a total', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES } },
-  { name: 'the alternate layout, Link header paging, one id space for all clients', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', ...SMALL_PAGES } },
+  { name: 'the alternate layout, Link header paging, one id space for all clients, the four booleans required', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', SIMULATOR_STRICT_BOOLEANS: '1', ...SMALL_PAGES } },
+  { name: "the vendor's published shapes, nextPageToken paging", simulator: { SIMULATOR_LAYOUT: 'vendor', ...SMALL_PAGES } },
   { name: '10 % transient faults (429/503 with Retry-After), next-URL paging', simulator: { SIMULATOR_FAULT_RATE: '0.1', ...SMALL_PAGES } },
 ])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
   const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...embeddedSimulatorEnv(simulator), ...ownReports(context).env });
