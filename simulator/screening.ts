@@ -68,14 +68,17 @@ const REQUEST_SHAPES = {
 // Words that name PEP without affirming a match: a reading that counts words would see a politician.
 const NO_HIT_NAMING_PEP: Outcome = { ...NO_HIT, listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'], message: 'No PEP match found' };
 
-let candidateCalls = 0;
+// Per simulator: several simulators share this module in one process (the mutant matrix starts one per
+// mutant and layout), and a shared count could give one of them the same length twice in a row.
+const candidateCalls = new WeakMap<SimulatorState, number>();
 
 function outcomeOf(state: SimulatorState, reference: string): Outcome {
   if (reference === 'person_test_case_01' && state.mutant('person-case-without-hit')) return NO_HIT;
   if (reference === 'person_test_case_01' && state.mutant('person-case-no-match-names-pep')) return NO_HIT_NAMING_PEP;
   if (state.mutant('screening-candidates-vary')) {
-    candidateCalls += 1;
-    return { ...CASES[reference].outcome, candidates: Array.from({ length: 1 + (candidateCalls % 3) }, (_, index) => ({ name: `Near miss ${index + 1}`, score: 0.4 })) };
+    const calls = (candidateCalls.get(state) ?? 0) + 1;
+    candidateCalls.set(state, calls);
+    return { ...CASES[reference].outcome, candidates: Array.from({ length: 1 + (calls % 3) }, (_, index) => ({ name: `Near miss ${index + 1}`, score: 0.4 })) };
   }
   if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return CLEAR_COMPANY;
   const outcome = CASES[reference].outcome;

@@ -1,5 +1,5 @@
 // The observed contract tells the truth: a run against each simulator layout, whose behaviour is
-// known (simulator/README.md "The two layouts"), documents that behaviour: statuses, envelopes (where
+// known (simulator/README.md "The three layouts"), documents that behaviour: statuses, envelopes (where
 // gedi and the consumer state sit), the error body and its media type, the paging convention, the
 // status of an early read and of a deleted person, the token lifetime, and delays within ±30 % of the
 // configured one. Its OpenAPI document validates, dereferences, every schema in it compiles, and a
