@@ -16,7 +16,8 @@ export function seedBackground(state: SimulatorState): void {
     const random = seededRandom(seed + clientIndex);
     for (let index = 0; index < backgroundRecords; index += 1) {
       const { legalId, dateOfBirth, gender } = swedishLegalId(random, { from: 1930, to: 1935 });
-      const id = `background-${client.id}-${index}`;
+      // Inside the bounds the simulator holds uploads to (BOUNDS.consumerId, BOUNDS.personId): the client by its position.
+      const id = `bg${clientIndex}-${index}`;
       const fields = {
         id, country: 'SE', legalId, dateOfBirth, gender,
         firstNames: [GIVEN_NAMES[index % GIVEN_NAMES.length]], familyName: FAMILY_NAMES[index % FAMILY_NAMES.length],

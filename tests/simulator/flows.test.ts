@@ -125,7 +125,7 @@ describe('the documented flows, in real time', () => {
     }
     expect(ids.length).toBeGreaterThanOrEqual(30);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.at(-1)).toBe('background-contract-client-0');
+    expect(ids.at(-1)).toBe('bg0-0');
     expect((await h.request('GET', CONSUMERS, { token })).body.items).toHaveLength(10);
   });
 
@@ -135,9 +135,9 @@ describe('the documented flows, in real time', () => {
     await expect.poll(async () => (await h.request('GET', `${CONSUMERS}?limit=1`, { token: second })).body.items[0]?.consumerId).toBe('second-only');
     const firstClientIds = (await h.request('GET', `${CONSUMERS}?limit=1000`, { token })).body.items.map((item: { consumerId: string }) => item.consumerId);
     expect(firstClientIds).not.toContain('second-only');
-    expect(firstClientIds.some((id: string) => id.startsWith('background-second-client'))).toBe(false);
+    expect(firstClientIds.some((id: string) => id.startsWith('bg1-'))).toBe(false);
     const subscriptions = (await h.request('GET', `${SUBSCRIPTIONS}?limit=1000`, { token: second })).body.items;
-    expect(subscriptions.every((item: { id: string }) => item.id.startsWith('background-second-client'))).toBe(true);
+    expect(subscriptions.every((item: { id: string }) => item.id.startsWith('bg1-'))).toBe(true);
   });
 });
 

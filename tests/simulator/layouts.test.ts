@@ -71,7 +71,7 @@ describe('the alternate layout', () => {
       expect(page.headers.get('link') ?? '').toContain(cursor ? `cursor=${cursor}` : '');
     } while (cursor);
     const all = pages.flat();
-    expect(all[0].consumerId).toBe('background-contract-client-0');
+    expect(all[0].consumerId).toBe('bg0-0');
     expect(all.at(-1)).toMatchObject({ consumerId: 'alt-1', status: 'IDENTIFIED' });
     const subscriptions = (await h.request('GET', `${SUBSCRIPTIONS}?limit=100`, { token })).body.data;
     expect(subscriptions.at(-1).person.attributes.legalId).toBe(person.legalId);

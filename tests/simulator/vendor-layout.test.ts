@@ -104,7 +104,7 @@ describe('the vendor layout', () => {
     } while (pageToken);
     expect(pages.map((page) => page.length)).toEqual([10, 10, 7]);
     const all = pages.flat();
-    expect(all[0].consumerId).toBe('background-contract-client-0');
+    expect(all[0].consumerId).toBe('bg0-0');
     expect(all.slice(-2)).toMatchObject([{ consumerId: 'v-match', state: 'IDENTIFIED' }, { consumerId: 'v-other', state: 'NOT_IDENTIFIED' }]);
     const subscriptions = await h.request('GET', `${SUBSCRIPTIONS}?pageSize=100`, { token });
     expect(subscriptions.body).not.toHaveProperty('nextPageToken');
