@@ -38,9 +38,10 @@ const CONSUMERS = '/consumer-intelligence/v3/consumers';
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 test.concurrent.for([
-  { layout: 'standard' as const, written: ['200'], deleted: '202', gone: '404', paging: 'next link', gedi: '$.gedi', state: '$.items[*].state', error: { media: 'application/json', required: ['error'] } },
-  { layout: 'alternate' as const, written: ['200', '201'], deleted: '204', gone: '410', paging: 'Link header', gedi: '$.data.gedi', state: '$.data[*].status', error: { media: 'application/problem+json', required: ['type', 'title', 'status'] } },
-])('documents what the $layout layout does', async ({ layout, written, deleted, gone, paging, gedi, state, error }, context) => {
+  { layout: 'standard' as const, written: ['200'], deleted: '202', gone: '404', paging: 'next link', gedi: '$.gedi', recordGedi: '$.gedi', state: '$.items[*].state', error: { media: 'application/json', required: ['error'] } },
+  { layout: 'alternate' as const, written: ['200', '201'], deleted: '204', gone: '410', paging: 'Link header', gedi: '$.data.gedi', recordGedi: '$.data.gedi', state: '$.data[*].status', error: { media: 'application/problem+json', required: ['type', 'title', 'status'] } },
+  { layout: 'vendor' as const, written: ['200', '201'], deleted: '204', gone: '404', paging: 'cursor', gedi: '$.gedi', recordGedi: '$.mergedInto.gedi', state: '$.consumers[*].state', error: { media: 'application/json', required: ['status', 'statusText', 'message', 'timestamp', 'subErrors'] } },
+])('documents what the $layout layout does', async ({ layout, written, deleted, gone, paging, gedi, recordGedi, state, error }, context) => {
   const simulator = await startSimulator({ layout, availabilityDelayMs: DELAY_MS, availabilityJitter: JITTER, pageSize: 5, backgroundRecords: 20 });
   context.onTestFinished(() => simulator.close());
   const reports = ownReports(context);
@@ -76,7 +77,8 @@ test.concurrent.for([
   expect(Object.keys(operation(PERSONS, 'delete').responses)).toContain(deleted);
   expect(Object.keys(operation(PERSON, 'get').responses), 'a deleted person is answered').toContain(gone);
   expect(operation(PERSONS, 'put')['x-documented-values']?.gedi, 'where operation 1 answers the gedi').toEqual([gedi]);
-  expect(operation(PERSON, 'get')['x-documented-values']?.gedi, 'where operation 3 answers the gedi').toContain(gedi);
+  // The vendor's v3 record carries no gedi of its own: only a merged one names the person it went into.
+  expect(operation(PERSON, 'get')['x-documented-values']?.gedi, 'where operation 3 answers a gedi').toContain(recordGedi);
   expect(operation(CONSUMERS, 'get')['x-documented-values']?.IDENTIFIED, 'where the consumer state sits').toEqual([state]);
   const badInput = operation(PERSONS, 'put').responses['400']!.content!;
   expect(Object.keys(badInput), 'the media type of the error body').toEqual([error.media]);
