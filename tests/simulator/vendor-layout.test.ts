@@ -125,6 +125,20 @@ describe('the vendor layout', () => {
     expect((await h.request('GET', CONSUMERS, { token: null })).body).toMatchObject({ status: 401, statusText: 'Unauthorized' });
   });
 
+  it('answers a throttled request 429 or 503 with Retry-After, and a body over the limit 400 (no 413 in its table)', async () => {
+    const [faulty, small] = await Promise.all([Harness.start({ layout: 'vendor', faultRate: 1 }), Harness.start({ layout: 'vendor', bodyLimitBytes: 1024 })]);
+    try {
+      const throttled = await faulty.tokenRequest();
+      expect([429, 503]).toContain(throttled.status);
+      expect(throttled.headers.get('retry-after')).toBe('1');
+      expect(throttled.body).toMatchObject({ status: throttled.status, statusText: expect.any(String), subErrors: [] });
+      const tooLarge = await small.request('PUT', PERSONS, { token: await small.token(), json: small.person({ familyName: 'x'.repeat(2000) }) });
+      expect(tooLarge.status).toBe(400);
+    } finally {
+      await Promise.all([faulty.close(), small.close()]);
+    }
+  });
+
   it('answers screening with screeningResult: a PEP match in its lists, and the lists screened', async () => {
     const answer = await h.request('POST', screeningPath('person'), { token, json: { reference: 'person_test_case_01', provider: 'SANDBOX-AML' } });
     expect(answer.body).toEqual({
