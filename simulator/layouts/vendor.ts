@@ -91,7 +91,7 @@ const RESHAPED = new Set([
  * with the marks the transitions leave (`removed`, `deregistered`, `deceased`, `merged`); a merge
  * names the person merged into by its gedi, the only way a client can address it.
  */
-export function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
+function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
   const { fields } = state;
   const deceased = isText(fields.dateOfDeath);
   const merged = state.mergedInto !== undefined;
