@@ -1,9 +1,9 @@
 // Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict
 // (mutant → failed specs → rules named in the failures). A mutant is killed only when a failure
-// names the rule it breaks and no failure blames another rule: a test that could not reach its own
-// rule because of the mutant reports a precondition not met, naming no rule. It survives when
-// nothing fails or only other rules are blamed. Fast mode runs, per mutant, the spec files of the
-// rule it breaks; full mode every spec file.
+// names the rule it breaks and no failure blames a rule wrongly (see `judge`): a test that could
+// not reach its own rule because of the mutant reports a precondition not met, naming no rule. It
+// survives when nothing fails or only other rules are blamed. Fast mode runs, per mutant, the spec
+// files of the rule it breaks; full mode every spec file.
 //
 // Every mutant runs in one vitest process, as a project of its own with a simulator of its own
 // (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
@@ -58,37 +58,47 @@ const LAYOUT_ENV: Record<Layout, Record<string, string>> = {
 };
 
 /** The verdict on one mutant from its spec files' results and, for a run stopped in setup, its output. */
-function verdictOn({ mutant, layout }: PlannedRun, files: FileResult[], checks: SpecCheck[], setupOutput = ''): Verdict {
-  const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
-  const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
-  const namedRules = rulesNamedIn(failureText);
-  const rule = MUTANTS[mutant].rule;
-  const misattributed = failed.flatMap((file) =>
-    file.assertionResults
-      .filter((test) => test.status === 'failed')
-      .flatMap((test) => {
-        const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
-        const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
-        // The mutant's rule only from its own spec; any other rule named is blamed wrongly.
-        const wrong = named.filter((candidate) => candidate !== rule || own !== rule);
-        return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
-      }),
-  );
-  return { mutant, layout, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
+/** Judges one mutant's run from its spec files' results and, for a run stopped in setup, its output. */
+type Judge = (run: PlannedRun, files: FileResult[], setupOutput?: string) => Verdict;
+
+/**
+ * Fast mode runs only the spec files of the mutant's rule: there, no failure may name another rule
+ * (a test the mutant keeps from its own rule reports a precondition not met). Full mode runs every
+ * spec, and a mutant may break several rules in truth (an update that stores nothing breaks every
+ * transition a PUT of an existing person makes): there, a failure may name only its own test's rule.
+ */
+function judge(checks: SpecCheck[], strict: boolean): Judge {
+  return ({ mutant, layout }, files, setupOutput = '') => {
+    const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
+    const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
+    const namedRules = rulesNamedIn(failureText);
+    const rule = MUTANTS[mutant].rule;
+    const misattributed = failed.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === 'failed')
+        .flatMap((test) => {
+          const own = checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule;
+          const named = rulesNamedIn((test.failureMessages ?? []).join('\n'));
+          const wrong = named.filter((candidate) => candidate !== own || (strict && candidate !== rule));
+          return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
+        }),
+    );
+    return { mutant, layout, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
+  };
 }
 
 /** A mutant in one layout, as the matrix plans it. */
 type PlannedRun = MutantRun & { mutant: MutantName; layout: Layout };
 
 /** A mutant on its own, as a user's run against that simulator would go. */
-async function runAlone(run: PlannedRun, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict> {
+async function runAlone(run: PlannedRun, env: NodeJS.ProcessEnv, verdictOn: Judge): Promise<Verdict> {
   const { output, results } = await runVitestWithResults(['--project', 'contract', ...run.specs], { ...env, ...run.env, SIMULATOR_MUTANT: run.mutant });
   // Without results the run died before tests (in global setup); its output names the rule.
-  return verdictOn(run, results?.testResults ?? [], checks, output);
+  return verdictOn(run, results?.testResults ?? [], output);
 }
 
 /** Many mutants in one vitest process, a project each. */
-async function runTogether(plan: Omit<MutantPlan, 'resultsFile' | 'mutants'> & { mutants: PlannedRun[] }, env: NodeJS.ProcessEnv, checks: SpecCheck[]): Promise<Verdict[]> {
+async function runTogether(plan: Omit<MutantPlan, 'resultsFile' | 'mutants'> & { mutants: PlannedRun[] }, env: NodeJS.ProcessEnv, verdictOn: Judge): Promise<Verdict[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'mutant-matrix-'));
   const resultsFile = join(scratch, 'results.json');
   try {
@@ -99,7 +109,7 @@ async function runTogether(plan: Omit<MutantPlan, 'resultsFile' | 'mutants'> & {
     } catch {
       throw new Error(`mutant matrix: the run of ${plan.mutants.length} mutants wrote no results (exit ${code}):\n${output.slice(-3000)}`);
     }
-    return plan.mutants.map((run) => verdictOn(run, results[mutantProjectName(run.mutant, run.layout)] ?? [], checks));
+    return plan.mutants.map((run) => verdictOn(run, results[mutantProjectName(run.mutant, run.layout)] ?? []));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -136,6 +146,7 @@ export interface MatrixOptions {
 
 export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verdict[]> {
   const checks = specChecks();
+  const verdictOn = judge(checks, !options.full);
   const mutants = options.mutants ?? (Object.keys(MUTANTS) as MutantName[]);
   const planned: PlannedRun[] = (options.layouts ?? ['standard']).flatMap((layout) =>
     mutants.map((mutant) => ({
@@ -150,8 +161,8 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
   const verdicts = (
     await Promise.all([
-      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, checks) : [],
-      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, (run) => runAlone(run, env, checks)),
+      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, verdictOn) : [],
+      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, (run) => runAlone(run, env, verdictOn)),
     ])
   ).flat();
   return planned.map(({ mutant, layout }) => verdicts.find((verdict) => verdict.mutant === mutant && verdict.layout === layout)!);
