@@ -25,14 +25,23 @@ export const failureTaxonomy = [
     groupBy: [{ label: 'story' }],
   },
   {
-    // A token service that cannot be reached is the target being down, not a wrong secret
-    // (support/run/tokens.ts: TokenError reason 'unreachable').
+    // A token service that cannot be reached, or answers only that it is unavailable, is the target
+    // being down, not a wrong secret (support/run/tokens.ts: TokenError reasons 'unreachable' and
+    // 'unavailable').
     id: 'target-unavailable',
     name: 'Target unavailable',
     matchers: [
       { statuses: notPassed, trace: /^TargetUnavailableError\b/ },
-      { statuses: notPassed, trace: /^TokenError\b/, message: /Token service unreachable/ },
+      { statuses: notPassed, trace: /^TokenError\b/, message: /Token service (unreachable|unavailable)/ },
     ],
+  },
+  {
+    // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
+    // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
+    // broken promise, whichever request it was, the token request included.
+    id: 'target-throttled',
+    name: 'Target throttled',
+    matchers: { statuses: notPassed, trace: /^TargetThrottledError\b/ },
   },
   {
     // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end

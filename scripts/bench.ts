@@ -1,6 +1,7 @@
 /**
  * npm run bench [-- profile...]: how close the contract suite's wall time comes to its critical
- * path, and what it costs the sandbox (issue 7). Figures are printed and written to
+ * path, and what it costs the sandbox (issue 7); under a rate limit, how close it comes to the
+ * pace the limit allows and how often it is refused (issue 20). Figures are printed and written to
  * reports/bench.json; nothing here asserts a time.
  *
  * Per profile the bench starts the simulator itself (control surface on) and points
@@ -11,7 +12,10 @@
  *  - critical path: the slowest spec files of that run (by their own duration), each run alone;
  *    the longest of those is the shortest a run containing that file can take;
  *  - one test at a time: every spec with CONTRACT_TESTS_AT_ONCE=1, as collection runners go.
- * Requests, polling attempts and notice lag come from the suite run only.
+ * Requests, polling attempts and notice lag come from the suite run only. The rate-limited profiles
+ * run the suite only: their bound is the limit's pace (requests ÷ limit) or the longest chain of
+ * waits, whichever is longer, and their cost the share of requests answered 429. With
+ * `--suite-only` every profile runs the suite only (the request and polling figures, quickly).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -26,11 +30,15 @@ interface Profile {
   name: string;
   availabilityDelayMs: number;
   latencyMs: number;
+  /** The simulator's limit, requests a second per client (rateLimitPerSecond); such a profile times the suite only. */
+  rateLimitPerSecond?: number;
 }
 
 const PROFILES: readonly Profile[] = [
   { name: 'realistic', availabilityDelayMs: 2_000, latencyMs: 50 },
   { name: 'heavy', availabilityDelayMs: 5_000, latencyMs: 50 },
+  { name: 'limited-10', availabilityDelayMs: 250, latencyMs: 50, rateLimitPerSecond: 10 },
+  { name: 'limited-5', availabilityDelayMs: 3_000, latencyMs: 50, rateLimitPerSecond: 5 },
 ];
 
 /** How many of the slowest files of the suite run are timed alone: the slowest in a busy run need not be the slowest alone. */
@@ -55,6 +63,8 @@ interface TimedRun {
 interface RequestReport {
   counts: Record<string, number>;
   tokensIssued: number;
+  /** Requests the simulator's rate limit answered 429. */
+  throttled: number;
 }
 
 interface VisibilityRecord {
@@ -195,8 +205,53 @@ async function withSpecsDoubled<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function benchProfile(profile: Profile) {
-  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms`);
+/** Requests, 429s, polling attempts and notice lag of one suite run, from the simulator's counters and the wait log. */
+function suiteCost(profile: Profile, requests: RequestReport, records: VisibilityRecord[], waits: LoggedWait[], clients: number) {
+  const attempts = waits.map((wait) => wait.attempts);
+  const lags = records.flatMap((record) => (record.firstReadAt === null ? [] : [Math.max(0, record.firstReadAt - record.visibleAt)]));
+  const tokenRequests = Object.entries(requests.counts).filter(([route]) => route.includes('token')).reduce((sum, [, n]) => sum + n, 0);
+  const total = Object.values(requests.counts).reduce((sum, n) => sum + n, 0);
+  return {
+    requests: {
+      total,
+      // The wrong-secret spec sends one deliberately rejected token request: tokensIssued is the budget figure.
+      tokenRequests,
+      tokensIssued: requests.tokensIssued,
+      clients,
+      throttled: requests.throttled,
+      throttledShare: ratio(requests.throttled, total),
+      byRoute: requests.counts,
+    },
+    waits: {
+      count: waits.length,
+      byOutcome: Object.fromEntries(['consistent', 'timeout', 'rejected', 'quiet'].map((outcome) => [outcome, waits.filter((wait) => wait.outcome === outcome).length])),
+      attemptsMean: waits.length === 0 ? null : Math.round((attempts.reduce((sum, n) => sum + n, 0) / waits.length) * 100) / 100,
+      attemptsP95: percentile(attempts, 0.95),
+      attemptsMax: attempts.length === 0 ? null : Math.max(...attempts),
+    },
+    noticeLag: {
+      records: lags.length,
+      meanMs: mean(lags),
+      p95Ms: percentile(lags, 0.95),
+      meanShareOfDelay: ratio(mean(lags), profile.availabilityDelayMs),
+      p95ShareOfDelay: ratio(percentile(lags, 0.95), profile.availabilityDelayMs),
+    },
+  };
+}
+
+/**
+ * Under a rate limit the run cannot be faster than its requests at the limit's pace, nor than its
+ * longest chain of waits: the bound is the longer of 1.25 × requests ÷ limit and that chain.
+ */
+function paceFigures(limit: number, wallMs: number, requests: number, chainMs: number | undefined) {
+  const pacedMs = Math.round((requests / limit) * 1000);
+  const boundMs = Math.max(1.25 * pacedMs, chainMs ?? 0);
+  return { limitPerSecond: limit, pacedMs, wallToPaced: ratio(wallMs, pacedMs), boundMs: Math.round(boundMs), withinBound: wallMs <= boundMs };
+}
+
+async function benchProfile(profile: Profile, suiteOnly: boolean) {
+  const limit = profile.rateLimitPerSecond;
+  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}`);
   const simulator = await startSimulator({ ...profile, control: true, seed: SEED });
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) };
@@ -207,6 +262,20 @@ async function benchProfile(profile: Profile) {
     const suite = await timedVitest(`${profile.name}-suite`, [], { ...env, CONTRACT_WAIT_LOG: waitLog });
     const requests = await control<RequestReport>(simulator, 'GET', 'requests');
     const { records } = await control<{ records: VisibilityRecord[] }>(simulator, 'GET', 'visibility');
+    const waits = readWaits(waitLog);
+    const chain = observedCriticalPath(waits);
+    const cost = suiteCost(profile, requests, records, waits, simulator.options.clients.length);
+    const figures = {
+      profile,
+      suiteWallMs: suite.wallMs,
+      suiteCpuS: suite.cpuS,
+      observedChainOfWaits: chain,
+      suiteToChainOfWaits: chain === null ? null : ratio(suite.wallMs, chain.ms),
+      slowestFilesInSuite: suite.files.slice(0, CRITICAL_CANDIDATES),
+      ...cost,
+    };
+    if (limit) return { ...figures, passed: suite.passed, pace: paceFigures(limit, suite.wallMs, cost.requests.total, chain?.ms) };
+    if (suiteOnly) return { ...figures, passed: suite.passed };
 
     const alone: { file: string; wallMs: number; fileMs: number }[] = [];
     for (const { file } of suite.files.slice(0, CRITICAL_CANDIDATES)) {
@@ -217,47 +286,14 @@ async function benchProfile(profile: Profile) {
     const oneAtATime = await timedVitest(`${profile.name}-one-at-a-time`, [], { ...env, CONTRACT_TESTS_AT_ONCE: '1' });
     await control(simulator, 'POST', 'reset');
     const doubled = await withSpecsDoubled(() => timedVitest(`${profile.name}-doubled`, [], env));
-
-    const waits = readWaits(waitLog);
-    const chain = observedCriticalPath(waits);
-    const attempts = waits.map((wait) => wait.attempts);
-    const lags = records.flatMap((record) => (record.firstReadAt === null ? [] : [Math.max(0, record.firstReadAt - record.visibleAt)]));
-    const tokenRequests = Object.entries(requests.counts).filter(([route]) => route.includes('token')).reduce((sum, [, n]) => sum + n, 0);
     return {
-      profile,
+      ...figures,
       passed: suite.passed && oneAtATime.passed && doubled.passed && alone.length > 0,
-      suiteWallMs: suite.wallMs,
-      suiteCpuS: suite.cpuS,
       criticalPath: { file: critical.file, wallMs: critical.wallMs, candidates: alone },
       suiteToCriticalPath: ratio(suite.wallMs, critical.wallMs),
-      observedChainOfWaits: chain,
-      suiteToChainOfWaits: chain === null ? null : ratio(suite.wallMs, chain.ms),
       doubledSpecsWallMs: doubled.wallMs,
       doubledToSuite: ratio(doubled.wallMs, suite.wallMs),
       oneTestAtATimeWallMs: oneAtATime.wallMs,
-      slowestFilesInSuite: suite.files.slice(0, CRITICAL_CANDIDATES),
-      requests: {
-        total: Object.values(requests.counts).reduce((sum, n) => sum + n, 0),
-        // The wrong-secret spec sends one deliberately rejected token request: tokensIssued is the budget figure.
-        tokenRequests,
-        tokensIssued: requests.tokensIssued,
-        clients: simulator.options.clients.length,
-        byRoute: requests.counts,
-      },
-      waits: {
-        count: waits.length,
-        byOutcome: Object.fromEntries(['consistent', 'timeout', 'rejected'].map((outcome) => [outcome, waits.filter((wait) => wait.outcome === outcome).length])),
-        attemptsMean: waits.length === 0 ? null : Math.round((attempts.reduce((sum, n) => sum + n, 0) / waits.length) * 10) / 10,
-        attemptsP95: percentile(attempts, 0.95),
-        attemptsMax: attempts.length === 0 ? null : Math.max(...attempts),
-      },
-      noticeLag: {
-        records: lags.length,
-        meanMs: mean(lags),
-        p95Ms: percentile(lags, 0.95),
-        meanShareOfDelay: ratio(mean(lags), profile.availabilityDelayMs),
-        p95ShareOfDelay: ratio(percentile(lags, 0.95), profile.availabilityDelayMs),
-      },
     };
   } finally {
     await simulator.close();
@@ -268,44 +304,55 @@ async function benchProfile(profile: Profile) {
 type ProfileResult = Awaited<ReturnType<typeof benchProfile>>;
 
 function printSummary(results: ProfileResult[]): void {
+  const unlimited = (r: ProfileResult) => ('criticalPath' in r ? r : undefined);
+  const paced = (r: ProfileResult) => ('pace' in r ? r.pace : undefined);
   const rows: [string, (r: ProfileResult) => unknown][] = [
     ['suite wall time (ms); CPU s', (r) => `${r.suiteWallMs}; ${r.suiteCpuS ?? '?'}`],
-    ['slowest file alone (ms)', (r) => `${r.criticalPath.wallMs} (${r.criticalPath.file})`],
-    ['suite / slowest file alone', (r) => r.suiteToCriticalPath],
+    ['slowest file alone (ms)', (r) => (unlimited(r) ? `${unlimited(r)!.criticalPath.wallMs} (${unlimited(r)!.criticalPath.file})` : '–')],
+    ['suite / slowest file alone', (r) => unlimited(r)?.suiteToCriticalPath ?? '–'],
     ['longest chain of waits observed (ms)', (r) => (r.observedChainOfWaits ? `${r.observedChainOfWaits.ms} (${r.observedChainOfWaits.test})` : '?')],
     ['suite / chain of waits', (r) => r.suiteToChainOfWaits],
-    ['every spec twice (ms); / suite', (r) => `${r.doubledSpecsWallMs}; ${r.doubledToSuite}`],
-    ['one test at a time (ms)', (r) => r.oneTestAtATimeWallMs],
+    ['every spec twice (ms); / suite', (r) => (unlimited(r) ? `${unlimited(r)!.doubledSpecsWallMs}; ${unlimited(r)!.doubledToSuite}` : '–')],
+    ['one test at a time (ms)', (r) => unlimited(r)?.oneTestAtATimeWallMs ?? '–'],
     ['requests (token requests, tokens issued)', (r) => `${r.requests.total} (${r.requests.tokenRequests}, ${r.requests.tokensIssued} for ${r.requests.clients} clients)`],
-    ['waits; attempts mean / p95 / max', (r) => `${r.waits.count}; ${r.waits.attemptsMean} / ${r.waits.attemptsP95} / ${r.waits.attemptsMax}`],
+    ['answered 429 by the rate limit (share)', (r) => `${r.requests.throttled} (${r.requests.throttledShare})`],
+    ['requests ÷ limit (ms); suite / that', (r) => (paced(r) ? `${paced(r)!.pacedMs}; ${paced(r)!.wallToPaced}` : '–')],
+    ['bound: max(1.25 × requests ÷ limit, chain) (ms); met', (r) => (paced(r) ? `${paced(r)!.boundMs}; ${paced(r)!.withinBound ? 'yes' : 'NO'}` : '–')],
+    ['waits; reads per wait mean / p95 / max', (r) => `${r.waits.count}; ${r.waits.attemptsMean} / ${r.waits.attemptsP95} / ${r.waits.attemptsMax}`],
     ['notice lag mean / p95 (ms)', (r) => `${r.noticeLag.meanMs} / ${r.noticeLag.p95Ms} over ${r.noticeLag.records} records`],
     ['notice lag mean / p95 (share of delay)', (r) => `${r.noticeLag.meanShareOfDelay} / ${r.noticeLag.p95ShareOfDelay}`],
   ];
-  console.log(`\n| figure | ${results.map((r) => `${r.profile.name} (${r.profile.availabilityDelayMs} ms)`).join(' | ')} |`);
+  console.log(`\n| figure | ${results.map((r) => `${r.profile.name} (${r.profile.availabilityDelayMs} ms${r.profile.rateLimitPerSecond ? `, ${r.profile.rateLimitPerSecond}/s` : ''})`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---|').join('')}`);
   for (const [label, cell] of rows) console.log(`| ${label} | ${results.map((r) => String(cell(r))).join(' | ')} |`);
 }
 
 async function main(): Promise<number> {
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const suiteOnly = args.includes('--suite-only');
+  const wanted = args.filter((arg) => arg !== '--suite-only');
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
     console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}`);
     return 2;
   }
   mkdirSync(OUT_DIR, { recursive: true });
-  const fixed = await fixedCost();
-  console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
+  const profiles = PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name));
+  // The fixed cost is what the unlimited profiles are compared with; the rate-limited ones have their pace.
+  const fixed = !suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond) ? await fixedCost() : undefined;
+  if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
-  for (const profile of PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name))) results.push(await benchProfile(profile));
+  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly));
   printSummary(results);
-  console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
-  console.log(`| npm run contract, all delays zero (ms; CPU s; Allure report ms) | ${fixed.endToEnd.wallMs}; ${fixed.endToEnd.cpuS ?? '?'}; ${fixed.endToEnd.reportMs} |`);
-  console.log(`| the same, first run after install (ms; CPU s; Allure report ms) | ${fixed.firstAfterInstall.wallMs}; ${fixed.firstAfterInstall.cpuS ?? '?'}; ${fixed.firstAfterInstall.reportMs} |`);
-  for (const result of results) console.log(`bench: ${result.profile.name}: suite / fixed cost ${ratio(result.suiteWallMs, fixed.wallMs)}`);
+  if (fixed) {
+    console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
+    console.log(`| npm run contract, all delays zero (ms; CPU s; Allure report ms) | ${fixed.endToEnd.wallMs}; ${fixed.endToEnd.cpuS ?? '?'}; ${fixed.endToEnd.reportMs} |`);
+    console.log(`| the same, first run after install (ms; CPU s; Allure report ms) | ${fixed.firstAfterInstall.wallMs}; ${fixed.firstAfterInstall.cpuS ?? '?'}; ${fixed.firstAfterInstall.reportMs} |`);
+    for (const result of results) console.log(`bench: ${result.profile.name}: suite / fixed cost ${ratio(result.suiteWallMs, fixed.wallMs)}`);
+  }
   writeFileSync(`${REPORTS_DIR}/bench.json`, `${JSON.stringify({ at: new Date().toISOString(), fixedCost: fixed, profiles: results }, null, 2)}\n`);
   console.log(`\nbench: written to ${REPORTS_DIR}/bench.json`);
-  return fixed.passed && results.every((result) => result.passed) ? 0 : 1;
+  return (fixed?.passed ?? true) && results.every((result) => result.passed) ? 0 : 1;
 }
 
 process.exitCode = await main();

@@ -34,3 +34,12 @@ export function basicClient(state: SimulatorState, authorization: string | undef
   if (sent && known && (known.secret === sent.secret || state.mutant('wrong-secret-accepted'))) return known.id;
   throw unauthorized(sent ? 'unknown client id or wrong client secret' : 'send the client credentials with HTTP Basic authentication', 'Basic realm="sandbox"');
 }
+
+/**
+ * Whom a request is from, as far as the rate limit cares: the client of its bearer token, or the
+ * client id its HTTP Basic credentials claim (right secret or not); anonymous otherwise.
+ */
+export function claimedClient(state: SimulatorState, authorization: string | undefined): string {
+  const token = /^Bearer ([\w\-.~+/]+=*)$/i.exec(authorization ?? '')?.[1];
+  return (token === undefined ? basicCredentials(authorization)?.id : state.tokens.holderOf(token)?.clientId) ?? '(anonymous)';
+}

@@ -10,6 +10,7 @@ export function requestReport(state: SimulatorState) {
     counts: Object.fromEntries(state.requests.counts),
     tokensIssued: state.tokens.issued,
     faultsInjected: state.requests.faultsInjected,
+    throttled: state.requests.throttled,
   };
 }
 

@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Share (0..1) of API requests answered 429 or 503 without being processed. */
   faultRate?: number;
+  /** Requests a second each client may send (token requests included); beyond it 429 with Retry-After, not processed. 0 = no limit. */
+  rateLimitPerSecond?: number;
   mutant?: MutantName;
   /** Serves the unauthenticated /__control/ routes. */
   control?: boolean;
@@ -72,6 +74,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     latencyMs: options.latencyMs ?? 0,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     faultRate: options.faultRate ?? 0,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
     mutant: options.mutant,
     control: options.control ?? false,
     layout: options.layout ?? 'standard',
@@ -176,6 +179,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     latencyMs: readNumber(env, 'SIMULATOR_LATENCY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
     tokenTtlSeconds: readNumber(env, 'SIMULATOR_TOKEN_TTL_S', (v) => Number.isInteger(v) && v > 0, 'use a whole number of seconds, 1 or more.'),
     faultRate: readNumber(env, 'SIMULATOR_FAULT_RATE', (v) => v >= 0 && v <= 1, 'use a share between 0 and 1, e.g. 0.1.'),
+    rateLimitPerSecond: readNumber(env, 'SIMULATOR_RATE_LIMIT', (v) => v >= 0, 'use requests a second per client, e.g. 10 or 0.5 (0 = no limit).'),
     mutant: readMutant(env),
     control: readFlag(env, 'SIMULATOR_CONTROL'),
     layout: readLayout(env),

@@ -6,6 +6,7 @@ import type { ResolvedSimulatorOptions } from './options.js';
 import { PersonRegister, type Delays } from './persons.js';
 import { jittered, seededRandom, type Random } from './random.js';
 import { ReadLog } from './read-log.js';
+import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
 import { TokenStore } from './tokens.js';
 
@@ -15,6 +16,7 @@ export class SimulatorState {
   readonly random: Random;
   readonly delays: Delays;
   readonly tokens: TokenStore;
+  readonly rateLimit: RateLimiter;
   persons!: PersonRegister;
   consumers!: ConsumerStore;
   requests!: RequestLog;
@@ -28,6 +30,7 @@ export class SimulatorState {
     this.random = seededRandom(options.seed);
     this.delays = { next: () => jittered(options.availabilityDelayMs, options.availabilityJitter, this.random) };
     this.tokens = new TokenStore(this.clock, options.tokenTtlSeconds);
+    this.rateLimit = new RateLimiter(options.rateLimitPerSecond);
     this.reset();
   }
 

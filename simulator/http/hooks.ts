@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerHolder } from '../auth.js';
+import { bearerHolder, claimedClient } from '../auth.js';
 import { checkPermission } from '../permissions.js';
 import { HttpError } from '../errors.js';
 import type { SimulatorState } from '../state.js';
@@ -42,10 +42,18 @@ function injectedFault(state: SimulatorState): HttpError | undefined {
   return new HttpError(status, status === 429 ? 'rate_limited' : 'unavailable', 'transient fault; retry later', undefined, { 'retry-after': '1' });
 }
 
+/** A 429 with Retry-After when the request's client has used up its rate (state.rateLimit). */
+function overRateLimit(state: SimulatorState, request: FastifyRequest): HttpError | undefined {
+  const admission = state.rateLimit.admit(claimedClient(state, request.headers.authorization), state.now());
+  if (admission.admitted) return undefined;
+  state.requests.throttled += 1;
+  return new HttpError(429, 'rate_limited', `more than ${state.options.rateLimitPerSecond} requests a second; retry later`, undefined, { 'retry-after': String(admission.retryAfterS) });
+}
+
 /**
- * Cross-cutting behaviour in request order: count, add latency, maybe answer with an injected
- * fault (before any processing, so a faulted request changes nothing), then authenticate, then
- * check the content type of the parsed body.
+ * Cross-cutting behaviour in request order: count, judge the rate as the request arrives, add
+ * latency, maybe answer 429 for the rate or with an injected fault (before any processing, so a
+ * refused request changes nothing), then authenticate, then check the content type of the parsed body.
  */
 export function installHooks(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
   app.decorateRequest('clientId', '');
@@ -53,8 +61,9 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
     const config = request.routeOptions.config;
     if (config.api === false) return;
     state.requests.count(request.method, routeKey(request));
+    const limited = config.api ? overRateLimit(state, request) : undefined;
     if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
-    const fault = config.api ? injectedFault(state) : undefined;
+    const fault = limited ?? (config.api ? injectedFault(state) : undefined);
     if (fault) return send(reply, layout.error(fault));
     if (!config.bearer) return;
     const holder = bearerHolder(state, request.headers.authorization);

@@ -18,9 +18,14 @@ rule('auth.wrong-secret-rejected').test('refuses a token to the right client id 
     clientSecret: data.wrongSecret(),
   }));
 
-  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials, { purpose: 'Request token with a wrong secret' }).then(
+  // Only the token service's own answer is the outcome: a request it throttled or never answered
+  // says nothing about the credentials, and fails as what it is.
+  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials, { purpose: 'Request token with a wrong secret', maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs }).then(
     () => undefined,
-    (error: unknown) => error,
+    (error: unknown) => {
+      if (error instanceof TokenError && error.reason !== 'unreachable' && error.reason !== 'unavailable') return error;
+      throw error;
+    },
   ));
 
   await Then('the token service rejects the credentials', async () => {

@@ -80,7 +80,7 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     '|---|---|',
     ...summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0).map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
     '',
-    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}.`,
+    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ${count(summary, 'Target throttled')}.`,
     '',
     ...otherFailures(summary),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),

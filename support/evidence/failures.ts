@@ -16,11 +16,11 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
 }
 
 /**
- * Failures that say nothing about the rule under test: the target could not be asked, its list
- * could not be read to its end, it refused permission or served the operation elsewhere, or a step
- * before the rule failed (support/evidence/refusals.ts).
+ * Failures that say nothing about the rule under test: the target could not be asked, it throttled
+ * the client to its deadline, its list could not be read to its end, it refused permission or
+ * served the operation elsewhere, or a step before the rule failed (support/evidence/refusals.ts).
  */
-const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
+const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'TargetThrottledError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
 
 /**
  * Names the rule on an error, unless the failure is not about the rule: an unreachable target, a

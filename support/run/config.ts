@@ -28,6 +28,8 @@ export interface Settings {
   prodBaseUrl?: string;
   availabilityTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Requests a second per client never to exceed (CONTRACT_MAX_RPS); undefined: learned from the target. */
+  maxRps?: number;
   seed?: number;
 }
 
@@ -45,6 +47,7 @@ export interface ContractConfig {
   prodBaseUrl?: string;
   availabilityTimeoutMs: number;
   requestTimeoutMs: number;
+  maxRps?: number;
   seed: number;
   runId: string;
 }
@@ -162,6 +165,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     prodBaseUrl: optionalUrl(vars, 'CONTRACT_PROD_BASE_URL'),
     availabilityTimeoutMs: milliseconds(vars, 'CONTRACT_AVAILABILITY_TIMEOUT_MS') ?? DEFAULT_AVAILABILITY_TIMEOUT_MS,
     requestTimeoutMs: milliseconds(vars, 'CONTRACT_REQUEST_TIMEOUT_MS') ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    maxRps: requestsPerSecond(vars, 'CONTRACT_MAX_RPS'),
     seed: seed(vars),
   };
 }
@@ -276,6 +280,15 @@ function milliseconds(vars: Variables, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
     throw new ConfigError(name, `must be a positive whole number of milliseconds, such as 30000 (got ${JSON.stringify(value)})`);
+  }
+  return Number(value);
+}
+
+function requestsPerSecond(vars: Variables, name: string): number | undefined {
+  const value = text(vars, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
+    throw new ConfigError(name, `must be a positive number of requests a second per client, such as 5 or 0.5 (got ${JSON.stringify(value)}); unset it to let the run learn the target's rate`);
   }
   return Number(value);
 }

@@ -44,9 +44,15 @@ const TOKEN_ISSUED = 'auth.token-issued';
 export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-async function issueToken(authUrl: string, credentials: Credentials, credentialVariables: CredentialVariables, scope?: string) {
+async function issueToken(config: ContractConfig, credentials: Credentials, credentialVariables: CredentialVariables, scope?: string) {
   try {
-    return await requestToken(authUrl, credentials, { credentialVariables, scope, purpose: scope === undefined ? undefined : `Request token (scope ${scope})` });
+    return await requestToken(config.authUrl, credentials, {
+      credentialVariables,
+      scope,
+      purpose: scope === undefined ? undefined : `Request token (scope ${scope})`,
+      maxRps: config.maxRps,
+      deadlineMs: config.availabilityTimeoutMs,
+    });
   } catch (error) {
     throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, TOKEN_ISSUED) : error;
   }
@@ -136,9 +142,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
-    const primary = await issueToken(config.authUrl, config.client, CLIENT_VARIABLES).finally(stopRecording);
-    const second = config.secondClient ? (await issueToken(config.authUrl, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
-    const screening = config.screeningScope ? (await issueToken(config.authUrl, config.client, CLIENT_VARIABLES, config.screeningScope)).token : undefined;
+    const primary = await issueToken(config, config.client, CLIENT_VARIABLES).finally(stopRecording);
+    const second = config.secondClient ? (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
+    const screening = config.screeningScope ? (await issueToken(config, config.client, CLIENT_VARIABLES, config.screeningScope)).token : undefined;
     const body = primary.response.body;
     project.provide('contract', {
       config,

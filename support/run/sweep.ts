@@ -2,7 +2,8 @@
 // on a target and never as deleted — what an interrupted run left behind. Only persons of the given
 // clients on this target are touched, and never on the production host.
 import type { ContractConfig, Credentials } from './config.js';
-import { ApiClient } from '../transport/http.js';
+import { ApiClient, systemClock } from '../transport/http.js';
+import { sharedPace } from '../transport/pace.js';
 import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
 import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
 import { requestToken, TokenProvider } from './tokens.js';
@@ -32,7 +33,7 @@ export async function sweep(
     }
     if (!apis.has(credentials.clientId)) {
       const { token } = await requestToken(authUrl, credentials);
-      apis.set(credentials.clientId, new ApiClient({ baseUrl, auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
+      apis.set(credentials.clientId, new ApiClient({ baseUrl, pace: sharedPace(target, credentials.clientId, systemClock), auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
     }
     const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, config, leftover.personId);
     if (response.ok || GONE_STATUSES.has(response.status)) {

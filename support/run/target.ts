@@ -21,6 +21,7 @@ export function resolveConfig(settings: Settings, simulator: SimulatorTarget | u
     prodBaseUrl: settings.prodBaseUrl,
     availabilityTimeoutMs: settings.availabilityTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,
+    maxRps: settings.maxRps,
     seed,
     runId,
   };

@@ -4,6 +4,7 @@
 // which renew it only when it is about to expire or the target answers 401.
 import { CLIENT_VARIABLES, type CredentialVariables, type Credentials } from './config.js';
 import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
+import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
 import { expectSchema, schemaErrors } from '../readings/schemas.js';
@@ -19,7 +20,12 @@ export interface IssuedToken {
   expiresAt?: number;
 }
 
-export type TokenFailure = 'rejected' | 'unreachable' | 'server' | 'malformed';
+/**
+ * Why no token came. `unreachable`: nothing answered; `unavailable`: the service answered that it
+ * is unavailable (502, 503, 504) however often it was asked. A service that throttles the client
+ * is neither: that is a TargetThrottledError (support/transport/http.ts), as for any request.
+ */
+export type TokenFailure = 'rejected' | 'unreachable' | 'unavailable' | 'server' | 'malformed';
 
 export class TokenError extends Error {
   override readonly name = 'TokenError';
@@ -46,6 +52,10 @@ export interface TokenRequestOptions {
   purpose?: string;
   /** The scope asked for: the documented bci unless a screening token is wanted (CONTRACT_SCREENING_SCOPE). */
   scope?: string;
+  /** CONTRACT_MAX_RPS: the client's token requests share its pace with its API calls. */
+  maxRps?: number;
+  /** How long the request may take, throttled retries included (CONTRACT_AVAILABILITY_TIMEOUT_MS in a run). */
+  deadlineMs?: number;
 }
 
 /** The scope the documentation's token request sends. */
@@ -65,7 +75,9 @@ export async function requestToken(
     baseUrl: authUrl,
     auth: { kind: 'basic', credentials },
     requestTimeoutMs: options.requestTimeoutMs,
+    deadlineMs: options.deadlineMs,
     clock,
+    pace: sharedPace(new URL(url).origin, credentials.clientId, clock, options.maxRps),
   });
   const form = { grant_type: 'client_credentials', scope: options.scope ?? DOCUMENTED_SCOPE };
   expectSchema('token-request', form);
@@ -85,18 +97,19 @@ export async function requestToken(
   return { token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES, options.scope), response };
 }
 
-// "Token service unreachable" is what allurerc.mjs files under "Target unavailable"; the second
-// phrase is the one a person reads for.
-const unavailable = (detail: string): string => `Token service unreachable (target unavailable): ${detail}`;
+// "Token service unreachable" and "Token service unavailable" are what allurerc.mjs files under
+// "Target unavailable"; the phrase in brackets is the one a person reads for.
+const unavailable = (detail: string, reason: 'unreachable' | 'unavailable' = 'unreachable'): string => `Token service ${reason} (target unavailable): ${detail}`;
 
 function issuedToken(response: ApiResponse, url: string, clock: Clock, credentialVariables: CredentialVariables, scope?: string): IssuedToken {
-  // The client has already retried these answers as far as its policy allows: a token service
-  // that still says "try again later" is down, which is no reason to doubt the configuration.
+  // The client has already retried these answers as far as its policy allows (a throttling answer
+  // until its deadline, and then it throws): a token service that still says it is unavailable is
+  // down, which is no reason to doubt the configuration.
   if (RETRY_POLICY.retryStatuses.includes(response.status)) {
     throw new TokenError(
-      'unreachable',
+      'unavailable',
       url,
-      unavailable(`${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}; try again later.`),
+      unavailable(`${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}; try again later.`, 'unavailable'),
       response.status,
     );
   }

@@ -11,7 +11,8 @@ import undiciRequest from 'undici/lib/api/api-request.js';
 import type { Credentials } from '../run/config.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
-import { classifyFailure, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
+import { Pace, type PaceState } from './pace.js';
+import { classifyFailure, isThrottled, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
 
 export type { HttpExchange } from './exchanges.js';
 
@@ -80,6 +81,41 @@ export class TargetUnavailableError extends Error {
   }
 }
 
+/**
+ * The target still throttled the request (429, or 503 with Retry-After) when its deadline came: it
+ * protects itself from this client's rate, which says nothing about the contract. The message says
+ * how fast the client was held to, for how long, and what to lower.
+ */
+export class TargetThrottledError extends Error {
+  override readonly name = 'TargetThrottledError';
+  constructor(
+    readonly host: string,
+    readonly attempts: number,
+    readonly elapsedMs: number,
+    readonly pace: PaceState,
+    readonly exchanges: HttpExchange[],
+    request: string,
+    reason: string,
+    /** The last throttling answer to this request; undefined when it was never sent (another caller's Retry-After outlasted its deadline). */
+    readonly status?: number,
+  ) {
+    const answered = status === undefined ? `held ${request} back` : `still answered ${status} to ${request}`;
+    super(`Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ${heldTo(pace)}`);
+  }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+function heldTo(pace: PaceState): string {
+  const ceiling = pace.ceilingRps === undefined ? 'CONTRACT_MAX_RPS not set' : `CONTRACT_MAX_RPS=${pace.ceilingRps}`;
+  const rate = pace.rps === undefined ? `This client was not held to a rate (${ceiling})` : `This client was held to ${pace.rps.toFixed(1)} requests a second (${ceiling})`;
+  const lower = pace.rps === undefined ? 'Set CONTRACT_MAX_RPS' : `Set CONTRACT_MAX_RPS below ${pace.rps.toFixed(1)}`;
+  return (
+    `${rate} and was throttled ${pace.throttledAnswers} time(s) over the last ${seconds(pace.throttledForMs ?? 0)}. ` +
+    `${lower} (or CONTRACT_TESTS_AT_ONCE lower), or run when the sandbox is less busy.`
+  );
+}
+
 // One keep-alive pool per process: specs in a worker share connections to the target.
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
 
@@ -99,21 +135,28 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly clock: Clock;
   private readonly random: () => number;
+  private readonly pace: Pace;
 
   constructor(options: {
     baseUrl: string;
     auth?: Auth;
     requestTimeoutMs?: number;
+    /** How long one request (its retries and waits included) may take; default the policy's `maxTotalMs`. */
+    deadlineMs?: number;
     policy?: RetryPolicy;
     clock?: Clock;
     random?: () => number;
+    /** The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this client's own. */
+    pace?: Pace;
   }) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.auth = options.auth ?? { kind: 'none' };
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.policy = options.policy ?? RETRY_POLICY;
+    const policy = options.policy ?? RETRY_POLICY;
+    this.policy = options.deadlineMs === undefined ? policy : { ...policy, maxTotalMs: options.deadlineMs };
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
+    this.pace = options.pace ?? new Pace(this.clock);
   }
 
   async request<T = unknown>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -146,18 +189,37 @@ export class ApiClient {
     const started = this.clock.now();
     const history = [...earlier];
     for (let attempt = 1; ; attempt++) {
-      const result = await this.attempt(method, url, options, auth, earlier.length + attempt);
+      if (!(await this.pace.acquire(started + this.policy.maxTotalMs))) {
+        const { host, pathname } = new URL(url);
+        const waitMs = this.pace.pausedUntilMs() - this.clock.now();
+        const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past the request's ${this.policy.maxTotalMs} ms deadline`;
+        throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
+      }
+      const sentAt = this.clock.now();
+      let result: Attempt | undefined;
+      try {
+        result = await this.attempt(method, url, options, auth, earlier.length + attempt);
+      } finally {
+        const answer = result?.response;
+        this.pace.finished(answer && { sentAt, throttled: isThrottled(this.policy, answer.status, this.retryAfter(answer)), retryAfterMs: this.retryAfter(answer), headers: answer.headers });
+      }
       history.push(result.exchange);
+      const status = result.response?.status;
+      const retryAfterMs = this.retryAfter(result.response);
       const decision = retryDecision(this.policy, {
         method,
         attempt,
-        status: result.response?.status,
+        status,
         error: result.failure,
-        retryAfterMs: parseRetryAfter(result.response?.headers['retry-after'], this.clock.now()),
+        retryAfterMs,
         elapsedMs: this.clock.now() - started,
         random: this.random(),
       });
       if (!decision.retry) {
+        if (decision.throttled) {
+          const { pathname } = new URL(url);
+          throw new TargetThrottledError(new URL(url).host, attempt, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, decision.reason, status);
+        }
         if (result.response) return { ...result.response, exchanges: history };
         throw new TargetUnavailableError(
           new URL(url).host,
@@ -169,6 +231,10 @@ export class ApiClient {
       }
       await this.clock.sleep(decision.delayMs);
     }
+  }
+
+  private retryAfter(response: ApiResponse | undefined): number | undefined {
+    return parseRetryAfter(response?.headers['retry-after'], this.clock.now());
   }
 
   private async attempt(

@@ -2,10 +2,11 @@
 // Policy is data and the decision a pure function, so both are tested without a server; the HTTP
 // client (support/transport/http.ts) only schedules what they decide.
 export interface RetryPolicy {
+  /** Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead. */
   readonly maxAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** No retry is started once attempts and waits together would pass this. */
+  /** No retry is started once attempts and waits together would pass this: every request's own deadline. */
   readonly maxTotalMs: number;
   /** Share of the delay added or removed at random, so parallel workers do not retry in lockstep. */
   readonly jitter: number;
@@ -13,6 +14,12 @@ export interface RetryPolicy {
   readonly retryStatuses: readonly number[];
   /** Answers by which the server says it did not process the request, so even a POST may be repeated. */
   readonly unprocessedStatuses: readonly number[];
+  /**
+   * Answers by which the target protects itself (`Retry-After`): 429 always, 503 when it says when
+   * to come back. They are retried until the deadline, whatever the attempt count, and one still
+   * throttled then is the target's rate, not a broken promise.
+   */
+  readonly throttleStatuses: readonly number[];
   readonly idempotentMethods: readonly string[];
 }
 
@@ -24,6 +31,7 @@ export const RETRY_POLICY: RetryPolicy = {
   jitter: 0.2,
   retryStatuses: [429, 502, 503, 504],
   unprocessedStatuses: [429, 503],
+  throttleStatuses: [429],
   idempotentMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'],
 };
 
@@ -47,7 +55,13 @@ export interface AttemptOutcome {
   random?: number;
 }
 
-export type RetryDecision = { retry: false; reason: string } | { retry: true; delayMs: number };
+/** `throttled`: the target was still throttling when the decision gave up (its deadline passed). */
+export type RetryDecision = { retry: false; reason: string; throttled?: true } | { retry: true; delayMs: number };
+
+/** The target asked to be called less often: a 429, or a 503 that says when to come back. */
+export function isThrottled(policy: RetryPolicy, status: number | undefined, retryAfterMs: number | undefined): boolean {
+  return status !== undefined && (policy.throttleStatuses.includes(status) || (status === 503 && retryAfterMs !== undefined));
+}
 
 export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): RetryDecision {
   const method = outcome.method.toUpperCase();
@@ -65,7 +79,8 @@ export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): Ret
   if (!policy.idempotentMethods.includes(method) && !unprocessed) {
     return { retry: false, reason: `${method} is not repeated after ${cause}: the server may have processed it` };
   }
-  if (outcome.attempt >= policy.maxAttempts) {
+  const throttled = isThrottled(policy, outcome.status, outcome.retryAfterMs);
+  if (!throttled && outcome.attempt >= policy.maxAttempts) {
     return { retry: false, reason: `${cause} after ${outcome.attempt} attempts` };
   }
 
@@ -73,10 +88,8 @@ export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): Ret
   const jittered = backoff * (1 + policy.jitter * (2 * (outcome.random ?? 0.5) - 1));
   const delayMs = Math.round(outcome.retryAfterMs ?? jittered);
   if (outcome.elapsedMs + delayMs > policy.maxTotalMs) {
-    return {
-      retry: false,
-      reason: `${cause}; waiting ${delayMs} ms more would pass the ${policy.maxTotalMs} ms retry budget`,
-    };
+    const reason = `${cause}; waiting ${delayMs} ms more would pass the ${policy.maxTotalMs} ms deadline`;
+    return throttled ? { retry: false, reason, throttled } : { retry: false, reason };
   }
   return { retry: true, delayMs };
 }

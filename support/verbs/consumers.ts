@@ -1,6 +1,6 @@
 // Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
-import type { ApiClient, ApiResponse } from '../transport/http.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, type AwaitedTransition } from '../readings/eventually.js';
@@ -44,14 +44,20 @@ export class ConsumerData {
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
-    return this.awaitItem(`consumer ${consumerId} ${what}`, (stop) => this.listConsumers(stop), (body) => consumerRecord(body, consumerId), until, transition);
+    return this.awaitItem(
+      `consumer ${consumerId} ${what}`,
+      (stop) => listReadsOf(this.api).read(this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }, stop),
+      (body) => consumerRecord(body, consumerId),
+      until,
+      transition,
+    );
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      (stop) => this.listSubscribedPersons(stop),
+      (stop) => listReadsOf(this.api).read(this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }, stop),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
       transition,
@@ -95,6 +101,38 @@ export class ConsumerData {
       throw coveredBy(error, 'transition.subscription-created');
     });
   }
+}
+
+/**
+ * The waits of every test on one list of one client read it together: a wait that wants to look
+ * while another's read of that list is in flight joins it, and the read goes on until every joined
+ * wait's record is found (or the list ends). A list not yet showing a record costs a read of every
+ * page, so one answer for all of them saves the most where waits are most frequent.
+ */
+class SharedListReads {
+  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ApiResponse> }>();
+
+  constructor(private readonly api: ApiClient) {}
+
+  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+    const current = this.inFlight.get(path);
+    if (current) {
+      current.found.push(found);
+      return current.read;
+    }
+    const joined = [found];
+    const read = readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() => this.inFlight.delete(path));
+    this.inFlight.set(path, { found: joined, read });
+    return read;
+  }
+}
+
+const listReads = new WeakMap<ApiClient, SharedListReads>();
+
+function listReadsOf(api: ApiClient): SharedListReads {
+  let reads = listReads.get(api);
+  if (!reads) listReads.set(api, (reads = new SharedListReads(api)));
+  return reads;
 }
 
 /** The consumer's own record in a consumer list (an entry that carries its consumerId as a field of its own). */

@@ -5,7 +5,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
-import { ApiClient } from '../transport/http.js';
+import { ApiClient, systemClock } from '../transport/http.js';
+import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
@@ -17,11 +18,19 @@ import { registerSecret } from '../transport/redact.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 
+/**
+ * A client's API calls and its token renewals share one pace (support/transport/pace.ts): every test
+ * of the run slows down together when the target throttles that client, its screening token's calls
+ * included. A throttled request is retried until the availability deadline.
+ */
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
+  const limits = { maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs };
   return new ApiClient({
     baseUrl: config.baseUrl,
     requestTimeoutMs: config.requestTimeoutMs,
-    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token, { scope }) },
+    deadlineMs: limits.deadlineMs,
+    pace: sharedPace(new URL(config.baseUrl).origin, credentials.clientId, systemClock, config.maxRps),
+    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token, { ...limits, scope }) },
   });
 }
 

@@ -19,6 +19,8 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   { name: 'the alternate layout, Link header paging, one id space for all clients, the four booleans required', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', SIMULATOR_STRICT_BOOLEANS: '1', ...SMALL_PAGES } },
   { name: "the vendor's published shapes, nextPageToken paging", simulator: { SIMULATOR_LAYOUT: 'vendor', ...SMALL_PAGES } },
   { name: '10 % transient faults (429/503 with Retry-After), next-URL paging', simulator: { SIMULATOR_FAULT_RATE: '0.1', ...SMALL_PAGES } },
+  // A shared sandbox's rate limit: the run paces every test to what the target accepts (issue 20).
+  { name: 'a rate limit of 10 requests a second per client (429 with Retry-After beyond it)', simulator: { SIMULATOR_RATE_LIMIT: '10' } },
 ])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
   const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...embeddedSimulatorEnv(simulator), ...ownReports(context).env });
   console.log(`contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ${results?.numPendingTests ?? 0} skipped`);

@@ -18,6 +18,7 @@ describe('the control surface', () => {
       counts: { 'POST /sandbox/v1/token.oauth2': 1, 'GET /consumer-intelligence/v3/markets/:market/persons/:gedi': 2 },
       tokensIssued: 1,
       faultsInjected: 0,
+      throttled: 0,
     });
   });
 
@@ -78,6 +79,24 @@ describe('knobs', () => {
       expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
       const report = (await h.request('GET', '/__control/requests')).body;
       expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client\'s rate apart', async () => {
+    const h = await Harness.start({ rateLimitPerSecond: 2, control: true });
+    try {
+      // A second's worth (two) at once, then refused until the bucket refills.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
+      expect(answers.filter((answer) => answer.status === 429).every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
+      expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
+      h.clock!.advance(500);
+      expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
+      expect((await h.tokenRequest()).status).toBe(429);
+      const report = (await h.request('GET', '/__control/requests')).body;
+      expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
     } finally {
       await h.close();
     }

@@ -17,7 +17,7 @@ describe('the CI summary', () => {
     expect(summary.markdown).toContain('| `transition.delete` | States and transitions: "DELETE sandbox person \\| body has only id \\| The custom person with that id is deleted" | `specs/persons/delete.spec.ts` |');
     expect(summary.markdown).toContain('`specs/screening/person-test-case.spec.ts`');
     expect(summary.markdown).toContain('RFC 9110 15.5 Client Error 4xx');
-    expect(summary.markdown).toContain('Not consistent within the deadline: 1. Target unavailable: 1.');
+    expect(summary.markdown).toContain('Not consistent within the deadline: 1. Target unavailable: 1. Target throttled: 0.');
     expect(summary.markdown).toContain('Time to consistency: not measured in this run.');
     expect(summary.markdown).toContain('Report: [report](https://ci.example/run/1#artifacts)');
   });

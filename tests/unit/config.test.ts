@@ -38,13 +38,14 @@ describe('readSettings', () => {
       prodBaseUrl: undefined,
       availabilityTimeoutMs: 30_000,
       requestTimeoutMs: 10_000,
+      maxRps: undefined,
       seed: undefined,
     });
   });
 
   it('reads a remote target; the auth URL defaults to the base URL', () => {
     const settings = readSettings(
-      { ...remote, CONTRACT_MARKET: 'no', CONTRACT_SEED: '42', CONTRACT_AVAILABILITY_TIMEOUT_MS: '5000', CONTRACT_SECOND_CLIENT_ID: 'c2', CONTRACT_SECOND_CLIENT_SECRET: 's2' },
+      { ...remote, CONTRACT_MARKET: 'no', CONTRACT_SEED: '42', CONTRACT_AVAILABILITY_TIMEOUT_MS: '5000', CONTRACT_MAX_RPS: '2.5', CONTRACT_SECOND_CLIENT_ID: 'c2', CONTRACT_SECOND_CLIENT_SECRET: 's2' },
       NO_FILE,
     );
     expect(settings).toMatchObject({
@@ -55,6 +56,7 @@ describe('readSettings', () => {
       market: 'NO',
       screeningProvider: 'PROVIDER',
       availabilityTimeoutMs: 5000,
+      maxRps: 2.5,
       seed: 42,
     });
   });
@@ -126,6 +128,8 @@ describe('readSettings', () => {
     [{ CONTRACT_AVAILABILITY_TIMEOUT_MS: '30s' }, 'CONTRACT_AVAILABILITY_TIMEOUT_MS', /positive whole number/],
     [{ CONTRACT_REQUEST_TIMEOUT_MS: '0' }, 'CONTRACT_REQUEST_TIMEOUT_MS', /positive whole number/],
     [{ CONTRACT_SEED: '1.5' }, 'CONTRACT_SEED', /integer/],
+    [{ CONTRACT_MAX_RPS: '0' }, 'CONTRACT_MAX_RPS', /positive number of requests a second/],
+    [{ CONTRACT_MAX_RPS: 'fast' }, 'CONTRACT_MAX_RPS', /positive number of requests a second/],
   ])('rejects %j naming %s and the fix', (env, variable, message) => {
     const error = configError(env);
     expect(error.variable).toBe(variable);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConsistencyHistory, NotConsistentError, WaitRejectedError, eventually, onWait, pollInterval, watch, type WaitAttempts } from '../../support/readings/eventually.js';
+import { ConsistencyHistory, NotConsistentError, POLLING, WaitRejectedError, consistencySample, eventually, onWait, pollDelay, watch, type WaitAttempts } from '../../support/readings/eventually.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
@@ -21,17 +21,17 @@ function reads(clock: ReturnType<typeof fakeClock>, responses: ApiResponse[], co
 
 const found = (response: ApiResponse) => (response.ok ? (response.body as { gedi?: string }).gedi : undefined);
 
-/** A history of its own for each wait (the default is shared by the process), seeded with earlier waits' times. */
+/** A history of its own for each wait (the default is shared by the process), seeded with earlier creations' times. */
 function historyOf(...consistentAfterMs: number[]): ConsistencyHistory {
   const history = new ConsistencyHistory();
-  for (const ms of consistentAfterMs) history.record(ms);
+  for (const ms of consistentAfterMs) history.record('create', ms);
   return history;
 }
 
 describe('watch', () => {
   const changed = (response: ApiResponse) => (response.body as { familyName?: string }).familyName === 'Other';
 
-  it('reads for the whole window and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
+  it('reads at the start and the end of the window and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
     const clock = fakeClock();
     const { read, count } = reads(clock, [answer(200, { familyName: 'Own' })], 50);
     const seen: WaitAttempts[] = [];
@@ -42,7 +42,8 @@ describe('watch', () => {
       stop();
     }
     expect(clock.now()).toBeGreaterThanOrEqual(2_000);
-    expect(count()).toBeGreaterThan(1);
+    // A state, once shown, stays: a read at the end sees what came at any time inside the window.
+    expect(count()).toBe(2);
     expect(seen).toEqual([expect.objectContaining({ what: 'person g1 to change', outcome: 'quiet', attempts: count() })]);
   });
 
@@ -131,22 +132,18 @@ describe('eventually', () => {
     expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(1_000);
   });
 
-  it('once earlier waits have seen consistency, re-reads first at half their typical time, then every quarter of it', async () => {
-    const clock = fakeClock();
-    const history = historyOf(2_000);
-    const { read } = reads(clock, [answer(404), answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
-    const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history });
-    expect(clock.sleeps).toEqual([1_000, 500, 500]);
-    expect(result.attempts).toBe(4);
-  });
-
-  it('learns from waits that had to re-read, when their successful read was sent', async () => {
+  it('learns, from a wait for a transition, the middle of the interval its effect came in, or a share of the time of a first read that saw it', async () => {
     const clock = fakeClock();
     const history = historyOf();
-    await eventually('at once', reads(clock, [answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, history });
-    expect(history.typicalMs(), 'a wait satisfied by its first read says nothing about the delay').toBeUndefined();
-    await eventually('later', reads(clock, [answer(404), answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history });
-    expect(history.typicalMs()).toBe(60); // first read 10 ms, then the 50 ms minimum interval
+    const created = { name: 'create' as const, since: clock.now() - 100 };
+    await eventually('later', reads(clock, [answer(404), answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history, transition: created });
+    // Read 100 ms after the write (not yet), then after the 50 ms minimum interval at 160 ms.
+    expect(history.firstLookMs('create')).toBe(130);
+    expect(consistencySample(1_000, undefined)).toBe(1_000 * POLLING.firstReadShareUnlearned);
+    expect(consistencySample(1_000, undefined, 2_000)).toBe(1_000 * POLLING.firstReadShare);
+    expect(consistencySample(5_000, undefined, 2_000), 'a late first read is no sign of slower effects').toBe(2_000 * POLLING.firstReadShare);
+    await eventually('a lookup', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, history });
+    expect(history.firstLookMs('create'), 'a wait that is not for a transition teaches nothing').toBe(130);
   });
 
   it('tells wait listeners how many attempts each wait took and what the reads that did not yet see it answered', async () => {
@@ -171,65 +168,108 @@ describe('a wait for a transition', () => {
     const stop = onWait((wait) => waits.push(wait));
     await eventually('created', reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history: historyOf(), transition: { name: 'create', since } });
     stop();
-    // Reads sent at 0, 60 and 120 ms of the wait (10 ms each, then the 50 ms minimum interval), 100 ms after the write.
-    expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 220, notYetStatuses: [404, 404] })]);
+    // Nothing learned: reads 100 ms after the write, then 50 ms (the minimum) and 30 % of the 170 ms since the write later, 10 ms each.
+    expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
+  });
+
+  it('reads first at the 40th percentile of the learned times after the write, not at once, then 30 % of the time since the write apart', async () => {
+    const clock = fakeClock();
+    const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
+    expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
+    const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
+    const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
+    expect(clock.sleeps).toEqual([2_600, 780, 1_014]);
+    expect(result.attempts).toBe(3);
+  });
+
+  it('reads at once when the write is older than the first look', async () => {
+    const clock = fakeClock();
+    const { read } = reads(clock, [answer(200, { gedi: 'g1' })], 0);
+    await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history: historyOf(1_000), transition: { name: 'create', since: clock.now() - 5_000 } });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('while nothing is learned, lets one wait read for all of them: the others read only once it has seen its effect', async () => {
+    const clock = fakeClock();
+    const history = historyOf();
+    const log: string[] = [];
+    const logged = (name: string, responses: ApiResponse[]) => {
+      const { read } = reads(clock, responses, 10);
+      return async () => {
+        const response = await read();
+        log.push(`${name} ${response.status}`);
+        return response;
+      };
+    };
+    const created = () => ({ name: 'create' as const, since: clock.now() });
+    await Promise.all([
+      eventually('scout', logged('scout', [answer(404), answer(404), answer(200, { gedi: 'a' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
+      eventually('follower', logged('follower', [answer(200, { gedi: 'b' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
+    ]);
+    expect(log).toEqual(['scout 404', 'scout 404', 'scout 200', 'follower 200']);
   });
 });
 
-describe('pollInterval', () => {
-  it('with no history, is about 30% of the time waited, between 50 ms and 2 s', () => {
-    expect(pollInterval(0, 0.5)).toBe(50);
-    expect(pollInterval(1_000, 0.5)).toBe(300);
-    expect(pollInterval(60_000, 0.5)).toBe(2_000);
+describe('pollDelay', () => {
+  const plan = { sinceWriteMs: 1_000, firstRead: false, random: 0.5 };
+
+  it('with nothing learned, reads at once and then about 30% of the time waited apart, between 50 ms and 2 s', () => {
+    expect(pollDelay({ ...plan, firstRead: true })).toBe(0);
+    expect(pollDelay({ ...plan, sinceWriteMs: 0 })).toBe(50);
+    expect(pollDelay(plan)).toBe(300);
+    expect(pollDelay({ ...plan, sinceWriteMs: 60_000 })).toBe(2_000);
   });
 
-  it('jitters by at most 20% and stays within the bounds', () => {
-    expect(pollInterval(1_000, 0)).toBe(240);
-    expect(pollInterval(1_000, 0.999)).toBeLessThanOrEqual(360);
-    expect(pollInterval(1_000, 0.999)).toBeGreaterThan(355);
-    expect(pollInterval(10, 0)).toBe(50);
-    expect(pollInterval(60_000, 0.999)).toBe(2_000);
-  });
-});
-
-describe('pollInterval with a typical time to consistency', () => {
-  it('first jumps to half the typical time, however long that is', () => {
-    expect(pollInterval(0, 0.5, 2_000)).toBe(1_000);
-    expect(pollInterval(400, 0.5, 2_000)).toBe(600);
-    expect(pollInterval(0, 0.5, 10_000)).toBe(5_000);
-    expect(pollInterval(990, 0.5, 2_000)).toBe(50);
+  it('with a first look learned, waits for it, then reads a share of the time since the write apart', () => {
+    expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 400, firstLookMs: 2_000 })).toBe(1_600);
+    expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(0);
+    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(750);
   });
 
-  it('then re-reads every quarter of the typical time, or of the time waited once longer, up to 2 s', () => {
-    expect(pollInterval(1_000, 0.5, 2_000)).toBe(500);
-    expect(pollInterval(6_000, 0.5, 2_000)).toBe(1_500);
-    expect(pollInterval(60_000, 0.5, 2_000)).toBe(2_000);
+  it('steps wider while the first look is learned from only a few effects', () => {
+    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000, learning: true })).toBe(1_125);
   });
 
-  it('jitters by at most 20%', () => {
-    expect(pollInterval(0, 0, 2_000)).toBe(800);
-    expect(pollInterval(1_000, 0, 2_000)).toBe(400);
-    expect(pollInterval(1_000, 0.999, 2_000)).toBeLessThanOrEqual(600);
+  it('jitters by at most 20%, keeps its bounds and a watch\'s minimum', () => {
+    expect(pollDelay({ ...plan, random: 0 })).toBe(240);
+    expect(pollDelay({ ...plan, random: 0.999 })).toBeLessThanOrEqual(360);
+    expect(pollDelay({ ...plan, sinceWriteMs: 10, random: 0 })).toBe(50);
+    expect(pollDelay({ ...plan, sinceWriteMs: 60_000, random: 0.999 })).toBe(2_000);
+    expect(pollDelay({ ...plan, minIntervalMs: 5_000 })).toBe(5_000);
   });
 });
 
 describe('ConsistencyHistory', () => {
-  it('takes the median of the recent waits, so one slow effect does not move it', () => {
-    expect(historyOf(1_000, 30_000, 2_000).typicalMs()).toBe(2_000);
-    expect(historyOf(1_000, 3_000).typicalMs()).toBe(2_000);
+  it('learns nothing before an effect was seen, then per transition, from every transition while one has no times of its own', () => {
+    const history = new ConsistencyHistory();
+    expect(history.firstLookMs('create')).toBeUndefined();
+    history.record('create', 2_000);
+    expect(history.firstLookMs('update')).toBe(2_000);
+    history.record('subscription', 6_000);
+    expect(history.firstLookMs('subscription')).toBe(6_000);
+    expect(history.firstLookMs('create')).toBe(2_000);
+    expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([1, 2]);
   });
 
-  it('forgets waits older than the last 16', () => {
-    const history = historyOf(...Array.from({ length: 16 }, () => 5_000));
-    for (let i = 0; i < 16; i++) history.record(1_000);
-    expect(history.typicalMs()).toBe(1_000);
+  it('keeps the recent times of a transition only', () => {
+    const history = new ConsistencyHistory();
+    for (let i = 0; i < POLLING.historySize; i++) history.record('create', 5_000);
+    for (let i = 0; i < POLLING.historySize; i++) history.record('create', 1_000);
+    expect(history.firstLookMs('create')).toBe(1_000);
+  });
+
+  it('lets one wait at a time scout', () => {
+    const history = new ConsistencyHistory();
+    expect([history.claimScout(), history.claimScout()]).toEqual([true, false]);
+    history.releaseScout();
+    expect(history.claimScout()).toBe(true);
   });
 
   it('shares what one worker learns with every history joined to the same channel', async () => {
     const channel = `eventually-test-${process.pid}-${Date.now()}`;
     const [learner, other] = [ConsistencyHistory.shared(channel), ConsistencyHistory.shared(channel)];
-    learner.record(1_500);
-    expect(learner.typicalMs()).toBe(1_500);
-    await vi.waitFor(() => expect(other.typicalMs()).toBe(1_500));
+    learner.record('create', 1_500);
+    expect(learner.firstLookMs('create')).toBe(1_500);
+    await vi.waitFor(() => expect(other.firstLookMs('create')).toBe(1_500));
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, TargetUnavailableError, type HttpExchange, type TokenSource } from '../../support/transport/http.js';
-import { RETRY_POLICY, classifyFailure, parseRetryAfter, retryDecision } from '../../support/transport/retry.js';
+import { RETRY_POLICY, classifyFailure, isThrottled, parseRetryAfter, retryDecision } from '../../support/transport/retry.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 import { observeExchanges } from '../../support/transport/exchanges.js';
 
@@ -59,10 +59,23 @@ describe('retryDecision', () => {
     });
   });
 
-  it('stops when the wait would pass the total budget', () => {
+  it('stops when the wait would pass the deadline, and says a throttling answer was still coming', () => {
     const decision = retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 120_000, elapsedMs: 1_000 });
-    expect(decision).toMatchObject({ retry: false });
-    expect(decision.retry === false && decision.reason).toMatch(/retry budget/);
+    expect(decision).toMatchObject({ retry: false, throttled: true });
+    expect(decision.retry === false && decision.reason).toMatch(/deadline/);
+    expect(retryDecision(RETRY_POLICY, { ...base, status: 502, elapsedMs: RETRY_POLICY.maxTotalMs })).not.toHaveProperty('throttled');
+  });
+
+  it('retries a throttled request until its deadline, whatever the attempt count', () => {
+    for (const outcome of [{ status: 429 }, { status: 503, retryAfterMs: 1_000 }]) {
+      expect(retryDecision(RETRY_POLICY, { ...base, ...outcome, attempt: 50, elapsedMs: 10_000 })).toMatchObject({ retry: true });
+    }
+    // A 503 that does not say when to come back is an outage: the attempt count still ends it.
+    expect(retryDecision(RETRY_POLICY, { ...base, status: 503, attempt: RETRY_POLICY.maxAttempts })).toMatchObject({ retry: false });
+  });
+
+  it('tells throttling (429, 503 with Retry-After) from an outage', () => {
+    expect([isThrottled(RETRY_POLICY, 429, undefined), isThrottled(RETRY_POLICY, 503, 1000), isThrottled(RETRY_POLICY, 503, undefined), isThrottled(RETRY_POLICY, 502, 1000)]).toEqual([true, true, false, false]);
   });
 });
 

@@ -111,10 +111,10 @@ describe('readPages', () => {
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {
     server = await startServer((request, response) => {
-      if (request.url.includes('cursor=2')) sendJson(response, 503, { error: 'down' }, { 'retry-after': '0' });
+      if (request.url.includes('cursor=2')) sendJson(response, 503, { error: 'down' });
       else sendJson(response, 200, { items: [1], nextCursor: '2' });
     });
-    const answer = await readPages(new ApiClient({ baseUrl: server.url, policy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxTotalMs: 0, jitter: 0, retryStatuses: [], unprocessedStatuses: [], idempotentMethods: [] } }), '/v3/consumers');
+    const answer = await readPages(new ApiClient({ baseUrl: server.url, policy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxTotalMs: 0, jitter: 0, retryStatuses: [], unprocessedStatuses: [], throttleStatuses: [], idempotentMethods: [] } }), '/v3/consumers');
     expect(answer.status).toBe(503);
   });
 

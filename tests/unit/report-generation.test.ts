@@ -79,6 +79,10 @@ describe('failure taxonomy', () => {
       { name: 'becomes available', status: 'broken', message: 'Broken rule person.eventually-available (…): not available', trace: 'NotConsistentError: person not available after 30000 ms' },
       { name: 'answers at all', status: 'broken', message: 'h did not answer (refused)', trace: 'TargetUnavailableError: h did not answer' },
       { name: 'token unreachable', status: 'broken', message: 'Token service unreachable: …', trace: 'TokenError: Token service unreachable: …' },
+      { name: 'token unavailable', status: 'broken', message: 'Token service unavailable (target unavailable): h still answered 503 …', trace: 'TokenError: Token service unavailable …' },
+      // A throttled request is never a broken rule, inside a rule's test or in the token request.
+      { name: 'read throttled', status: 'broken', message: 'Target throttled: h still answered 429 to GET /p …', trace: 'TargetThrottledError: Target throttled: h still answered 429 …' },
+      { name: 'token throttled', status: 'broken', message: 'Target throttled: h still answered 503 to POST /sandbox/v1/token.oauth2 …', trace: 'TargetThrottledError: Target throttled: …' },
       { name: 'token rejected', status: 'broken', message: 'Token request rejected by u (status 401)', trace: 'TokenError: Token request rejected' },
       // A token answer without access_token breaks the documented token response: not a setting to fix.
       { name: 'token malformed', status: 'broken', message: 'Broken rule auth.token-issued (Authentication: "…"): answered 200 without a string access_token', trace: 'TokenError: Broken rule auth.token-issued …' },
@@ -90,11 +94,12 @@ describe('failure taxonomy', () => {
     expect(counts).toMatchObject({
       'Contract broken': ['deletes the person with that id', 'token malformed'],
       'Not consistent within the deadline': ['becomes available'],
-      'Target unavailable': ['answers at all', 'token unreachable'],
+      'Target unavailable': ['answers at all', 'token unavailable', 'token unreachable'],
+      'Target throttled': ['read throttled', 'token throttled'],
       'Configuration error': ['token rejected'],
       'Product errors': ['plain failure'],
     });
-    expect(summary).toMatchObject({ total: 8, passed: 1, notPassed: 7 });
+    expect(summary).toMatchObject({ total: 11, passed: 1, notPassed: 10 });
     const text = formatSummary(summary);
     expect(text).toContain('[transition.delete] deletes the person with that id');
     expect(text).not.toContain('Test errors');
@@ -115,6 +120,15 @@ describe('release gate', () => {
     const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], rules: { minTestsCount: 3 } });
     expect(verdict.passed).toBe(false);
     expect(verdict.details).toMatch(/number of failed tests 1 exceeds the allowed threshold value 0/);
+  });
+
+  test('fails a run its target throttled, as one whose target was unavailable', async () => {
+    const dir = join(project, 'throttled');
+    writeResults(dir, [...green, { name: 'read throttled', status: 'broken', message: 'Target throttled: h still answered 429 …', trace: 'TargetThrottledError: Target throttled: …' }]);
+    const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], rules: { minTestsCount: 3 } });
+    expect(verdict.passed).toBe(false);
+    expect(verdict.summary.byCategory.find((entry) => entry.name === 'Target throttled')?.tests).toHaveLength(1);
+    expect(verdict.summary.byCategory.find((entry) => entry.name === 'Contract broken')?.tests).toHaveLength(0);
   });
 
   test('passes when the only failure is an accepted known issue', async () => {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { redactText } from '../../support/transport/redact.js';
+import { TargetThrottledError } from '../../support/transport/http.js';
+import { RETRY_POLICY } from '../../support/transport/retry.js';
 import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
@@ -85,12 +87,26 @@ describe('requestToken', () => {
     await expect(requestToken(server.url, credentials)).rejects.toMatchObject({ reason: 'malformed' });
   });
 
-  it.each([429, 503])('reports a token service still answering %i after the retries as unreachable (target unavailable), not as a configuration error', async (status) => {
+  it('reports a token service still answering 503 (without Retry-After) after the retries as unavailable (target unavailable), neither unreachable nor a configuration error', async () => {
+    const status = 503;
     server = await startServer((_request, response) => sendJson(response, status, { error: 'try later' }));
     const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ reason: 'unreachable', status });
+    expect(error).toMatchObject({ reason: 'unavailable', status });
     expect(server.received.length).toBeGreaterThan(1);
-    expect((error as Error).message).toMatch(/^Token service unreachable \(target unavailable\): 127\.0\.0\.1:\d+ still answered/);
+    expect((error as Error).message).toMatch(/^Token service unavailable \(target unavailable\): 127\.0\.0\.1:\d+ still answered/);
+  });
+
+  it.each([
+    ['429', 429, {}],
+    ['503 with Retry-After', 503, { 'retry-after': '2' }],
+  ])('reports a token service still answering %s at the deadline as throttled, with the setting to lower', async (_case, status, headers) => {
+    server = await startServer((_request, response) => sendJson(response, status, { error: 'slow down' }, headers));
+    const error = await requestToken(server.url, credentials, { clock: fakeClock(), deadlineMs: 20_000, maxRps: 3 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TargetThrottledError);
+    expect(error).toMatchObject({ status });
+    // Retried until the deadline, not for a fixed number of attempts.
+    expect(server.received.length).toBeGreaterThan(RETRY_POLICY.maxAttempts);
+    expect((error as Error).message).toMatch(/^Target throttled: 127\.0\.0\.1:\d+ still answered \d+ to POST \/sandbox\/v1\/token\.oauth2 .*held to \d+\.\d requests a second \(CONTRACT_MAX_RPS=3\).*Set CONTRACT_MAX_RPS below/);
   });
 
   it('reports a host that does not answer as unreachable', async () => {

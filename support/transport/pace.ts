@@ -1,0 +1,230 @@
+// Owns the pace of one client: how fast every request of that client may be sent, learned from the
+// target's answers. A shared sandbox limits how fast one client may call it and says so with 429 (or
+// 503) and Retry-After, sometimes with rate-limit headers. One throttled caller is a sign for all of
+// them: the pace pauses every caller until the Retry-After has passed, then spaces their requests at
+// the rate the target was seen to accept, and raises that rate again only slowly and only while it
+// holds requests back. Knowing nothing, it starts as TCP does: a few requests in flight, one more
+// for every one answered, so that a run whose every test starts at once does not open with a burst
+// the target refuses; the first throttled answer ends that start, and so does a window wide enough
+// to say the target is not limiting. The retry decision (support/transport/retry.ts) says whether
+// and until when a request is repeated; the pace says when any request may go.
+import type { Clock } from './http.js';
+
+/** How the pace learns, as data. */
+export const PACING = {
+  /** Requests in flight at the start, before any answer came... */
+  initialWindow: 4,
+  /** ...one more for each accepted answer, until this many, or for this long without a refusal: then the target is not what limits the run. */
+  openWindow: 64,
+  openAfterMs: 500,
+  /** What the target accepted is counted over this window before a throttled request. */
+  windowMs: 1_000,
+  /** The pace is set this share below the rate the target accepted, so it is not throttled again at once. */
+  margin: 0.9,
+  /**
+   * A throttled answer lowers the pace only when at least this many, and this share, of the
+   * window's answers were throttled: one refusal now and then (a busy moment, a transient fault)
+   * is honoured by its Retry-After alone; a burst of them says the rate is too high.
+   */
+  minThrottled: 2,
+  minThrottledShare: 0.25,
+  /** The pace never falls below this (requests a second). */
+  minRps: 0.2,
+  /** Without a throttled answer for this long, while the pace held requests back, it rises by `increase`. */
+  quietMs: 5_000,
+  increase: 1.1,
+  /** A throttled answer without Retry-After pauses every caller this long. */
+  defaultPauseMs: 1_000,
+};
+
+/** What a target says about its limit in response headers, when it says anything. */
+export interface RateLimitHeaders {
+  /** Requests a second the target allows, from a policy that names its window (`RateLimit-Policy: 10;w=1`). */
+  perSecond?: number;
+  /** The quota is used up: come back after this many ms (`RateLimit-Remaining: 0` with `RateLimit-Reset`). */
+  resetMs?: number;
+}
+
+/**
+ * Reads the rate-limit headers in common use: `RateLimit-Policy` (IETF draft: `<limit>;w=<seconds>`),
+ * `RateLimit-Remaining` / `X-RateLimit-Remaining` with `RateLimit-Reset` / `X-RateLimit-Reset`
+ * (seconds from now, or an epoch time in seconds). A limit without its window (`X-RateLimit-Limit`
+ * alone: per second, per minute or per hour?) says nothing about a rate and is ignored.
+ */
+export function readRateLimitHeaders(headers: Record<string, string>, nowMs: number): RateLimitHeaders {
+  const read: RateLimitHeaders = {};
+  const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w\s*=\s*(\d+(?:\.\d+)?)/i.exec(headers['ratelimit-policy'] ?? headers['x-ratelimit-policy'] ?? '');
+  if (policy && Number(policy[2]) > 0) read.perSecond = Number(policy[1]) / Number(policy[2]);
+  const remaining = headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining'];
+  const reset = Number(headers['ratelimit-reset'] ?? headers['x-ratelimit-reset']);
+  if (remaining?.trim() === '0' && Number.isFinite(reset) && reset >= 0) {
+    // A reset larger than a day in seconds is an epoch time (GitHub, Twitter), not a delay.
+    read.resetMs = reset > 86_400 ? Math.max(0, reset * 1000 - nowMs) : reset * 1000;
+  }
+  return read;
+}
+
+/** One answer, as the pace learns from it. */
+export interface PacedAnswer {
+  /** When the request was sent (the clock's ms). */
+  sentAt: number;
+  /** The target throttled it (support/transport/retry.ts `isThrottled`). */
+  throttled: boolean;
+  retryAfterMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** What a pace did so far, for the message of a request still throttled at its deadline. */
+export interface PaceState {
+  /** Requests a second the pace holds its client to; undefined while it holds nothing back. */
+  rps?: number;
+  /** The ceiling set from the start (CONTRACT_MAX_RPS). */
+  ceilingRps?: number;
+  throttledAnswers: number;
+  /** Since the first throttled answer; undefined before one came. */
+  throttledForMs?: number;
+}
+
+export class Pace {
+  private rps: number | undefined;
+  /** Requests in flight allowed while starting; undefined once the start is over. */
+  private window: number | undefined;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private pausedUntil = 0;
+  private nextSlotAt = 0;
+  private lastChangeAt: number;
+  private readonly startedAt: number;
+  private heldBack = false;
+  private throttledAnswers = 0;
+  private throttledSince: number | undefined;
+  /** The answers of the last window or so: what the target accepted and refused. */
+  private recent: { sentAt: number; throttled: boolean }[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    /** Requests a second never to exceed, from the start; undefined: none until the target says. */
+    private readonly ceilingRps?: number,
+  ) {
+    this.rps = ceilingRps;
+    // A ceiling spaces requests from the first one: no burst to guard against.
+    this.window = ceilingRps === undefined ? PACING.initialWindow : undefined;
+    this.lastChangeAt = clock.now();
+    this.startedAt = clock.now();
+  }
+
+  /**
+   * Resolves true when the next request of this client may be sent: within the starting window,
+   * after any pause, at the pace's spacing. Every such acquire is matched by one `finished`. Resolves
+   * false, at once, when the pause lasts past `deadline` (the clock's ms): the request cannot go in time.
+   */
+  async acquire(deadline = Infinity): Promise<boolean> {
+    while (this.window !== undefined && this.inFlight >= this.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.inFlight += 1;
+    for (;;) {
+      const now = this.clock.now();
+      const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
+      if (at > deadline) {
+        this.finished();
+        return false;
+      }
+      this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
+      if (at <= now) return true;
+      this.heldBack = true;
+      await this.clock.sleep(at - now);
+      // A throttled answer that came meanwhile paused everyone again: queue anew behind the pause.
+      if (this.pausedUntil <= this.clock.now()) return true;
+    }
+  }
+
+  /** The request let go by `acquire` ended, with this answer, or without one (nothing answered). */
+  finished(answer?: PacedAnswer): void {
+    this.inFlight -= 1;
+    if (answer) this.observe(answer);
+    // Those waiting for the window look again (they queue anew if it is still full).
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  /** Learns from one answer of this client. */
+  observe(answer: PacedAnswer): void {
+    const now = this.clock.now();
+    this.recent.push({ sentAt: answer.sentAt, throttled: answer.throttled });
+    this.recent = this.recent.filter((entry) => entry.sentAt >= now - 2 * PACING.windowMs);
+    const said = readRateLimitHeaders(answer.headers ?? {}, now);
+    if (said.perSecond !== undefined) this.lower(said.perSecond * PACING.margin, now);
+    if (said.resetMs !== undefined) this.pause(now + said.resetMs);
+    if (answer.throttled) this.throttled(answer, now);
+    else if (this.window !== undefined) this.widen(now);
+    else this.quiet(now);
+  }
+
+  private widen(now: number): void {
+    // Answers that come slowly (a busy start of the run) must not keep the start going for long.
+    const open = this.window! + 1 >= PACING.openWindow || now - this.startedAt >= PACING.openAfterMs;
+    this.window = open ? undefined : this.window! + 1;
+  }
+
+  /** Until when every request of this client waits (a Retry-After); in the past when none does. */
+  pausedUntilMs(): number {
+    return this.pausedUntil;
+  }
+
+  state(): PaceState {
+    const throttledForMs = this.throttledSince === undefined ? undefined : this.clock.now() - this.throttledSince;
+    return { rps: this.rps, ceilingRps: this.ceilingRps, throttledAnswers: this.throttledAnswers, throttledForMs };
+  }
+
+  private throttled(answer: PacedAnswer, now: number): void {
+    this.throttledAnswers += 1;
+    this.throttledSince ??= now;
+    this.pause(now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
+    const window = this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.windowMs && entry.sentAt <= answer.sentAt);
+    const refused = window.filter((entry) => entry.throttled).length;
+    const accepted = (window.length - refused) * (1000 / PACING.windowMs);
+    if (this.window !== undefined) {
+      // A refusal ends the start once the target has accepted enough to guess its rate from: what it
+      // accepted in the window. Before that (a refusal of the very first requests) it only pauses.
+      if (accepted < PACING.initialWindow) return;
+      this.window = undefined;
+      return this.lower(accepted * PACING.margin, now);
+    }
+    // Only a request sent at the present pace says the pace is too fast; the many refusals of one
+    // burst lower it once.
+    if (answer.sentAt < this.lastChangeAt) return;
+    if (refused < PACING.minThrottled || refused < PACING.minThrottledShare * window.length) return;
+    this.lower(Math.max(PACING.minRps, accepted * PACING.margin), now);
+  }
+
+  private quiet(now: number): void {
+    if (this.rps === undefined || now - this.lastChangeAt < PACING.quietMs) return;
+    // A pace that held nothing back is not what limits the run: raising it would only be a guess.
+    if (this.heldBack) this.rps = Math.min(this.ceilingRps ?? Infinity, this.rps * PACING.increase);
+    this.heldBack = false;
+    this.lastChangeAt = now;
+  }
+
+  private lower(rps: number, now: number): void {
+    const lowered = Math.min(this.ceilingRps ?? Infinity, this.rps ?? Infinity, rps);
+    if (lowered === this.rps) return;
+    this.rps = lowered;
+    this.lastChangeAt = now;
+    this.heldBack = false;
+  }
+
+  private pause(until: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, until);
+    this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+  }
+}
+
+// One pace per client and target for the whole process: every test, every worker's API client and
+// every token request of that client share it.
+const paces = new Map<string, Pace>();
+
+/** The pace of `clientId` at `origin` in this process; `ceilingRps` applies when it is first created. */
+export function sharedPace(origin: string, clientId: string, clock: Clock, ceilingRps?: number): Pace {
+  const key = `${origin} ${clientId}`;
+  let pace = paces.get(key);
+  if (!pace) paces.set(key, (pace = new Pace(clock, ceilingRps)));
+  return pace;
+}

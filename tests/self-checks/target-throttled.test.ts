@@ -1,0 +1,43 @@
+// A run against a target that only throttles ends with its failures filed under "Target throttled",
+// never under "Contract broken" nor "Target unavailable": a throttled request is the target protecting
+// itself from the client's rate (issue 20). Two ways to be throttled to the deadline: the token
+// service answering every request 429 or 503 with Retry-After (the run stops in setup), and a
+// target that lets each client's token request through and refuses every later request with 429 and
+// a Retry-After past the deadline (every test that sends a request fails, each as throttled).
+import { stripVTControlCharacters } from 'node:util';
+import { expect, test } from 'vitest';
+import { runContract } from '../../support/run/child-runs.js';
+import { ownReports } from './own-reports.js';
+
+/** A category's count in the console summary of the run (`  Target throttled  1`). */
+function categoryCount(output: string, category: string): number | undefined {
+  const match = new RegExp(`^\\s*${category}\\s+(\\d+)\\s*$`, 'm').exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
+// The embedded simulator whatever a .env says; a short deadline, so the run is held to it quickly.
+const throttlingTarget = { CONTRACT_BASE_URL: '', CONTRACT_AVAILABILITY_TIMEOUT_MS: '3000' };
+
+test.concurrent.for([
+  {
+    name: 'the token service answers every request 429 or 503 with Retry-After',
+    env: { ...throttlingTarget, SIMULATOR_FAULT_RATE: '1' },
+    atLeast: 1,
+  },
+  {
+    name: 'every request after the token is answered 429 with a Retry-After past the deadline (a limit of one request per 20 s)',
+    env: { ...throttlingTarget, SIMULATOR_RATE_LIMIT: '0.05' },
+    atLeast: 20,
+  },
+])('a run ends as "Target throttled", with no broken rule, when $name', async ({ env, atLeast }, context) => {
+  const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
+  const output = stripVTControlCharacters(raw);
+  const line = /Target throttled: [^\n]*/.exec(output)?.[0];
+  console.log(`target-throttled: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled; ${line?.slice(0, 300) ?? '(no target-throttled line)'}`);
+  expect(code, 'the run exits non-zero').not.toBe(0);
+  expect(line, 'a message that names the request, the rate it was held to and the setting to lower').toMatch(/(still answered (429|503) to|held) (GET|PUT|POST|DELETE) .* held to .*Set CONTRACT_MAX_RPS/);
+  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBeGreaterThanOrEqual(atLeast);
+  expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
+  expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(0);
+  expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
+});

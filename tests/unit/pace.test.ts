@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../support/transport/http.js';
+import { PACING, Pace, readRateLimitHeaders } from '../../support/transport/pace.js';
+import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+
+/** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
+async function sendThrough(pace: Pace, clock: ReturnType<typeof fakeClock>, count: number, throttled: (index: number) => boolean = () => false): Promise<number[]> {
+  const sentAt: number[] = [];
+  for (let index = 0; index < count; index++) {
+    await pace.acquire();
+    sentAt.push(clock.now());
+    pace.finished({ sentAt: clock.now(), throttled: throttled(index), retryAfterMs: throttled(index) ? 1_000 : undefined });
+  }
+  return sentAt;
+}
+
+describe('Pace', () => {
+  it('starts with a few requests in flight, one more for each answered, and opens once that many are answered', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    const inFlight = await Promise.all(Array.from({ length: PACING.initialWindow }, () => pace.acquire()));
+    let fifth = false;
+    const waiting = pace.acquire().then(() => (fifth = true));
+    await Promise.resolve();
+    expect([inFlight.length, fifth]).toEqual([PACING.initialWindow, false]);
+    pace.finished({ sentAt: clock.now(), throttled: false });
+    await waiting;
+    // Answered one by one, the window widens until it is open: no request waits any more.
+    await sendThrough(pace, clock, PACING.openWindow);
+    const open = await Promise.race([Promise.all(Array.from({ length: 200 }, () => pace.acquire())).then(() => 'open'), new Promise((resolve) => setTimeout(() => resolve('held'), 50))]);
+    expect(open).toBe('open');
+  });
+
+  it('ends the start at the first refusal after some were accepted, paced below what the target accepted', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    await sendThrough(pace, clock, 10, (index) => index === 9);
+    expect(pace.state().rps).toBeCloseTo(9 * PACING.margin);
+  });
+
+  it('holds nothing back once started until the target says something, and spaces requests at a ceiling set from the start', async () => {
+    const clock = fakeClock();
+    await sendThrough(new Pace(clock), clock, 20);
+    expect(clock.sleeps).toEqual([]);
+    const paced = await sendThrough(new Pace(clock, 4), clock, 5);
+    expect(paced.slice(1).map((at, index) => at - paced[index]!)).toEqual([250, 250, 250, 250]);
+  });
+
+  it('pauses every caller until the Retry-After of one throttled answer has passed', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    pace.observe({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
+    const started = clock.now();
+    await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
+    // Nothing was accepted yet: no rate to guess.
+    expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
+  });
+
+  it('lowers the pace below what the target accepted when a burst is refused, once per burst, and not for one refusal now and then', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    // A burst of 30 at once, of which the target accepted 10.
+    const sentAt = clock.now();
+    for (let index = 0; index < 30; index++) pace.observe({ sentAt, throttled: index >= 10, retryAfterMs: 1_000 });
+    expect(pace.state().rps).toBeCloseTo(10 * PACING.margin);
+    expect(pace.state().throttledAnswers).toBe(20);
+
+    const steady = new Pace(clock, 50);
+    await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
+    expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
+  });
+
+  it('raises the pace again only after a quiet while in which it held requests back, never above the ceiling', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock, 10);
+    const sentAt = clock.now();
+    for (let index = 0; index < 8; index++) pace.observe({ sentAt, throttled: index >= 4, retryAfterMs: 1_000 });
+    const lowered = pace.state().rps!;
+    expect(lowered).toBeCloseTo(4 * PACING.margin);
+    // Requests held back at the lowered pace for longer than the quiet period.
+    await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
+    expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+    await sendThrough(pace, clock, 400);
+    expect(pace.state().rps).toBe(10);
+  });
+
+  it('follows what the target says in rate-limit headers', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    pace.observe({ sentAt: clock.now(), throttled: false, headers: { 'ratelimit-policy': '20;w=10', 'ratelimit-remaining': '0', 'ratelimit-reset': '4' } });
+    const started = clock.now();
+    const sentAt = await sendThrough(pace, clock, 3);
+    expect(sentAt[0]! - started).toBe(4_000);
+    expect(sentAt[2]! - sentAt[1]!).toBeCloseTo(1000 / (2 * PACING.margin), 0);
+  });
+});
+
+describe('readRateLimitHeaders', () => {
+  const now = 1_700_000_000_000;
+  it('reads a policy with its window, and an exhausted quota with its reset as a delay or an epoch time', () => {
+    expect(readRateLimitHeaders({ 'ratelimit-policy': '100;w=60' }, now)).toEqual({ perSecond: 100 / 60 });
+    expect(readRateLimitHeaders({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' }, now)).toEqual({ resetMs: 2_000 });
+    expect(readRateLimitHeaders({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 30) }, now)).toEqual({ resetMs: 30_000 });
+  });
+
+  it('ignores a limit without its window, and a quota not yet used up', () => {
+    expect(readRateLimitHeaders({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': '60' }, now)).toEqual({});
+  });
+});
+
+describe('ApiClient with a shared pace', () => {
+  let server: LocalServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("holds another caller of the same client back for one caller's Retry-After", async () => {
+    let calls = 0;
+    server = await startServer((_request, response) => (++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {})));
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    const [first, second] = [new ApiClient({ baseUrl: server.url, clock, pace }), new ApiClient({ baseUrl: server.url, clock, pace })];
+    expect((await first.request('GET', '/a')).status).toBe(200);
+    const before = clock.now();
+    // The first caller's retry already waited the 5 s; a caller arriving during the pause waits for what is left.
+    pace.observe({ sentAt: clock.now(), throttled: true, retryAfterMs: 5_000 });
+    expect((await second.request('GET', '/b')).status).toBe(200);
+    expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
+  });
+});
