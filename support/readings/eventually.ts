@@ -48,6 +48,8 @@ export const POLLING = {
   firstReadShareUnlearned: 0.5,
   /** The times are those of this many recent waits per transition, so the schedule follows the target. */
   historySize: 32,
+  /** A transition's own times count once there are this many; before, every transition's together (a handful says little). */
+  ownFrom: 3,
   /** How often a wait that lets the scout read looks whether something was learned. */
   followerCheckMs: 100,
   minIntervalMs: 50,
@@ -95,11 +97,11 @@ export class ConsistencyHistory {
 
   /**
    * When a wait for `transition` reads first, in ms after the write: the first-look quantile of its
-   * own times, or of every transition's while it has none; undefined before any wait saw an effect.
+   * own times, or of every transition's while it has fewer than `ownFrom`; undefined before any wait
+   * saw an effect.
    */
   firstLookMs(transition: string): number | undefined {
-    const own = this.samples.get(transition);
-    const times = own?.length ? own : [...this.samples.values()].flat();
+    const times = this.timesFor(transition);
     if (times.length === 0) return undefined;
     const sorted = [...times].sort((a, b) => a - b);
     const position = POLLING.firstLookQuantile * (sorted.length - 1);
@@ -109,8 +111,12 @@ export class ConsistencyHistory {
 
   /** How many times the first look of `transition` is taken from. */
   learnedFrom(transition: string): number {
-    const own = this.samples.get(transition)?.length ?? 0;
-    return own > 0 ? own : [...this.samples.values()].reduce((sum, times) => sum + times.length, 0);
+    return this.timesFor(transition).length;
+  }
+
+  private timesFor(transition: string): number[] {
+    const own = this.samples.get(transition) ?? [];
+    return own.length >= POLLING.ownFrom ? own : [...this.samples.values()].flat();
   }
 
   /** Becomes one of the waits that read while nothing is known, unless enough already do. */

@@ -240,15 +240,17 @@ describe('pollDelay', () => {
 });
 
 describe('ConsistencyHistory', () => {
-  it('learns nothing before an effect was seen, then per transition, from every transition while one has no times of its own', () => {
+  it('learns nothing before an effect was seen, then from every transition, and per transition once it has a few times of its own', () => {
     const history = new ConsistencyHistory();
     expect(history.firstLookMs('create')).toBeUndefined();
-    history.record('create', 2_000);
-    expect(history.firstLookMs('update')).toBe(2_000);
+    for (const ms of [1_000, 2_000, 3_000]) history.record('create', ms);
+    expect(history.firstLookMs('update')).toBe(1_800);
     history.record('subscription', 6_000);
+    expect(history.firstLookMs('subscription'), 'one time of its own says little').toBe(2_200);
+    for (const ms of [6_000, 6_000]) history.record('subscription', ms);
     expect(history.firstLookMs('subscription')).toBe(6_000);
-    expect(history.firstLookMs('create')).toBe(2_000);
-    expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([1, 2]);
+    expect(history.firstLookMs('create')).toBe(1_800);
+    expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([POLLING.ownFrom, 6]);
   });
 
   it('keeps the recent times of a transition only', () => {
