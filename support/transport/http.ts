@@ -189,6 +189,9 @@ export class ApiClient {
     const started = this.clock.now();
     const history = [...earlier];
     for (let attempt = 1; ; attempt++) {
+      // The headers (a token renewal among them, itself a request of this client) come before a
+      // place at the pace: a request holding a place must never wait for another that needs one.
+      const headers = await this.headersFor(auth, options);
       if (!(await this.pace.acquire(started + this.policy.maxTotalMs))) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
@@ -198,7 +201,7 @@ export class ApiClient {
       const sentAt = this.clock.now();
       let result: Attempt | undefined;
       try {
-        result = await this.attempt(method, url, options, auth, earlier.length + attempt);
+        result = await this.attempt(method, url, options, headers, earlier.length + attempt);
       } finally {
         const answer = result?.response;
         this.pace.finished(answer && { sentAt, throttled: isThrottled(this.policy, answer.status, this.retryAfter(answer)), retryAfterMs: this.retryAfter(answer), headers: answer.headers });
@@ -241,10 +244,9 @@ export class ApiClient {
     method: string,
     url: string,
     options: RequestOptions,
-    auth: Auth,
+    headers: Record<string, string>,
     attempt: number,
   ): Promise<Attempt> {
-    const headers = await this.headersFor(auth, options);
     const started = this.clock.now();
     const exchange: HttpExchange = {
       method,

@@ -91,6 +91,7 @@ export class Pace {
   private window: number | undefined;
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
+  private startTimer: Promise<void> | undefined;
   private pausedUntil = 0;
   private nextSlotAt = 0;
   private lastChangeAt: number;
@@ -119,6 +120,7 @@ export class Pace {
    * false, at once, when the pause lasts past `deadline` (the clock's ms): the request cannot go in time.
    */
   async acquire(deadline = Infinity): Promise<boolean> {
+    if (this.window !== undefined && this.inFlight >= this.window) this.endStartInTime();
     while (this.window !== undefined && this.inFlight >= this.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
     for (;;) {
@@ -135,6 +137,17 @@ export class Pace {
       // A throttled answer that came meanwhile paused everyone again: queue anew behind the pause.
       if (this.pausedUntil <= this.clock.now()) return true;
     }
+  }
+
+  /**
+   * The start ends by time too, not only as answers come: requests that wait for something of their
+   * own (an answer that never comes) cannot hold the others back past it.
+   */
+  private endStartInTime(): void {
+    this.startTimer ??= this.clock.sleep(Math.max(0, this.startedAt + PACING.openAfterMs - this.clock.now())).then(() => {
+      this.window = undefined;
+      for (const wake of this.waiting.splice(0)) wake();
+    });
   }
 
   /** The request let go by `acquire` ended, with this answer, or without one (nothing answered). */

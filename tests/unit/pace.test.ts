@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../support/transport/http.js';
-import { PACING, Pace, readRateLimitHeaders } from '../../support/transport/pace.js';
+import { ApiClient, systemClock } from '../../support/transport/http.js';
+import { PACING, Pace, readRateLimitHeaders, sharedPace } from '../../support/transport/pace.js';
+import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
 
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
@@ -16,7 +17,9 @@ async function sendThrough(pace: Pace, clock: ReturnType<typeof fakeClock>, coun
 
 describe('Pace', () => {
   it('starts with a few requests in flight, one more for each answered, and opens once that many are answered', async () => {
-    const clock = fakeClock();
+    // A clock whose end of the start never comes: only answers widen the window here.
+    const fake = fakeClock();
+    const clock = { ...fake, sleep: (ms: number) => (ms >= PACING.openAfterMs / 2 ? new Promise<void>(() => {}) : fake.sleep(ms)) };
     const pace = new Pace(clock);
     const inFlight = await Promise.all(Array.from({ length: PACING.initialWindow }, () => pace.acquire()));
     let fifth = false;
@@ -29,6 +32,15 @@ describe('Pace', () => {
     await sendThrough(pace, clock, PACING.openWindow);
     const open = await Promise.race([Promise.all(Array.from({ length: 200 }, () => pace.acquire())).then(() => 'open'), new Promise((resolve) => setTimeout(() => resolve('held'), 50))]);
     expect(open).toBe('open');
+  });
+
+  it('ends the start in time even when no answer comes', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    await Promise.all(Array.from({ length: PACING.initialWindow }, () => pace.acquire()));
+    // Nothing answers; the next caller still goes once the start is over.
+    await pace.acquire();
+    expect(clock.now() - 1_000_000).toBeGreaterThanOrEqual(PACING.openAfterMs);
   });
 
   it('ends the start at the first refusal after some were accepted, paced below what the target accepted', async () => {
@@ -114,6 +126,19 @@ describe('ApiClient with a shared pace', () => {
   afterEach(async () => {
     await server?.close();
     server = undefined;
+  });
+
+  it('renews a token through the same pace while the start is full of requests waiting for that token', async () => {
+    server = await startServer((request, response) =>
+      request.url.endsWith('/token.oauth2') ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 }) : sendJson(response, 200, { authorization: request.headers.authorization }),
+    );
+    const credentials = { clientId: 'paced-client', clientSecret: 'paced-secret' };
+    const pace = sharedPace(server.url, credentials.clientId, systemClock);
+    // Issued long ago: due for renewal at the first call.
+    const expired = { accessToken: 'old-token', issuedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 };
+    const api = new ApiClient({ baseUrl: server.url, pace, auth: { kind: 'bearer', tokens: new TokenProvider(server.url, credentials, expired) } });
+    const answers = await Promise.all(Array.from({ length: 3 * PACING.initialWindow }, () => api.request('GET', '/persons')));
+    expect(answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token')).toBe(true);
   });
 
   it("holds another caller of the same client back for one caller's Retry-After", async () => {
