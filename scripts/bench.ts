@@ -330,20 +330,22 @@ function printSummary(results: ProfileResult[]): void {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const suiteOnly = args.includes('--suite-only');
-  const wanted = args.filter((arg) => arg !== '--suite-only');
+  // `fixed` alone: the fixed cost only, the quick figure for a change to what every run loads.
+  const fixedOnly = args.includes('fixed');
+  const wanted = args.filter((arg) => arg !== '--suite-only' && arg !== 'fixed');
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
-    console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}`);
+    console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}, or fixed for the fixed cost alone`);
     return 2;
   }
   mkdirSync(OUT_DIR, { recursive: true });
-  const profiles = PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name));
+  const profiles = fixedOnly ? [] : PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name));
   // The fixed cost is what the unlimited profiles are compared with; the rate-limited ones have their pace.
-  const fixed = !suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond) ? await fixedCost() : undefined;
+  const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost() : undefined;
   if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
   for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly));
-  printSummary(results);
+  if (results.length > 0) printSummary(results);
   if (fixed) {
     console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
     console.log(`| npm run contract, all delays zero (ms; CPU s; Allure report ms) | ${fixed.endToEnd.wallMs}; ${fixed.endToEnd.cpuS ?? '?'}; ${fixed.endToEnd.reportMs} |`);

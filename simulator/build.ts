@@ -23,7 +23,9 @@ export function buildSimulator(options: SimulatorOptions = {}): Simulator {
   const resolved = resolveOptions(options);
   const state = new SimulatorState(resolved, seedBackground);
   const layout = LAYOUTS[resolved.layout];
-  const app = Fastify({ bodyLimit: resolved.bodyLimitBytes, logger: false });
+  const settings = { bodyLimit: resolved.bodyLimitBytes, logger: false };
+  // An https instance is typed apart from an http one, while every route and hook here is the same.
+  const app = (resolved.tls ? Fastify({ ...settings, https: resolved.tls }) : Fastify(settings)) as unknown as FastifyInstance;
   app.register(formbody);
   installHooks(app, state, layout);
   installErrorHandling(app, layout, state);

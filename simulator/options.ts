@@ -52,11 +52,13 @@ export interface SimulatorOptions {
   refusedField?: string;
   /** A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens everything else). */
   screeningScope?: string;
+  /** Serve https with this certificate (PEM) and key instead of http. */
+  tls?: { cert: string; key: string; minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; ciphers?: string };
   seed?: number;
   clock?: SimulatorClock;
 }
 
-type Optional = 'mutant' | 'paging' | 'pageSize' | 'refusedField' | 'screeningScope';
+type Optional = 'mutant' | 'paging' | 'pageSize' | 'refusedField' | 'screeningScope' | 'tls';
 export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, Optional>> & Pick<SimulatorOptions, Optional>;
 
 export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
@@ -82,6 +84,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize,
     paging: options.paging,
+    tls: options.tls,
     idSpace: options.idSpace ?? 'per-client',
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
     forbiddenOperations: options.forbiddenOperations ?? [],

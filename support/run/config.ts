@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
+import { ProxySettingError, readProxySettings } from '../transport/dispatcher.js';
 
 export type Market = 'SE' | 'NO' | 'DK' | 'FI';
 export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
@@ -145,6 +146,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     );
   }
   const remote = baseUrl !== undefined;
+  proxyVariables(env);
   const client = credentials(vars, CLIENT_VARIABLES, remote);
   const screeningProvider = text(vars, 'CONTRACT_SCREENING_PROVIDER');
   if (remote && screeningProvider === undefined) {
@@ -228,6 +230,15 @@ function optionalUrl(vars: Variables, name: string): string | undefined {
     throw new ConfigError(name, 'must not have a query or fragment; set it to the host (and optional path prefix) only');
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+/** The proxy variables (read from the environment only, as every Node tool reads them) must be proxy addresses. */
+function proxyVariables(env: NodeJS.ProcessEnv): void {
+  try {
+    readProxySettings(env);
+  } catch (error) {
+    throw error instanceof ProxySettingError ? new ConfigError(error.variable, error.message.slice(error.variable.length + 2)) : error;
+  }
 }
 
 function credentials(vars: Variables, { id: idName, secret: secretName }: CredentialVariables, required: boolean): Credentials | undefined {

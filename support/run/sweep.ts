@@ -33,7 +33,7 @@ export async function sweep(
     }
     if (!apis.has(credentials.clientId)) {
       const { token } = await requestToken(authUrl, credentials);
-      apis.set(credentials.clientId, new ApiClient({ baseUrl, pace: sharedPace(target, credentials.clientId, systemClock), auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
+      apis.set(credentials.clientId, new ApiClient({ baseUrl, addressSetting: 'CONTRACT_BASE_URL', pace: sharedPace(target, credentials.clientId, systemClock), auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
     }
     const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, config, leftover.personId);
     if (response.ok || GONE_STATUSES.has(response.status)) {

@@ -78,6 +78,7 @@ export async function requestToken(
     deadlineMs: options.deadlineMs,
     clock,
     pace: sharedPace(new URL(url).origin, credentials.clientId, clock, options.maxRps),
+    addressSetting: 'CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default)',
   });
   const form = { grant_type: 'client_credentials', scope: options.scope ?? DOCUMENTED_SCOPE };
   expectSchema('token-request', form);

@@ -1,15 +1,14 @@
-// Owns talking HTTP: undici with one keep-alive agent, JSON in and out, a precise per-request
-// deadline and transient-failure retries. Each finished attempt is published (redacted) on the
-// exchange channel (support/transport/exchanges.ts) for whoever observes it: the client itself knows nothing
-// of reports, recordings or counters. Non-2xx answers are returned, never thrown: judging them is
-// the spec's job.
-// undici's main entry loads all of undici (fetch, WebSocket, mocks, caches, and through them Node's
-// own copy of undici): about 0.1 CPU-seconds in every worker that imports this file, a fifth of a
-// contract worker's start-up. The client needs the agent and its request, imported on their own.
-import Agent from 'undici/lib/dispatcher/agent.js';
-import undiciRequest from 'undici/lib/api/api-request.js';
+// Owns talking HTTP: undici through the dispatcher of each request's route (support/transport/dispatcher.ts:
+// direct or through the environment's proxy), JSON in and out, a precise per-request deadline and
+// transient-failure retries. Each finished attempt is published (redacted) on the exchange channel
+// (support/transport/exchanges.ts) for whoever observes it: the client itself knows nothing of
+// reports, recordings or counters. Non-2xx answers are returned, never thrown: judging them is the
+// spec's job. undici is imported from its public entry only: its internal files may change in any release.
+import { request as undiciRequest } from 'undici';
 import type { Credentials } from '../run/config.js';
+import { describeProxy, dispatcherFor, routeFor } from './dispatcher.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
+import { networkSetupError, setupReason } from './network-errors.js';
 import { redact } from './redact.js';
 import { Pace, type PaceState } from './pace.js';
 import { classifyFailure, isThrottled, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
@@ -116,9 +115,6 @@ function heldTo(pace: PaceState): string {
   );
 }
 
-// One keep-alive pool per process: specs in a worker share connections to the target.
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
-
 /** The deadline of one request unless the caller sets one (CONTRACT_REQUEST_TIMEOUT_MS reads its default from here). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -126,6 +122,8 @@ interface Attempt {
   exchange: HttpExchange;
   response?: ApiResponse;
   failure?: TransportFailure;
+  /** What undici threw, for a failure named by its cause (kept in this process, never published). */
+  error?: unknown;
 }
 
 export class ApiClient {
@@ -136,6 +134,7 @@ export class ApiClient {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly pace: Pace;
+  private readonly addressSetting: string;
 
   constructor(options: {
     baseUrl: string;
@@ -148,8 +147,11 @@ export class ApiClient {
     random?: () => number;
     /** The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this client's own. */
     pace?: Pace;
+    /** The configuration variable holding the address, named when a TLS failure says what to fix. */
+    addressSetting?: string;
   }) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.addressSetting = options.addressSetting ?? 'the configured address';
     this.auth = options.auth ?? { kind: 'none' };
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const policy = options.policy ?? RETRY_POLICY;
@@ -224,6 +226,7 @@ export class ApiClient {
           throw new TargetThrottledError(new URL(url).host, attempt, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, decision.reason, status);
         }
         if (result.response) return { ...result.response, exchanges: history };
+        if (result.failure === 'setup') throw this.setupError(url, result.error);
         throw new TargetUnavailableError(
           new URL(url).host,
           result.failure ?? 'other',
@@ -261,11 +264,11 @@ export class ApiClient {
       purpose: options.purpose,
     };
     let result: Attempt;
+    // Outside the try: a proxy variable that is no address is a setting to fix, not a failed attempt.
+    const dispatcher = dispatcherFor(new URL(url));
     try {
-      const target = new URL(url);
-      const answer = await undiciRequest.call(agent, {
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
+      const answer = await undiciRequest(url, {
+        dispatcher,
         method: method as 'GET',
         headers,
         body: bodyText(options),
@@ -289,13 +292,21 @@ export class ApiClient {
       result = { exchange, response };
     } catch (error) {
       const failure = classifyFailure(error);
-      exchange.error = `${failure}: ${error instanceof Error ? error.message : String(error)}`;
-      result = { exchange, failure };
+      const route = routeFor(new URL(url));
+      const via = route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : '';
+      exchange.error = `${failure}: ${error instanceof Error ? error.message : String(error)}${via}`;
+      result = { exchange, failure, error };
     }
     exchange.durationMs = this.clock.now() - started;
     result.exchange = redact(exchange);
     publishExchange(result.exchange);
     return result;
+  }
+
+  private setupError(url: string, error: unknown): Error {
+    const reason = setupReason(error);
+    const target = new URL(url);
+    return reason ? networkSetupError(reason, error, target, routeFor(target), this.addressSetting) : (error as Error);
   }
 
   private async headersFor(auth: Auth, options: RequestOptions): Promise<Record<string, string>> {

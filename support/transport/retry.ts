@@ -1,6 +1,7 @@
 // Owns the retry policy: which answers and failures are transient, how long to wait, when to stop.
 // Policy is data and the decision a pure function, so both are tested without a server; the HTTP
 // client (support/transport/http.ts) only schedules what they decide.
+import { setupReason, tunnelStatus } from './network-errors.js';
 export interface RetryPolicy {
   /** Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead. */
   readonly maxAttempts: number;
@@ -38,8 +39,13 @@ export const RETRY_POLICY: RetryPolicy = {
 /**
  * How an attempt failed without an answer. `refused` and `unresolved` mean the request never
  * left this process; after `timeout` and `reset` the server may or may not have processed it.
+ * `setup`: the host or a proxy answered, but a setting stands in the way (TLS trust, host name,
+ * TLS version, proxy credentials; support/transport/network-errors.ts names which).
  */
-export type TransportFailure = 'refused' | 'unresolved' | 'timeout' | 'reset' | 'other';
+export type TransportFailure = 'refused' | 'unresolved' | 'timeout' | 'reset' | 'setup' | 'other';
+
+/** Failures that time may cure; `setup` and `other` never are. */
+const TRANSIENT_FAILURES: readonly TransportFailure[] = ['refused', 'unresolved', 'timeout', 'reset'];
 
 export interface AttemptOutcome {
   method: string;
@@ -68,7 +74,7 @@ export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): Ret
   const transient =
     outcome.status !== undefined
       ? policy.retryStatuses.includes(outcome.status)
-      : outcome.error !== undefined && outcome.error !== 'other';
+      : outcome.error !== undefined && TRANSIENT_FAILURES.includes(outcome.error);
   const cause = outcome.status !== undefined ? `status ${outcome.status}` : (outcome.error ?? 'no answer');
   if (!transient) return { retry: false, reason: `${cause} is not transient` };
 
@@ -106,6 +112,10 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 export function classifyFailure(error: unknown): TransportFailure {
   const name = (error as { name?: unknown } | null)?.name;
   const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  // First: undici reports a proxy's refusal as an AbortError, which is no deadline.
+  if (setupReason(error) !== undefined) return 'setup';
+  // A proxy that answered CONNECT with a 5xx could not reach the target: nothing was sent to it.
+  if (tunnelStatus(error) !== undefined) return 'refused';
   if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
   switch (code) {
     case 'ECONNREFUSED':

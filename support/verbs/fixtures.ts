@@ -15,6 +15,7 @@ import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText } from '../evidence/report.js';
 import { registerSecret } from '../transport/redact.js';
+import { proxySettings } from '../transport/dispatcher.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 
@@ -27,6 +28,7 @@ function clientFor(config: ContractConfig, credentials: Credentials, token: Issu
   const limits = { maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs };
   return new ApiClient({
     baseUrl: config.baseUrl,
+    addressSetting: 'CONTRACT_BASE_URL',
     requestTimeoutMs: config.requestTimeoutMs,
     deadlineMs: limits.deadlineMs,
     pace: sharedPace(new URL(config.baseUrl).origin, credentials.clientId, systemClock, config.maxRps),
@@ -41,6 +43,7 @@ function readRun() {
   registerSecret(run.tokens.primary.accessToken);
   registerSecret(run.tokens.second?.accessToken);
   registerSecret(run.tokens.screening?.accessToken);
+  proxySettings(); // registers the proxy's credentials, if its address has any
   return run;
 }
 

@@ -1,0 +1,133 @@
+// Owns the network route of every request: the one place undici dispatchers are created. A request
+// goes straight to its host, or through the proxy the environment names the way Node tools read it
+// (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lower-case first), through undici's own ProxyAgent (CONNECT
+// tunnels). The API, the token service, the sweep and the doctor all reach the network here.
+// Why not undici's EnvHttpProxyAgent: it decides the route privately, and the error messages and
+// the doctor must say which variable sent a request where. Here one function decides (`routeFor`)
+// and the same decision picks the dispatcher, so what is reported is what happened.
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { registerSecret } from './redact.js';
+
+export interface ProxySetting {
+  /** The variable it came from, as a message names it (HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy). */
+  variable: string;
+  url: URL;
+}
+
+export interface ProxySettings {
+  http?: ProxySetting;
+  https?: ProxySetting;
+  /** NO_PROXY entries: a host name (its subdomains too) with an optional port, or `*` for every host. */
+  noProxy: { variable: string; entries: { host: string; port?: number }[] } | undefined;
+}
+
+/** A proxy variable that is not a usable proxy address; `variable` names it. */
+export class ProxySettingError extends Error {
+  override readonly name = 'ProxySettingError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function firstSet(env: Env, names: readonly string[]): { variable: string; value: string } | undefined {
+  for (const variable of names) {
+    const value = env[variable]?.trim();
+    if (value) return { variable, value };
+  }
+  return undefined;
+}
+
+function proxySetting(env: Env, names: readonly string[]): ProxySetting | undefined {
+  const found = firstSet(env, names);
+  if (!found) return undefined;
+  let url: URL;
+  try {
+    // A bare host:port is what many CI runners set; it means an http proxy.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`);
+  } catch {
+    throw new ProxySettingError(found.variable, 'is not a proxy address; set it to http://host:port (or http://user:password@host:port)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProxySettingError(found.variable, `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`);
+  }
+  // Proxy credentials are secrets: blanked in every report, log and message, in every form they take.
+  for (const secret of [url.password, decodeURIComponent(url.password)]) registerSecret(secret);
+  if (url.password) registerSecret(Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64'));
+  return { variable: found.variable, url };
+}
+
+/** Reads the proxy variables as Node tools do: the lower-case form wins, an https URL falls back on the http proxy. */
+export function readProxySettings(env: Env = process.env): ProxySettings {
+  const http = proxySetting(env, ['http_proxy', 'HTTP_PROXY']);
+  const https = proxySetting(env, ['https_proxy', 'HTTPS_PROXY']) ?? http;
+  const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
+  return {
+    http,
+    https,
+    noProxy: noProxy && {
+      variable: noProxy.variable,
+      entries: noProxy.value
+        .split(/[,\s]+/)
+        .filter((entry) => entry !== '')
+        .map((entry) => {
+          const [, host = entry, port] = /^(.+):(\d+)$/.exec(entry) ?? [];
+          return { host: host.replace(/^\*?\./, '').toLowerCase(), port: port === undefined ? undefined : Number(port) };
+        }),
+    },
+  };
+}
+
+/** A proxy address fit to print: its password never. */
+export function describeProxy(setting: ProxySetting): string {
+  const { protocol, username, password, host } = setting.url;
+  const user = username ? `${username}${password ? ':***' : ''}@` : '';
+  return `${protocol}//${user}${host} (${setting.variable})`;
+}
+
+export type Route = { kind: 'direct'; exemptedBy?: string } | { kind: 'proxy'; proxy: ProxySetting };
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+/** How a request to `url` travels: through the proxy for its scheme, unless NO_PROXY names its host. */
+export function routeFor(url: URL, settings: ProxySettings = proxySettings()): Route {
+  const proxy = url.protocol === 'https:' ? settings.https : settings.http;
+  if (!proxy) return { kind: 'direct' };
+  const host = url.hostname.toLowerCase();
+  const port = Number(url.port) || DEFAULT_PORTS[url.protocol];
+  const exempt = settings.noProxy?.entries.find(
+    (entry) => entry.host === '*' || ((entry.port === undefined || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`))),
+  );
+  return exempt ? { kind: 'direct', exemptedBy: `${settings.noProxy!.variable} (${exempt.host}${exempt.port ? `:${exempt.port}` : ''})` } : { kind: 'proxy', proxy };
+}
+
+// One keep-alive pool per process and route: specs in a worker share connections to the target.
+const POOL = { keepAliveTimeout: 10_000, connections: 64 };
+
+let settings: ProxySettings | undefined;
+let direct: Agent | undefined;
+const proxies = new Map<string, ProxyAgent>();
+
+/** The proxy settings of this process, read from its environment once. */
+export function proxySettings(): ProxySettings {
+  return (settings ??= readProxySettings(process.env));
+}
+
+/** The dispatcher that carries a request to `url`, created once per route. */
+export function dispatcherFor(url: URL): Dispatcher {
+  const route = routeFor(url);
+  if (route.kind === 'direct') return (direct ??= new Agent(POOL));
+  const key = route.proxy.url.href;
+  let agent = proxies.get(key);
+  if (!agent) {
+    // ProxyAgent sends the URL's credentials as Proxy-Authorization itself; always a CONNECT
+    // tunnel, plain http targets included, so the proxy never reads a request.
+    agent = new ProxyAgent({ ...POOL, uri: key });
+    proxies.set(key, agent);
+  }
+  return agent;
+}
