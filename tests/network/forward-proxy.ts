@@ -7,10 +7,10 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 export interface ForwardProxy {
   /** http://127.0.0.1:port, with the credentials when it wants some. */
   url: string;
-  /** Every tunnel it opened: its target, as the CONNECT line named it. */
-  tunnels: string[];
-  /** CONNECT requests it refused, with the status it answered. */
-  refused: { target: string; status: number }[];
+  /** Every tunnel it opened: its target, as the CONNECT line named it, and when (performance.now()). */
+  tunnels: { target: string; at: number }[];
+  /** CONNECT requests it refused, with the status it answered, and when. */
+  refused: { target: string; status: number; at: number }[];
   /** The local ports of its connections to targets: a target sees requests that came through the proxy from these. */
   upstreamPorts: Set<number>;
   close(): Promise<void>;
@@ -19,7 +19,7 @@ export interface ForwardProxy {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export async function startForwardProxy(options: { credentials?: { user: string; password: string } } = {}): Promise<ForwardProxy> {
-  const tunnels: string[] = [];
+  const tunnels: ForwardProxy['tunnels'] = [];
   const refused: ForwardProxy['refused'] = [];
   const upstreamPorts = new Set<number>();
   const sockets = new Set<Socket>();
@@ -33,7 +33,7 @@ export async function startForwardProxy(options: { credentials?: { user: string;
     client.on('error', () => client.destroy());
     const target = request.url ?? '';
     const refuse = (status: number, reason: string, headers = '') => {
-      refused.push({ target, status });
+      refused.push({ target, status, at: performance.now() });
       client.end(`HTTP/1.1 ${status} ${reason}\r\n${headers}Content-Length: 0\r\n\r\n`);
     };
     if (expected !== undefined && request.headers['proxy-authorization'] !== expected) {
@@ -45,7 +45,7 @@ export async function startForwardProxy(options: { credentials?: { user: string;
     const upstream = connect(Number(port), host.replace(/^\[|\]$/g, ''), () => {
       connected = true;
       upstreamPorts.add(upstream.localPort!);
-      tunnels.push(target);
+      tunnels.push({ target, at: performance.now() });
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);

@@ -1,7 +1,8 @@
 // The secret canary: a complete contract run (report included) with distinctive client secrets,
-// then a search of everything the run wrote under its reports folder (the observed contract included)
-// and everything the run printed for those secrets,
-// their HTTP Basic form, and every access token the simulator issued during the run.
+// through a forward proxy with a distinctive password in its address (HTTP_PROXY), then a search of
+// everything the run wrote under its reports folder (the observed contract included) and everything
+// the run printed for those secrets, their HTTP Basic form, the proxy password and its
+// Proxy-Authorization form, and every access token the simulator issued during the run.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { ApiClient } from '../../support/transport/http.js';
 import { runContract } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 import { ownReports } from './own-reports.js';
+import { startForwardProxy } from '../network/forward-proxy.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -39,20 +41,26 @@ test('no client secret, Basic credential or access token appears in the reports 
   // The canary owns the simulator, reached as a remote target: the tokens it issued can be listed
   // only while it lives, and the secrets then come in through CONTRACT_* variables as on a sandbox.
   const simulator = await startSimulator({ control: true, clients });
+  const proxyCredentials = { user: 'canary-proxy-user', password: `CANARY-PROXY-${marker}` };
+  const proxy = await startForwardProxy({ credentials: proxyCredentials });
   let run: { code: number; output: string };
   let tokens: string[];
   try {
-    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...reports.env });
+    const throughProxy = { HTTP_PROXY: proxy.url, http_proxy: '', HTTPS_PROXY: '', https_proxy: '', NO_PROXY: '', no_proxy: '' };
+    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...throughProxy, ...reports.env });
     const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as { tokens: { accessToken: string }[] };
     tokens = listed.tokens.map((token) => token.accessToken);
   } finally {
     await simulator.close();
+    await proxy.close();
   }
 
   const needles = [
     ...clients.map(({ secret }) => ({ kind: 'client secret', value: secret })),
     ...clients.map(({ id, secret }) => ({ kind: 'Basic credential', value: Buffer.from(`${id}:${secret}`).toString('base64') })),
     ...tokens.map((value) => ({ kind: 'access token', value })),
+    { kind: 'proxy password', value: proxyCredentials.password },
+    { kind: 'Proxy-Authorization credential', value: Buffer.from(`${proxyCredentials.user}:${proxyCredentials.password}`).toString('base64') },
   ];
   const files = filesUnder(reports.paths.root);
   const sources = [{ name: 'the run output', texts: [run.output] }, ...files.map((file) => ({ name: file, texts: searchableTexts(readFileSync(file)) }))];
@@ -63,11 +71,12 @@ test('no client secret, Basic credential or access token appears in the reports 
     }),
   );
   const results = filesUnder(reports.paths.allureResults).filter((file) => file.endsWith('-result.json')).length;
-  console.log(`canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued; searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`);
+  console.log(`canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued, ${proxy.tunnels.length} proxy tunnel(s); searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`);
 
   // Without a report and issued tokens the search proves nothing, whatever it counts.
   expect(results, 'test results written by the run').toBeGreaterThan(0);
   expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
+  expect(proxy.tunnels.length, 'tunnels the proxy opened for the run').toBeGreaterThan(0);
   expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(reports.paths.observed, name))));
   expect(files, 'the single-file report, its embedded data searched decoded, among the files searched').toContain(join(reports.paths.allureReport, 'single-file', 'index.html'));
   expect(hits, 'secrets or tokens found').toEqual([]);
