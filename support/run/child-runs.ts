@@ -54,6 +54,11 @@ export function runContract(args: string[], env: NodeJS.ProcessEnv = process.env
   return runNode([tsxCli, contractScript, ...args], { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
+/** `npm run <script>` without npm in between: a command of scripts/ under tsx. */
+export function runScript(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+  return runNode([tsxCli, fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url)), ...args], env, options);
+}
+
 /** The environment of a contract run against a fresh embedded simulator, whatever a developer's .env says. */
 export function embeddedSimulatorEnv(simulator: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, CONTRACT_BASE_URL: '', ...simulator };

@@ -87,7 +87,9 @@ export class NetworkSetupError extends Error {
  */
 export function networkSetupError(reason: SetupReason, error: unknown, url: URL, route: Route, addressSetting: string): NetworkSetupError {
   const where = `${url.host}${route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : ''}`;
-  const detail = `${codeOf(error) ?? 'error'}: ${messageOf(error).split('\n')[0]}`;
+  // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
+  const reasonText = (error as { reason?: unknown } | null)?.reason;
+  const detail = `${codeOf(error) ?? 'error'}: ${typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0]}`;
   switch (reason) {
     case 'tls-untrusted':
       return new NetworkSetupError(

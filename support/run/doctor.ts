@@ -1,0 +1,341 @@
+// Owns `npm run doctor`: the first thing a new user runs against a sandbox. In a few seconds and a
+// handful of requests it says, one line per check, what works and what to fix: the configuration,
+// DNS, the proxy, TLS, a token for each client, each operation at its configured path, the
+// screening provider and scope. Every failing line names the setting that fixes it. It creates no
+// person and uploads no consumer: the probes of write operations carry bodies the service must
+// refuse (an empty person, an empty consumer list), and reads read.
+import { lookup } from 'node:dns/promises';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { CLIENT_VARIABLES, ConfigError, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type Credentials, type CredentialVariables } from './config.js';
+import { assertSandboxTarget, resolveConfig } from './target.js';
+import { requestToken, TokenError, type IssuedToken } from './tokens.js';
+import { describeProxy, routeFor } from '../transport/dispatcher.js';
+import { ApiClient, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
+import { NetworkSetupError } from '../transport/network-errors.js';
+import { RETRY_POLICY } from '../transport/retry.js';
+import { SANDBOX_PERSONS_PATH } from '../verbs/persons.js';
+import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../verbs/consumers.js';
+import { AmlScreening, PERSON_SCREENING_PATH, TEST_REFERENCES } from '../verbs/screening.js';
+
+export type Verdict = 'ok' | 'FAIL' | 'skip' | 'note';
+
+export interface DoctorLine {
+  check: string;
+  verdict: Verdict;
+  detail: string;
+  /** The setting that fixes a failing check. */
+  setting?: string;
+}
+
+/** One operation as the doctor probes it: where it is, what it sends, and which setting moves it. */
+export interface DoctorOperation {
+  id: string;
+  method: string;
+  path: string;
+  /** The setting that holds the path (a 404 or 405 names it). */
+  pathSetting: string;
+  /** The setting a 403 names: the market for market-scoped operations, the client otherwise. */
+  permissionSetting: string;
+  /** A body the service must refuse or may answer without any effect. */
+  body?: unknown;
+  /** What the probe's answer proves, said on its line. */
+  probe: string;
+  /** An answer that cannot tell a wrong path from a right one (404 for an unknown gedi). */
+  ambiguous?: number;
+}
+
+const UNKNOWN_GEDI = 'doctor-no-such-gedi';
+// Where the documentation fixes a path there is no setting for it yet: the base URL (and its path
+// prefix) is what moves it.
+const BASE = 'CONTRACT_BASE_URL';
+
+/**
+ * Every operation the doctor probes, from the configuration: the one table of operations and their
+ * paths (point an entry at its path setting here when the configuration gains one).
+ */
+export function doctorOperations(config: ContractConfig): DoctorOperation[] {
+  const market = `/consumer-intelligence/v3/markets/${encodeURIComponent(config.market)}/persons`;
+  const client = CLIENT_VARIABLES.id;
+  return [
+    { id: 'op1', method: 'PUT', path: SANDBOX_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, body: {}, probe: 'an empty person (no person created)' },
+    { id: 'op2', method: 'DELETE', path: SANDBOX_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, body: {}, probe: 'a body without an id (nothing deleted)' },
+    { id: 'op3', method: 'GET', path: `${market}/${UNKNOWN_GEDI}`, pathSetting: BASE, permissionSetting: 'CONTRACT_MARKET', probe: 'a gedi that does not exist', ambiguous: 404 },
+    { id: 'op4', method: 'POST', path: `${market}/_find`, pathSetting: BASE, permissionSetting: 'CONTRACT_MARKET', body: {}, probe: 'a search without a legal id' },
+    { id: 'op5', method: 'POST', path: CONSUMERS_PATH, pathSetting: BASE, permissionSetting: client, body: [], probe: 'an empty consumer list (nothing uploaded)' },
+    { id: 'op6', method: 'GET', path: CONSUMERS_PATH, pathSetting: BASE, permissionSetting: client, probe: 'a read of the consumers' },
+    { id: 'op7', method: 'GET', path: SUBSCRIBED_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, probe: 'a read of the subscribed persons' },
+    { id: 'op8', method: 'POST', path: PERSON_SCREENING_PATH, pathSetting: BASE, permissionSetting: client, probe: `the sandbox test case ${TEST_REFERENCES.politician}` },
+    {
+      id: 'op9',
+      method: 'POST',
+      path: config.companyScreeningPath,
+      pathSetting: 'CONTRACT_COMPANY_SCREENING_PATH',
+      permissionSetting: client,
+      probe: `the sandbox test case ${TEST_REFERENCES.firstCompany}`,
+    },
+  ];
+}
+
+/** What an operation's answer means, as one line. */
+export function judgeAnswer(operation: DoctorOperation, status: number): Pick<DoctorLine, 'verdict' | 'detail' | 'setting'> {
+  const answered = `${operation.path}: ${status} to ${operation.probe}`;
+  if (status === operation.ambiguous) {
+    return { verdict: 'ok', detail: `${answered}, as expected (a wrong path would answer the same: this proves only that the host answers)` };
+  }
+  if (status === 401) {
+    return {
+      verdict: 'FAIL',
+      detail: `${answered}: the token was not accepted here (401). The client may not be entitled to this API, or the token's scope does not cover it`,
+      setting: operation.permissionSetting,
+    };
+  }
+  if (status === 403) {
+    const scoped = operation.permissionSetting === 'CONTRACT_MARKET';
+    return {
+      verdict: 'FAIL',
+      detail: `${answered}: authenticated but not permitted (403): ${scoped ? 'the client has no permission for this market; ask the vendor for it, or choose a market it has' : 'the client lacks the permission for this operation; ask the vendor for it'}`,
+      setting: operation.permissionSetting,
+    };
+  }
+  if (status === 404 || status === 405) {
+    return {
+      verdict: 'FAIL',
+      detail: `${answered}: ${status === 404 ? 'nothing answers at this path (or, the vendor says, no access to it)' : 'the path is there but not for this method'} (${status})`,
+      setting: operation.pathSetting,
+    };
+  }
+  if (status === 429) return { verdict: 'FAIL', detail: `${answered}: rate-limited even after the retries; try again later`, setting: operation.pathSetting };
+  if (status >= 500) return { verdict: 'FAIL', detail: `${answered}: the service failed (${status}); if it persists, the path may be wrong`, setting: operation.pathSetting };
+  return { verdict: 'ok', detail: `${answered}: the operation is there` };
+}
+
+export interface DoctorReport {
+  lines: DoctorLine[];
+  requests: number;
+  failed: number;
+}
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+function failureLine(check: string, error: unknown, fallbackSetting: string): DoctorLine {
+  if (error instanceof NetworkSetupError) return { check, verdict: 'FAIL', detail: error.message, setting: error.setting };
+  if (error instanceof TokenError) return { check, verdict: 'FAIL', detail: error.message, setting: error.variables.join(' or ') };
+  if (error instanceof TargetUnavailableError) return { check, verdict: 'FAIL', detail: `${error.message}`, setting: fallbackSetting };
+  return { check, verdict: 'FAIL', detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error), setting: fallbackSetting };
+}
+
+/** What the connection to one origin showed: the TLS session, and the proxy tunnel it went through. */
+interface Connection {
+  tls?: { protocol: string | null; subject?: string; issuer?: string; validTo?: string };
+  tunnel?: string;
+}
+
+/** Watches undici's own diagnostics while `work` runs: the sockets it connected to `host`, and the tunnels a proxy opened. */
+async function watchConnection<T>(host: string, work: () => Promise<T>): Promise<{ result: T; connection: Connection }> {
+  const connection: Connection = {};
+  const connected = (message: unknown) => {
+    const { connectParams, socket } = message as { connectParams: { hostname: string; protocol: string }; socket: TLSSocket };
+    if (connectParams.hostname !== host || connectParams.protocol !== 'https:' || typeof socket.getPeerCertificate !== 'function') return;
+    const certificate = socket.getPeerCertificate();
+    const name = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
+    connection.tls = { protocol: socket.getProtocol(), subject: name(certificate.subject?.CN), issuer: name(certificate.issuer?.CN), validTo: certificate.valid_to };
+  };
+  const tunnelled = (message: unknown) => {
+    const { connectParams } = message as { connectParams: { path: string } };
+    connection.tunnel = connectParams.path;
+  };
+  subscribe('undici:client:connected', connected);
+  subscribe('undici:proxy:connected', tunnelled);
+  try {
+    return { result: await work(), connection };
+  } finally {
+    unsubscribe('undici:client:connected', connected);
+    unsubscribe('undici:proxy:connected', tunnelled);
+  }
+}
+
+async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const check = `DNS ${host}`;
+  if (isIP(host)) return { check, verdict: 'ok', detail: 'an address: nothing to look up' };
+  const route = routeFor(url);
+  try {
+    const addresses = await Promise.race([
+      lookup(host, { all: true }),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS).unref()),
+    ]);
+    return { check, verdict: 'ok', detail: `resolves to ${addresses.map(({ address }) => address).join(', ')}` };
+  } catch (error) {
+    if (route.kind === 'proxy') {
+      return { check, verdict: 'ok', detail: `does not resolve here, which is fine: requests to it go through the proxy ${describeProxy(route.proxy)}, which resolves it` };
+    }
+    return {
+      check,
+      verdict: 'FAIL',
+      detail: `does not resolve (${error instanceof Error ? error.message : String(error)}): the host name is wrong, or this network reaches the internet only through a proxy (then set HTTPS_PROXY)`,
+      setting,
+    };
+  }
+}
+
+function proxyLine(url: URL, connection: Connection | undefined): DoctorLine {
+  const check = `proxy ${url.host}`;
+  const route = routeFor(url);
+  if (route.kind === 'direct') {
+    return { check, verdict: 'ok', detail: route.exemptedBy ? `direct: ${route.exemptedBy} exempts it from the proxy` : 'direct: no proxy variable (HTTPS_PROXY, HTTP_PROXY) is set' };
+  }
+  const tunnel = connection?.tunnel ? `: tunnel to ${connection.tunnel} opened` : '';
+  return { check, verdict: 'ok', detail: `through ${describeProxy(route.proxy)}${tunnel}` };
+}
+
+function tlsLine(url: URL, connection: Connection | undefined): DoctorLine {
+  const check = `TLS ${url.host}`;
+  if (url.protocol !== 'https:') return { check, verdict: 'note', detail: 'plain http: no TLS (the documentation samples use https)' };
+  const tls = connection?.tls;
+  if (!tls) return { check, verdict: 'ok', detail: 'certificate trusted' };
+  return { check, verdict: 'ok', detail: `${tls.protocol ?? 'TLS'}, certificate ${tls.subject ?? '(no CN)'} issued by ${tls.issuer ?? '(no CN)'}, trusted, valid until ${tls.validTo ?? '?'}` };
+}
+
+/** The lines of the connection to one origin (DNS, proxy, TLS), from one request that needs no token. */
+async function connectionLines(url: URL, setting: string, counter: { requests: number }): Promise<{ lines: DoctorLine[]; reachable: boolean }> {
+  const dns = await dnsLine(url, setting);
+  if (dns.verdict === 'FAIL') return { lines: [dns], reachable: false };
+  const probe = new ApiClient({ baseUrl: url.origin, addressSetting: setting, requestTimeoutMs: PROBE_TIMEOUT_MS, policy: { ...RETRY_POLICY, maxAttempts: 1 } });
+  counter.requests += 1;
+  try {
+    const { connection } = await watchConnection(url.hostname, () => probe.request('GET', '/', { purpose: 'doctor: connection' }));
+    return { lines: [dns, proxyLine(url, connection), tlsLine(url, connection)], reachable: true };
+  } catch (error) {
+    const reason = error instanceof NetworkSetupError ? error.reason : undefined;
+    const failed = failureLine(reason?.startsWith('proxy') ? `proxy ${url.host}` : reason ? `TLS ${url.host}` : `connection ${url.host}`, error, setting);
+    const lines = [dns, ...(reason?.startsWith('proxy') ? [] : [proxyLine(url, undefined)]), failed];
+    return { lines, reachable: false };
+  }
+}
+
+async function tokenLine(config: ContractConfig, credentials: Credentials, variables: CredentialVariables, counter: { requests: number }) {
+  const check = `token ${credentials.clientId}`;
+  counter.requests += 1;
+  try {
+    const { token, response } = await requestToken(config.authUrl, credentials, { credentialVariables: variables, purpose: 'doctor: token', requestTimeoutMs: PROBE_TIMEOUT_MS });
+    const body = (response.body ?? {}) as Record<string, unknown>;
+    const lifetime = token.expiresAt === undefined ? 'no lifetime given' : `expires in ${Math.round((token.expiresAt - token.issuedAt) / 1000)} s`;
+    const line: DoctorLine = { check, verdict: 'ok', detail: `issued to ${variables.id} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ${typeof body.scope === 'string' ? body.scope : 'not said'})` };
+    return { line, token };
+  } catch (error) {
+    return { line: failureLine(check, error, 'CONTRACT_AUTH_URL'), token: undefined };
+  }
+}
+
+async function operationLines(config: ContractConfig, token: IssuedToken, counter: { requests: number }): Promise<DoctorLine[]> {
+  const api = new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${token.accessToken}` } });
+  const screening = new AmlScreening(api, config);
+  const name = { firstName: 'Doctor', lastName: 'Probe' };
+  const send = (operation: DoctorOperation): Promise<ApiResponse> => {
+    counter.requests += 1;
+    if (operation.id === 'op8') return screening.screenPerson(screening.personRequest(TEST_REFERENCES.politician, name));
+    if (operation.id === 'op9') return screening.screenCompany(screening.companyRequest(TEST_REFERENCES.firstCompany));
+    if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, operation.id);
+    return api.request(operation.method, operation.path, { json: operation.body, operation: operation.id, purpose: `doctor: ${operation.id}` });
+  };
+  const operations = doctorOperations(config);
+  const answers = await Promise.all(operations.map((operation) => send(operation).then((response) => ({ response }), (error: unknown) => ({ error }))));
+  const lines = operations.map((operation, index): DoctorLine => {
+    const check = `${operation.id} ${operation.method}`;
+    const answer = answers[index]!;
+    if ('error' in answer) return failureLine(check, answer.error, operation.pathSetting);
+    return { check, ...judgeAnswer(operation, answer.response.status) };
+  });
+  const person = answers[operations.findIndex((operation) => operation.id === 'op8')]!;
+  const status = 'response' in person ? person.response.status : undefined;
+  const provider = `provider ${config.screeningProvider}`;
+  let screeningLine: DoctorLine;
+  if (status !== undefined && status >= 200 && status < 300) {
+    screeningLine = { check: 'screening', verdict: 'ok', detail: `${provider} and the token's scope accepted (${TEST_REFERENCES.politician} answered ${status})` };
+  } else if (status === 400 || status === 422) {
+    screeningLine = { check: 'screening', verdict: 'FAIL', detail: `${TEST_REFERENCES.politician} with ${provider} answered ${status}: the provider code is likely wrong`, setting: 'CONTRACT_SCREENING_PROVIDER' };
+  } else if (status === 401 || status === 403) {
+    screeningLine = {
+      check: 'screening',
+      verdict: 'FAIL',
+      detail: `${TEST_REFERENCES.politician} answered ${status}: the token (scope bci) is not accepted for screening; the vendor's screening scopes are separate from bci, so the client may need a screening scope`,
+      setting: CLIENT_VARIABLES.id,
+    };
+  } else {
+    screeningLine = { check: 'screening', verdict: 'skip', detail: `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see its line)` };
+  }
+  return [...lines, screeningLine];
+}
+
+/** Runs every check against the configured target; stops early only where nothing further can be checked. */
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
+  const lines: DoctorLine[] = [];
+  const counter = { requests: 0 };
+  const report = () => ({ lines, requests: counter.requests, failed: lines.filter((line) => line.verdict === 'FAIL').length });
+  let config: ContractConfig;
+  try {
+    const settings = readSettings(env);
+    if (!settings.baseUrl) {
+      lines.push({
+        check: 'configuration',
+        verdict: 'note',
+        detail:
+          'CONTRACT_BASE_URL is not set: runs use the embedded simulator, and there is no sandbox to check. To check one, set CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER (README: "Running against the sandbox")',
+      });
+      return report();
+    }
+    config = resolveConfig(settings, undefined, 'doctor', 0);
+  } catch (error) {
+    lines.push({ check: 'configuration', verdict: 'FAIL', detail: error instanceof Error ? error.message : String(error), setting: error instanceof ConfigError ? error.variable : undefined });
+    return report();
+  }
+  const clients = [config.client, config.secondClient].filter((client): client is Credentials => client !== undefined);
+  lines.push({
+    check: 'configuration',
+    verdict: 'ok',
+    detail: `API ${config.baseUrl}, tokens ${config.authUrl}${config.authUrl === config.baseUrl ? ' (the base URL)' : ''}, market ${config.market}, ${clients.length} client(s), screening provider ${config.screeningProvider}`,
+  });
+
+  const origins = [...new Map([[new URL(config.authUrl).origin, 'CONTRACT_AUTH_URL'], [new URL(config.baseUrl).origin, BASE]])].map(([origin, setting]) => ({ url: new URL(origin), setting }));
+  // The token host is checked under CONTRACT_BASE_URL when it is the base URL.
+  if (origins.length === 1) origins[0]!.setting = config.authUrl === config.baseUrl ? BASE : 'CONTRACT_AUTH_URL';
+  const reachable = new Map<string, boolean>();
+  for (const { url, setting } of origins) {
+    const connection = await connectionLines(url, setting, counter);
+    lines.push(...connection.lines);
+    reachable.set(url.origin, connection.reachable);
+  }
+
+  const authReachable = reachable.get(new URL(config.authUrl).origin) ?? false;
+  const tokens = [];
+  for (const [credentials, variables] of [
+    [config.client, CLIENT_VARIABLES],
+    [config.secondClient, SECOND_CLIENT_VARIABLES],
+  ] as const) {
+    if (!credentials) continue;
+    if (!authReachable) {
+      lines.push({ check: `token ${credentials.clientId}`, verdict: 'skip', detail: 'not checked: the connection to the token service failed (see above)' });
+      continue;
+    }
+    const { line, token } = await tokenLine(config, credentials, variables, counter);
+    lines.push(line);
+    tokens.push(token);
+  }
+  const primary = tokens[0];
+  if (!reachable.get(new URL(config.baseUrl).origin) || !primary) {
+    lines.push({ check: 'operations', verdict: 'skip', detail: primary ? 'not checked: the connection to the API host failed (see above)' : 'not checked: no token for the first client (see above)' });
+    return report();
+  }
+  lines.push(...(await operationLines(config, primary, counter)));
+  return report();
+}
+
+/** One line per check: the verdict, the check, what it found, and for a failure the setting to change. */
+export function formatDoctor({ lines, requests, failed }: DoctorReport, seconds: number): string {
+  const width = Math.max(...lines.map((line) => line.check.length));
+  const body = lines.map(({ verdict, check, detail, setting }) => `${verdict.padEnd(4)}  ${check.padEnd(width)}  ${detail}${verdict === 'FAIL' && setting ? ` → fix: ${setting}` : ''}`);
+  const summary = failed === 0 ? 'everything checked works' : `${failed} check(s) to fix`;
+  return [...body, `doctor: ${summary}; ${requests} request(s) in ${seconds.toFixed(1)} s, no person created`].join('\n');
+}

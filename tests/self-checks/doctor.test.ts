@@ -1,0 +1,105 @@
+// `npm run doctor` as a new user runs it, in a child process: it passes on the plain simulator, and
+// names each seeded fault on a line of its own with the setting that fixes it — a wrong path, a
+// 403 (a market the client has no permission for), an untrusted certificate, an expired one, one
+// for another host name, a TLS version the client refuses — and passes over https through a
+// proxy with the private CA given. Its request count is printed and bounded (no person created).
+import { stripVTControlCharacters } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest';
+import { startSimulator } from '../../simulator/listen.js';
+import type { SimulatorOptions } from '../../simulator/options.js';
+import { runScript } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { createPrivateCa, EXPIRED, type PrivateCa } from '../network/private-ca.js';
+import { startForwardProxy } from '../network/forward-proxy.js';
+
+let ca: PrivateCa;
+beforeAll(async () => {
+  ca = await createPrivateCa('Doctor Test Root CA');
+});
+afterAll(() => ca.remove());
+
+const NO_PROXY_VARIABLES = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' };
+
+/** Runs the doctor against a simulator started with `options` (closed when the test ends), with `env` over the target's variables. */
+async function doctor(context: TestContext, options: SimulatorOptions, env: NodeJS.ProcessEnv = {}) {
+  const simulator = await startSimulator(options);
+  context.onTestFinished(() => simulator.close());
+  const run = await runScript('doctor', [], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...NO_PROXY_VARIABLES, NODE_EXTRA_CA_CERTS: '', ...env });
+  const output = stripVTControlCharacters(run.output);
+  const lines = output.split('\n');
+  const failures = lines.filter((line) => line.startsWith('FAIL'));
+  const summary = lines.find((line) => line.startsWith('doctor: ')) ?? '(no summary line)';
+  const requests = Number(/(\d+) request\(s\)/.exec(summary)?.[1]);
+  console.log(`doctor, ${context.task.name}: exit ${run.code}; ${summary}\n${failures.join('\n')}`);
+  return { ...run, output, lines, failures, requests, simulator };
+}
+
+describe.concurrent('npm run doctor', () => {
+  test('passes on the plain simulator: every check ok, in a handful of requests', async (context) => {
+    const run = await doctor(context, {});
+    expect(run.code, run.output).toBe(0);
+    expect(run.failures).toEqual([]);
+    for (const check of ['configuration', 'DNS 127.0.0.1', 'proxy 127.0.0.1', 'token contract-client', 'token second-client', 'op1 PUT', 'op9 POST', 'screening']) {
+      expect(run.lines.some((line) => line.startsWith('ok') && line.includes(check)), `an ok line for ${check}`).toBe(true);
+    }
+    expect(run.requests).toBeLessThanOrEqual(15);
+    expect(run.output).not.toMatch(/contract-secret|second-secret/);
+  });
+
+  test('names a wrong path on its own line, with CONTRACT_COMPANY_SCREENING_PATH', async (context) => {
+    // The vendor's current collection calls this path; the simulator serves the older form.
+    const run = await doctor(context, {}, { CONTRACT_COMPANY_SCREENING_PATH: '/aml/v2/company/screening' });
+    expect(run.code).toBe(1);
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]).toMatch(/^FAIL\s+op9 POST\s+\/aml\/v2\/company\/screening: 404 .*nothing answers at this path.* → fix: CONTRACT_COMPANY_SCREENING_PATH$/);
+  });
+
+  test('names a 403 (no permission for the market) on the lines of the market operations, with CONTRACT_MARKET', async (context) => {
+    const run = await doctor(context, { deniedMarkets: ['SE'] });
+    expect(run.code).toBe(1);
+    expect(run.failures).toHaveLength(2);
+    expect(run.failures[0]).toMatch(/^FAIL\s+op3 GET\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
+    expect(run.failures[1]).toMatch(/^FAIL\s+op4 POST\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
+  });
+
+  test('names an untrusted certificate on the TLS line, with NODE_EXTRA_CA_CERTS, and checks nothing behind it', async (context) => {
+    const run = await doctor(context, { tls: await ca.issue() });
+    expect(run.code).toBe(1);
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]).toMatch(/^FAIL\s+TLS 127\.0\.0\.1:\d+\s+TLS: the certificate of 127\.0\.0\.1:\d+ is signed by a certificate authority this machine does not trust.* → fix: NODE_EXTRA_CA_CERTS$/);
+    expect(run.output).not.toMatch(/unreachable/i);
+    expect(run.requests).toBe(1);
+  });
+
+  test.for([
+    { fault: 'an expired certificate', certificate: EXPIRED, tls: {}, line: /^FAIL\s+TLS 127\.0\.0\.1:\d+\s+TLS: the certificate of .* is outside its validity period \(CERT_HAS_EXPIRED.* → fix: CONTRACT_BASE_URL$/ },
+    {
+      fault: 'a certificate for another host name',
+      certificate: { dnsNames: ['sandbox.example.com'], ips: [] },
+      tls: {},
+      line: /^FAIL\s+TLS 127\.0\.0\.1:\d+\s+TLS: the certificate of .* does not cover the host name 127\.0\.0\.1 .* → fix: CONTRACT_BASE_URL$/,
+    },
+    {
+      fault: 'a TLS version the client refuses (1.1 at most)',
+      certificate: {},
+      tls: { minVersion: 'TLSv1' as const, maxVersion: 'TLSv1.1' as const, ciphers: 'DEFAULT@SECLEVEL=0' },
+      line: /^FAIL\s+TLS 127\.0\.0\.1:\d+\s+TLS: .* share no TLS version or cipher .* → fix: CONTRACT_BASE_URL$/,
+    },
+  ])('names $fault on the TLS line, with the address setting', async ({ certificate, tls, line }, context) => {
+    const run = await doctor(context, { tls: { ...(await ca.issue(certificate)), ...tls } }, { NODE_EXTRA_CA_CERTS: ca.file });
+    expect(run.code).toBe(1);
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]).toMatch(line);
+  });
+
+  test('passes over https through a proxy with the private CA given, and says so on the proxy and TLS lines', async (context) => {
+    const proxy = await startForwardProxy({ credentials: { user: 'doctor', password: 'doctor-proxy-password' } });
+    context.onTestFinished(() => proxy.close());
+    const run = await doctor(context, { tls: await ca.issue() }, { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: ca.file });
+    expect(run.code, run.output).toBe(0);
+    expect(run.lines.find((line) => line.includes('proxy 127.0.0.1'))).toMatch(/^ok\s+proxy 127\.0\.0\.1:\d+\s+through http:\/\/doctor:\*\*\*@127\.0\.0\.1:\d+ \(HTTPS_PROXY\): tunnel to 127\.0\.0\.1:\d+ opened$/);
+    expect(run.lines.find((line) => line.includes('TLS 127.0.0.1'))).toMatch(/^ok\s+TLS 127\.0\.0\.1:\d+\s+TLSv1\.3, certificate localhost issued by Doctor Test Root CA, trusted/);
+    expect(proxy.tunnels.length).toBeGreaterThan(0);
+    expect(run.output).not.toContain('doctor-proxy-password');
+  });
+});
