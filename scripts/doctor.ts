@@ -1,9 +1,15 @@
-// npm run doctor: one line per check of the configured sandbox, what works and what to fix (support/run/doctor.ts).
+// npm run doctor [-- --create-person]: one line per check of the configured sandbox, what works and
+// what to fix (support/run/doctor.ts).
 import { formatDoctor, runDoctor } from '../support/run/doctor.js';
 import { redactText } from '../support/transport/redact.js';
 
 const started = performance.now();
-const report = await runDoctor();
+const unknown = process.argv.slice(2).filter((argument) => argument !== '--create-person');
+if (unknown.length > 0) {
+  console.error(`doctor: unknown argument(s) ${unknown.join(' ')}; the one option is --create-person`);
+  process.exit(2);
+}
+const report = await runDoctor(process.env, { createPerson: process.argv.includes('--create-person') });
 console.log(redactText(formatDoctor(report, (performance.now() - started) / 1000)));
 // Idle keep-alive connections would hold the process for their timeout: the checks are done.
 process.exit(report.failed === 0 ? 0 : 1);

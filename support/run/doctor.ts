@@ -10,12 +10,15 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { CLIENT_VARIABLES, ConfigError, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type Credentials, type CredentialVariables } from './config.js';
 import { assertSandboxTarget, resolveConfig } from './target.js';
-import { requestToken, TokenError, type IssuedToken } from './tokens.js';
+import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
 import { describeProxy, routeFor } from '../transport/dispatcher.js';
 import { ApiClient, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
 import { NetworkSetupError } from '../transport/network-errors.js';
+import { observeExchanges } from '../transport/exchanges.js';
+import { createDataFactory } from '../data/factories.js';
+import { pruneLedgers } from '../data/ledger.js';
+import { SANDBOX_PERSONS_PATH, SandboxPersons } from '../verbs/persons.js';
 import { RETRY_POLICY } from '../transport/retry.js';
-import { SANDBOX_PERSONS_PATH } from '../verbs/persons.js';
 import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../verbs/consumers.js';
 import { AmlScreening, PERSON_SCREENING_PATH, TEST_REFERENCES } from '../verbs/screening.js';
 
@@ -115,6 +118,12 @@ export interface DoctorReport {
   lines: DoctorLine[];
   requests: number;
   failed: number;
+  personCreated: boolean;
+}
+
+export interface DoctorOptions {
+  /** Also create one sandbox person, wait until operation 3 returns it, and delete it (`--create-person`). */
+  createPerson?: boolean;
 }
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -199,11 +208,10 @@ function tlsLine(url: URL, connection: Connection | undefined): DoctorLine {
 }
 
 /** The lines of the connection to one origin (DNS, proxy, TLS), from one request that needs no token. */
-async function connectionLines(url: URL, setting: string, counter: { requests: number }): Promise<{ lines: DoctorLine[]; reachable: boolean }> {
+async function connectionLines(url: URL, setting: string): Promise<{ lines: DoctorLine[]; reachable: boolean }> {
   const dns = await dnsLine(url, setting);
   if (dns.verdict === 'FAIL') return { lines: [dns], reachable: false };
   const probe = new ApiClient({ baseUrl: url.origin, addressSetting: setting, requestTimeoutMs: PROBE_TIMEOUT_MS, policy: { ...RETRY_POLICY, maxAttempts: 1 } });
-  counter.requests += 1;
   try {
     const { connection } = await watchConnection(url.hostname, () => probe.request('GET', '/', { purpose: 'doctor: connection' }));
     return { lines: [dns, proxyLine(url, connection), tlsLine(url, connection)], reachable: true };
@@ -215,9 +223,8 @@ async function connectionLines(url: URL, setting: string, counter: { requests: n
   }
 }
 
-async function tokenLine(config: ContractConfig, credentials: Credentials, variables: CredentialVariables, counter: { requests: number }) {
+async function tokenLine(config: ContractConfig, credentials: Credentials, variables: CredentialVariables) {
   const check = `token ${credentials.clientId}`;
-  counter.requests += 1;
   try {
     const { token, response } = await requestToken(config.authUrl, credentials, { credentialVariables: variables, purpose: 'doctor: token', requestTimeoutMs: PROBE_TIMEOUT_MS });
     const body = (response.body ?? {}) as Record<string, unknown>;
@@ -229,12 +236,11 @@ async function tokenLine(config: ContractConfig, credentials: Credentials, varia
   }
 }
 
-async function operationLines(config: ContractConfig, token: IssuedToken, counter: { requests: number }): Promise<DoctorLine[]> {
+async function operationLines(config: ContractConfig, token: IssuedToken): Promise<DoctorLine[]> {
   const api = new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${token.accessToken}` } });
   const screening = new AmlScreening(api, config);
   const name = { firstName: 'Doctor', lastName: 'Probe' };
   const send = (operation: DoctorOperation): Promise<ApiResponse> => {
-    counter.requests += 1;
     if (operation.id === 'op8') return screening.screenPerson(screening.personRequest(TEST_REFERENCES.politician, name));
     if (operation.id === 'op9') return screening.screenCompany(screening.companyRequest(TEST_REFERENCES.firstCompany));
     if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, operation.id);
@@ -269,11 +275,37 @@ async function operationLines(config: ContractConfig, token: IssuedToken, counte
   return [...lines, screeningLine];
 }
 
+/**
+ * Asked for: one sandbox person created, read back by gedi once it is available (rule 2), and
+ * deleted; written to the ledger first, as a run's persons are, so `npm run sweep` finds it if the
+ * doctor is interrupted. The one check that proves operation 3's path, where a made-up gedi cannot.
+ */
+async function personLine(config: ContractConfig, token: IssuedToken): Promise<DoctorLine> {
+  const check = 'person';
+  const api = new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: config.requestTimeoutMs, auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, config.client, token) } });
+  const persons = new SandboxPersons(api, config, createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: 'doctor' }));
+  const started = Date.now();
+  try {
+    const stored = await persons.createAvailable();
+    return { check, verdict: 'ok', detail: `created (gedi ${stored.gedi}), returned by operation 3 after ${((Date.now() - started) / 1000).toFixed(1)} s, deleted again` };
+  } catch (error) {
+    return failureLine(check, error, BASE);
+  } finally {
+    await persons.cleanUp();
+    pruneLedgers();
+  }
+}
+
 /** Runs every check against the configured target; stops early only where nothing further can be checked. */
-export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: DoctorOptions = {}): Promise<DoctorReport> {
   const lines: DoctorLine[] = [];
-  const counter = { requests: 0 };
-  const report = () => ({ lines, requests: counter.requests, failed: lines.filter((line) => line.verdict === 'FAIL').length });
+  // Every attempt the client makes is published once: counted there, retries and renewals included.
+  let requests = 0;
+  const stopCounting = observeExchanges(() => (requests += 1));
+  const report = () => {
+    stopCounting();
+    return { lines, requests, failed: lines.filter((line) => line.verdict === 'FAIL').length, personCreated: options.createPerson === true };
+  };
   let config: ContractConfig;
   try {
     const settings = readSettings(env);
@@ -286,7 +318,8 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
       });
       return report();
     }
-    config = resolveConfig(settings, undefined, 'doctor', 0);
+    const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+    config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`, seed);
   } catch (error) {
     lines.push({ check: 'configuration', verdict: 'FAIL', detail: error instanceof Error ? error.message : String(error), setting: error instanceof ConfigError ? error.variable : undefined });
     return report();
@@ -303,7 +336,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
   if (origins.length === 1) origins[0]!.setting = config.authUrl === config.baseUrl ? BASE : 'CONTRACT_AUTH_URL';
   const reachable = new Map<string, boolean>();
   for (const { url, setting } of origins) {
-    const connection = await connectionLines(url, setting, counter);
+    const connection = await connectionLines(url, setting);
     lines.push(...connection.lines);
     reachable.set(url.origin, connection.reachable);
   }
@@ -319,7 +352,7 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
       lines.push({ check: `token ${credentials.clientId}`, verdict: 'skip', detail: 'not checked: the connection to the token service failed (see above)' });
       continue;
     }
-    const { line, token } = await tokenLine(config, credentials, variables, counter);
+    const { line, token } = await tokenLine(config, credentials, variables);
     lines.push(line);
     tokens.push(token);
   }
@@ -328,14 +361,16 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
     lines.push({ check: 'operations', verdict: 'skip', detail: primary ? 'not checked: the connection to the API host failed (see above)' : 'not checked: no token for the first client (see above)' });
     return report();
   }
-  lines.push(...(await operationLines(config, primary, counter)));
+  lines.push(...(await operationLines(config, primary)));
+  if (options.createPerson) lines.push(await personLine(config, primary));
   return report();
 }
 
 /** One line per check: the verdict, the check, what it found, and for a failure the setting to change. */
-export function formatDoctor({ lines, requests, failed }: DoctorReport, seconds: number): string {
+export function formatDoctor({ lines, requests, failed, personCreated }: DoctorReport, seconds: number): string {
   const width = Math.max(...lines.map((line) => line.check.length));
   const body = lines.map(({ verdict, check, detail, setting }) => `${verdict.padEnd(4)}  ${check.padEnd(width)}  ${detail}${verdict === 'FAIL' && setting ? ` → fix: ${setting}` : ''}`);
   const summary = failed === 0 ? 'everything checked works' : `${failed} check(s) to fix`;
-  return [...body, `doctor: ${summary}; ${requests} request(s) in ${seconds.toFixed(1)} s, no person created`].join('\n');
+  const persons = personCreated ? 'one person created and deleted' : 'no person created (--create-person creates and deletes one)';
+  return [...body, `doctor: ${summary}; ${requests} request(s) in ${seconds.toFixed(1)} s, ${persons}`].join('\n');
 }

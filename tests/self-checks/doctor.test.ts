@@ -3,6 +3,7 @@
 // 403 (a market the client has no permission for), an untrusted certificate, an expired one, one
 // for another host name, a TLS version the client refuses — and passes over https through a
 // proxy with the private CA given. Its request count is printed and bounded (no person created).
+import { existsSync, readdirSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
@@ -11,6 +12,8 @@ import { runScript } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 import { createPrivateCa, EXPIRED, type PrivateCa } from '../network/private-ca.js';
 import { startForwardProxy } from '../network/forward-proxy.js';
+import { ApiClient } from '../../support/transport/http.js';
+import { ownReports } from './own-reports.js';
 
 let ca: PrivateCa;
 beforeAll(async () => {
@@ -21,10 +24,10 @@ afterAll(() => ca.remove());
 const NO_PROXY_VARIABLES = { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' };
 
 /** Runs the doctor against a simulator started with `options` (closed when the test ends), with `env` over the target's variables. */
-async function doctor(context: TestContext, options: SimulatorOptions, env: NodeJS.ProcessEnv = {}) {
+async function doctor(context: TestContext, options: SimulatorOptions, env: NodeJS.ProcessEnv = {}, args: string[] = []) {
   const simulator = await startSimulator(options);
   context.onTestFinished(() => simulator.close());
-  const run = await runScript('doctor', [], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...NO_PROXY_VARIABLES, NODE_EXTRA_CA_CERTS: '', ...env });
+  const run = await runScript('doctor', args, { ...process.env, ...simulatorAsRemoteTarget(simulator), ...NO_PROXY_VARIABLES, NODE_EXTRA_CA_CERTS: '', ...env });
   const output = stripVTControlCharacters(run.output);
   const lines = output.split('\n');
   const failures = lines.filter((line) => line.startsWith('FAIL'));
@@ -43,7 +46,20 @@ describe.concurrent('npm run doctor', () => {
       expect(run.lines.some((line) => line.startsWith('ok') && line.includes(check)), `an ok line for ${check}`).toBe(true);
     }
     expect(run.requests).toBeLessThanOrEqual(15);
+    expect(run.lines.at(-1)).toMatch(/no person created/);
     expect(run.output).not.toMatch(/contract-secret|second-secret/);
+  });
+
+  test('creates one person only when asked, reads it back by gedi and deletes it, leaving nothing to sweep', async (context) => {
+    const reports = ownReports(context);
+    const run = await doctor(context, { control: true }, reports.env, ['--create-person']);
+    expect(run.code, run.output).toBe(0);
+    expect(run.lines.find((line) => /^\w+\s+person\s/.test(line))).toMatch(/^ok\s+person\s+created \(gedi [^)]+\), returned by operation 3 after [\d.]+ s, deleted again$/);
+    const { counts } = (await new ApiClient({ baseUrl: run.simulator.baseUrl }).request('GET', '/__control/requests')).body as { counts: Record<string, number> };
+    const persons = (method: string) => counts[`${method} /consumer-intelligence/sandbox/v1/persons`] ?? 0;
+    // One refused probe each, plus the person's creation and its deletion.
+    expect([persons('PUT'), persons('DELETE')]).toEqual([2, 2]);
+    expect(existsSync(reports.paths.ledger) ? readdirSync(reports.paths.ledger) : [], 'ledgers left for the sweep').toEqual([]);
   });
 
   test('names a wrong path on its own line, with CONTRACT_COMPANY_SCREENING_PATH', async (context) => {
