@@ -15,6 +15,7 @@ import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 import { createPrivateCa, type PrivateCa } from '../network/private-ca.js';
 import { startForwardProxy, type ForwardProxy } from '../network/forward-proxy.js';
 import { ownReports } from './own-reports.js';
+import { categoryCount } from './console-summary.js';
 
 const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 const PROXY_USER = 'ci-runner';
@@ -60,12 +61,6 @@ function behindProxy({ simulator, proxy }: Served, overrides: NodeJS.ProcessEnv)
     NODE_EXTRA_CA_CERTS: ca.file,
     ...overrides,
   };
-}
-
-/** A category's count in the console summary of the run (`  Configuration error  1`). */
-function categoryCount(output: string, category: string): number | undefined {
-  const match = new RegExp(`^\\s*${category}\\s+(\\d+)\\s*$`, 'm').exec(output);
-  return match ? Number(match[1]) : undefined;
 }
 
 async function timedRun(label: string, env: NodeJS.ProcessEnv, context: TestContext, proxy: ForwardProxy) {

@@ -8,6 +8,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { runContract } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
+import { categoryCount } from './console-summary.js';
 
 /** A loopback port that nothing listens on: bound by the system, then released. */
 async function closedPort(): Promise<number> {
@@ -17,12 +18,6 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (address === null || typeof address === 'string') throw new Error('no TCP port was bound');
   return address.port;
-}
-
-/** A category's count in the console summary of the run (`  Target unavailable  1`). */
-function categoryCount(output: string, category: string): number | undefined {
-  const match = new RegExp(`^\\s*${category}\\s+(\\d+)\\s*$`, 'm').exec(output);
-  return match ? Number(match[1]) : undefined;
 }
 
 const port = await closedPort();
