@@ -6,6 +6,7 @@
 // with one message naming the certificate and NODE_EXTRA_CA_CERTS; with wrong proxy credentials,
 // one naming HTTPS_PROXY. Whence each request came is read at the simulator's own socket: the
 // proxy's connections to it have ports the proxy knows. Elapsed times are printed, not asserted.
+import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, test, type TestContext } from 'vitest';
@@ -65,16 +66,21 @@ function behindProxy({ simulator, proxy }: Served, overrides: NodeJS.ProcessEnv)
 
 async function timedRun(label: string, env: NodeJS.ProcessEnv, context: TestContext, proxy: ForwardProxy) {
   const started = performance.now();
-  const run = await runContract([], { ...env, ...ownReports(context).env });
+  // When setup said why it stopped, as the person at the terminal sees it (the report follows).
+  let stoppedAt: number | undefined;
+  const watch = (child: ChildProcess) =>
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (stoppedAt === undefined && chunk.toString().includes('the run stopped in setup')) stoppedAt = performance.now();
+    });
+  const run = await runContract([], { ...env, ...ownReports(context).env }, { onSpawn: watch });
   const ended = performance.now();
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  // From the run's first tunnel (its token request) to its exit: what setup itself took.
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const first = proxy.tunnels[0]?.at ?? proxy.refused[0]?.at;
-  const sinceFirstRequest = first === undefined ? '' : ` (${seconds(ended - first)} after its first request)`;
+  const stopped = stoppedAt !== undefined && first !== undefined ? `; setup's message ${seconds(stoppedAt - started)} after the start, ${seconds(stoppedAt - first)} after its first request` : '';
   return {
     ...run,
     output: stripVTControlCharacters(run.output),
-    log: (line: string) => console.log(`corporate network, ${label}: exit ${run.code} after ${seconds(ended - started)}${sinceFirstRequest}; ${line}`),
+    log: (line: string) => console.log(`corporate network, ${label}: exit ${run.code} after ${seconds(ended - started)}${stopped}; ${line}`),
   };
 }
 
