@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
-import { ProxySettingError, readProxySettings } from '../transport/dispatcher.js';
+import { describeProxy, ProxySettingError, readProxySettings, routeFor } from '../transport/dispatcher.js';
 
 export type Market = 'SE' | 'NO' | 'DK' | 'FI';
 export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
@@ -175,8 +175,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
 /** A printable, secret-free summary of where a run goes: from the settings, or the resolved config. */
 export function describeTarget(config: Settings | ContractConfig): string {
   const target = 'target' in config ? config.target : config.baseUrl ? 'remote' : 'simulator';
+  const route = config.baseUrl ? routeFor(new URL(config.baseUrl)) : undefined;
   const parts = [
     `${target} target ${config.baseUrl ?? '(embedded simulator, started on a free port)'}`,
+    route?.kind === 'proxy' ? `through the proxy ${describeProxy(route.proxy)}` : undefined,
     config.authUrl && config.authUrl !== config.baseUrl ? `auth ${config.authUrl}` : undefined,
     `market ${config.market}`,
     config.client ? `client ${config.client.clientId}` : undefined,

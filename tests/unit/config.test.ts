@@ -139,6 +139,20 @@ describe('readSettings', () => {
   });
 });
 
+describe('proxy variables', () => {
+  it('stop the run as a configuration error naming the variable when they hold no proxy address', () => {
+    const error = (() => {
+      try {
+        readSettings({ https_proxy: 'socks5://proxy.corp:1080' }, NO_FILE);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ variable: 'https_proxy', message: expect.stringMatching(/^https_proxy: uses socks5:, which this suite cannot tunnel through/) });
+  });
+});
+
 describe('describeTarget', () => {
   it('summarises the target without any secret', () => {
     const config: ContractConfig = {
