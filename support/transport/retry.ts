@@ -2,6 +2,7 @@
 // Policy is data and the decision a pure function, so both are tested without a server; the HTTP
 // client (support/transport/http.ts) only schedules what they decide.
 import { setupReason, tunnelStatus } from './network-errors.js';
+
 export interface RetryPolicy {
   /** Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead. */
   readonly maxAttempts: number;
