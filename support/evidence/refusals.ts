@@ -96,6 +96,11 @@ const PERMISSIONS: Record<string, string> = {
   token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
 };
 
+/** What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it too). */
+export function permissionNeeded(operation: string): string | undefined {
+  return PERMISSIONS[operation];
+}
+
 /** The target knows the client but does not let it do this (403): a setting or a permission, never the rule. */
 export class NotPermittedError extends Error {
   override readonly name = 'NotPermittedError';

@@ -8,7 +8,18 @@ import { lookup } from 'node:dns/promises';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { CLIENT_VARIABLES, ConfigError, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type Credentials, type CredentialVariables } from './config.js';
+import {
+  CLIENT_VARIABLES,
+  ConfigError,
+  expandPath,
+  pathSettingOf,
+  readSettings,
+  SECOND_CLIENT_VARIABLES,
+  type ContractConfig,
+  type Credentials,
+  type CredentialVariables,
+  type OperationPaths,
+} from './config.js';
 import { assertSandboxTarget, resolveConfig } from './target.js';
 import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
 import { describeProxy, routeFor } from '../transport/dispatcher.js';
@@ -17,10 +28,10 @@ import { NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges } from '../transport/exchanges.js';
 import { createDataFactory } from '../data/factories.js';
 import { pruneLedgers } from '../data/ledger.js';
-import { SANDBOX_PERSONS_PATH, SandboxPersons } from '../verbs/persons.js';
+import { SandboxPersons } from '../verbs/persons.js';
+import { permissionNeeded } from '../evidence/refusals.js';
 import { RETRY_POLICY } from '../transport/retry.js';
-import { CONSUMERS_PATH, SUBSCRIBED_PERSONS_PATH } from '../verbs/consumers.js';
-import { AmlScreening, PERSON_SCREENING_PATH, TEST_REFERENCES } from '../verbs/screening.js';
+import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 
 export type Verdict = 'ok' | 'FAIL' | 'skip' | 'note';
 
@@ -50,35 +61,38 @@ export interface DoctorOperation {
 }
 
 const UNKNOWN_GEDI = 'doctor-no-such-gedi';
-// Where the documentation fixes a path there is no setting for it yet: the base URL (and its path
-// prefix) is what moves it.
 const BASE = 'CONTRACT_BASE_URL';
+const SCREENING_SCOPE = 'CONTRACT_SCREENING_SCOPE';
+
+/** What each operation's probe sends, and which setting a 403 names (the permission it needs: support/evidence/refusals.ts says the same). */
+const PROBES: Record<string, { path: keyof OperationPaths; method: string; body?: unknown; probe: string; permission: string; ambiguous?: number }> = {
+  op1: { path: 'sandboxPersons', method: 'PUT', body: {}, probe: 'an empty person (no person created)', permission: CLIENT_VARIABLES.id },
+  op2: { path: 'sandboxPersons', method: 'DELETE', body: {}, probe: 'a body without an id (nothing deleted)', permission: CLIENT_VARIABLES.id },
+  op3: { path: 'person', method: 'GET', probe: 'a gedi that does not exist', permission: 'CONTRACT_MARKET', ambiguous: 404 },
+  op4: { path: 'findPerson', method: 'POST', body: {}, probe: 'a search without a legal id', permission: 'CONTRACT_MARKET' },
+  op5: { path: 'consumers', method: 'POST', body: [], probe: 'an empty consumer list (nothing uploaded)', permission: 'CONTRACT_MARKET' },
+  op6: { path: 'consumers', method: 'GET', probe: 'a read of the consumers', permission: 'CONTRACT_MARKET' },
+  op7: { path: 'subscribedPersons', method: 'GET', probe: 'a read of the subscribed persons', permission: 'CONTRACT_MARKET' },
+  op8: { path: 'personScreening', method: 'POST', probe: `the sandbox test case ${TEST_REFERENCES.politician}`, permission: SCREENING_SCOPE },
+  op9: { path: 'companyScreening', method: 'POST', probe: `the sandbox test case ${TEST_REFERENCES.firstCompany}`, permission: SCREENING_SCOPE },
+};
 
 /**
- * Every operation the doctor probes, from the configuration: the one table of operations and their
- * paths (point an entry at its path setting here when the configuration gains one).
+ * Every operation the doctor probes, at the path the configuration gives it (CONTRACT_*_PATH, the
+ * documentation's by default), with the variable that moves it: the one table of the doctor's
+ * operations and their settings.
  */
 export function doctorOperations(config: ContractConfig): DoctorOperation[] {
-  const market = `/consumer-intelligence/v3/markets/${encodeURIComponent(config.market)}/persons`;
-  const client = CLIENT_VARIABLES.id;
-  return [
-    { id: 'op1', method: 'PUT', path: SANDBOX_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, body: {}, probe: 'an empty person (no person created)' },
-    { id: 'op2', method: 'DELETE', path: SANDBOX_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, body: {}, probe: 'a body without an id (nothing deleted)' },
-    { id: 'op3', method: 'GET', path: `${market}/${UNKNOWN_GEDI}`, pathSetting: BASE, permissionSetting: 'CONTRACT_MARKET', probe: 'a gedi that does not exist', ambiguous: 404 },
-    { id: 'op4', method: 'POST', path: `${market}/_find`, pathSetting: BASE, permissionSetting: 'CONTRACT_MARKET', body: {}, probe: 'a search without a legal id' },
-    { id: 'op5', method: 'POST', path: CONSUMERS_PATH, pathSetting: BASE, permissionSetting: client, body: [], probe: 'an empty consumer list (nothing uploaded)' },
-    { id: 'op6', method: 'GET', path: CONSUMERS_PATH, pathSetting: BASE, permissionSetting: client, probe: 'a read of the consumers' },
-    { id: 'op7', method: 'GET', path: SUBSCRIBED_PERSONS_PATH, pathSetting: BASE, permissionSetting: client, probe: 'a read of the subscribed persons' },
-    { id: 'op8', method: 'POST', path: PERSON_SCREENING_PATH, pathSetting: BASE, permissionSetting: client, probe: `the sandbox test case ${TEST_REFERENCES.politician}` },
-    {
-      id: 'op9',
-      method: 'POST',
-      path: config.companyScreeningPath,
-      pathSetting: 'CONTRACT_COMPANY_SCREENING_PATH',
-      permissionSetting: client,
-      probe: `the sandbox test case ${TEST_REFERENCES.firstCompany}`,
-    },
-  ];
+  return Object.entries(PROBES).map(([id, { path, method, body, probe, permission, ambiguous }]) => ({
+    id,
+    method,
+    path: expandPath(config.paths[path], { market: config.market, gedi: UNKNOWN_GEDI }),
+    pathSetting: pathSettingOf(id)?.variable ?? BASE,
+    permissionSetting: permission,
+    body,
+    probe,
+    ambiguous,
+  }));
 }
 
 /** What an operation's answer means, as one line. */
@@ -95,10 +109,9 @@ export function judgeAnswer(operation: DoctorOperation, status: number): Pick<Do
     };
   }
   if (status === 403) {
-    const scoped = operation.permissionSetting === 'CONTRACT_MARKET';
     return {
       verdict: 'FAIL',
-      detail: `${answered}: authenticated but not permitted (403): ${scoped ? 'the client has no permission for this market; ask the vendor for it, or choose a market it has' : 'the client lacks the permission for this operation; ask the vendor for it'}`,
+      detail: `${answered}: authenticated but not permitted (403): ${permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation'}`,
       setting: operation.permissionSetting,
     };
   }
@@ -223,30 +236,34 @@ async function connectionLines(url: URL, setting: string): Promise<{ lines: Doct
   }
 }
 
-async function tokenLine(config: ContractConfig, credentials: Credentials, variables: CredentialVariables) {
-  const check = `token ${credentials.clientId}`;
+async function tokenLine(config: ContractConfig, credentials: Credentials, variables: CredentialVariables, scope?: string) {
+  const check = `token ${credentials.clientId}${scope === undefined ? '' : ` for screening`}`;
   try {
-    const { token, response } = await requestToken(config.authUrl, credentials, { credentialVariables: variables, purpose: 'doctor: token', requestTimeoutMs: PROBE_TIMEOUT_MS });
+    const { token, response } = await requestToken(config.authUrl, credentials, { credentialVariables: variables, purpose: 'doctor: token', requestTimeoutMs: PROBE_TIMEOUT_MS, scope });
     const body = (response.body ?? {}) as Record<string, unknown>;
     const lifetime = token.expiresAt === undefined ? 'no lifetime given' : `expires in ${Math.round((token.expiresAt - token.issuedAt) / 1000)} s`;
-    const line: DoctorLine = { check, verdict: 'ok', detail: `issued to ${variables.id} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ${typeof body.scope === 'string' ? body.scope : 'not said'})` };
+    const asked = scope === undefined ? '' : `, asked for scope ${scope} (${SCREENING_SCOPE})`;
+    const line: DoctorLine = { check, verdict: 'ok', detail: `issued to ${variables.id}${asked} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ${typeof body.scope === 'string' ? body.scope : 'not said'})` };
     return { line, token };
   } catch (error) {
     return { line: failureLine(check, error, 'CONTRACT_AUTH_URL'), token: undefined };
   }
 }
 
-async function operationLines(config: ContractConfig, token: IssuedToken): Promise<DoctorLine[]> {
-  const api = new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${token.accessToken}` } });
-  const screening = new AmlScreening(api, config);
+/** Operations 1 to 7 with the client's token, screening with the screening token when CONTRACT_SCREENING_SCOPE asks for one. */
+async function operationLines(config: ContractConfig, token: IssuedToken, screeningToken: IssuedToken | undefined): Promise<DoctorLine[]> {
+  const bearer = (issued: IssuedToken) => new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${issued.accessToken}` } });
+  const api = bearer(token);
+  const screening = screeningToken && new AmlScreening(screeningToken === token ? api : bearer(screeningToken), config);
   const name = { firstName: 'Doctor', lastName: 'Probe' };
   const send = (operation: DoctorOperation): Promise<ApiResponse> => {
-    if (operation.id === 'op8') return screening.screenPerson(screening.personRequest(TEST_REFERENCES.politician, name));
-    if (operation.id === 'op9') return screening.screenCompany(screening.companyRequest(TEST_REFERENCES.firstCompany));
+    if (operation.id === 'op8') return screening!.screenPerson(screening!.personRequest(TEST_REFERENCES.politician, name));
+    if (operation.id === 'op9') return screening!.screenCompany(screening!.companyRequest(TEST_REFERENCES.firstCompany));
     if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, operation.id);
     return api.request(operation.method, operation.path, { json: operation.body, operation: operation.id, purpose: `doctor: ${operation.id}` });
   };
-  const operations = doctorOperations(config);
+  // Without the screening token (its line says why) screening is not probed: a bci token's refusal would blame the wrong setting.
+  const operations = doctorOperations(config).filter((operation) => screening || !['op8', 'op9'].includes(operation.id));
   const answers = await Promise.all(operations.map((operation) => send(operation).then((response) => ({ response }), (error: unknown) => ({ error }))));
   const lines = operations.map((operation, index): DoctorLine => {
     const check = `${operation.id} ${operation.method}`;
@@ -254,20 +271,23 @@ async function operationLines(config: ContractConfig, token: IssuedToken): Promi
     if ('error' in answer) return failureLine(check, answer.error, operation.pathSetting);
     return { check, ...judgeAnswer(operation, answer.response.status) };
   });
-  const person = answers[operations.findIndex((operation) => operation.id === 'op8')]!;
+  const person = answers[operations.findIndex((operation) => operation.id === 'op8')];
+  if (!person) return [...lines, { check: 'screening', verdict: 'skip', detail: 'not checked: no screening token (see above)' }];
   const status = 'response' in person ? person.response.status : undefined;
   const provider = `provider ${config.screeningProvider}`;
   let screeningLine: DoctorLine;
   if (status !== undefined && status >= 200 && status < 300) {
-    screeningLine = { check: 'screening', verdict: 'ok', detail: `${provider} and the token's scope accepted (${TEST_REFERENCES.politician} answered ${status})` };
+    const scope = config.screeningScope === undefined ? 'the bci token' : `the token of scope ${config.screeningScope}`;
+    screeningLine = { check: 'screening', verdict: 'ok', detail: `${provider} and ${scope} accepted (${TEST_REFERENCES.politician} answered ${status})` };
   } else if (status === 400 || status === 422) {
     screeningLine = { check: 'screening', verdict: 'FAIL', detail: `${TEST_REFERENCES.politician} with ${provider} answered ${status}: the provider code is likely wrong`, setting: 'CONTRACT_SCREENING_PROVIDER' };
   } else if (status === 401 || status === 403) {
+    const scope = config.screeningScope === undefined ? 'the bci token' : `the token of scope ${config.screeningScope}`;
     screeningLine = {
       check: 'screening',
       verdict: 'FAIL',
-      detail: `${TEST_REFERENCES.politician} answered ${status}: the token (scope bci) is not accepted for screening; the vendor's screening scopes are separate from bci, so the client may need a screening scope`,
-      setting: CLIENT_VARIABLES.id,
+      detail: `${TEST_REFERENCES.politician} answered ${status}: ${scope} is not accepted for screening; the vendor's screening scopes are separate from bci: set the one it gave this client`,
+      setting: SCREENING_SCOPE,
     };
   } else {
     screeningLine = { check: 'screening', verdict: 'skip', detail: `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see its line)` };
@@ -361,7 +381,13 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: D
     lines.push({ check: 'operations', verdict: 'skip', detail: primary ? 'not checked: the connection to the API host failed (see above)' : 'not checked: no token for the first client (see above)' });
     return report();
   }
-  lines.push(...(await operationLines(config, primary)));
+  let screeningToken: IssuedToken | undefined = primary;
+  if (config.screeningScope !== undefined) {
+    const screening = await tokenLine(config, config.client, CLIENT_VARIABLES, config.screeningScope);
+    lines.push(screening.line);
+    screeningToken = screening.token;
+  }
+  lines.push(...(await operationLines(config, primary, screeningToken)));
   if (options.createPerson) lines.push(await personLine(config, primary));
   return report();
 }

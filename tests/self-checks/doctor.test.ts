@@ -1,6 +1,7 @@
 // `npm run doctor` as a new user runs it, in a child process: it passes on the plain simulator, and
 // names each seeded fault on a line of its own with the setting that fixes it — a wrong path, a
-// 403 (a market the client has no permission for), an untrusted certificate, an expired one, one
+// 403 (a market the client has no permission for), a screening scope the bci token lacks, an
+// untrusted certificate, an expired one, one
 // for another host name, a TLS version the client refuses — and passes over https through a
 // proxy with the private CA given. Its request count is printed and bounded (no person created).
 import { existsSync, readdirSync } from 'node:fs';
@@ -72,12 +73,21 @@ describe('npm run doctor', () => {
     expect(run.failures[0]).toMatch(/^FAIL\s+op9 POST\s+\/aml\/v2\/company\/screening: 404 .*nothing answers at this path.* → fix: CONTRACT_COMPANY_SCREENING_PATH$/);
   });
 
-  test('names a 403 (no permission for the market) on the lines of the market operations, with CONTRACT_MARKET', async (context) => {
-    const run = await doctor(context, { deniedMarkets: ['SE'] });
+  test('names a 403 (no permission for the market) on the line of the operation, with CONTRACT_MARKET', async (context) => {
+    const run = await doctor(context, { forbiddenOperations: ['op4'] });
     expect(run.code).toBe(1);
-    expect(run.failures).toHaveLength(2);
-    expect(run.failures[0]).toMatch(/^FAIL\s+op3 GET\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
-    expect(run.failures[1]).toMatch(/^FAIL\s+op4 POST\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]).toMatch(/^FAIL\s+op4 POST\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
+  });
+
+  test('names a screening scope the bci token lacks on the screening lines, with CONTRACT_SCREENING_SCOPE, and passes once it is set', async (context) => {
+    const without = await doctor(context, { screeningScope: 'aml-screening' });
+    expect(without.code).toBe(1);
+    expect(without.failures.map((line) => /^FAIL\s+(\S+)/.exec(line)?.[1])).toEqual(['op8', 'op9', 'screening']);
+    for (const line of without.failures) expect(line).toMatch(/ → fix: CONTRACT_SCREENING_SCOPE$/);
+    const withScope = await doctor(context, { screeningScope: 'aml-screening' }, { CONTRACT_SCREENING_SCOPE: 'aml-screening' });
+    expect(withScope.code, withScope.output).toBe(0);
+    expect(withScope.lines.some((line) => /^ok\s+token contract-client for screening\s+issued to CONTRACT_CLIENT_ID, asked for scope aml-screening/.test(line))).toBe(true);
   });
 
   test('names an untrusted certificate on the TLS line, with NODE_EXTRA_CA_CERTS, and checks nothing behind it', async (context) => {

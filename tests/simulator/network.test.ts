@@ -1,24 +1,9 @@
-// The simulator's knobs for the doctor's faults and the corporate-network checks: a market no
-// client has the permission for (403), and https with a certificate from a CA the test makes.
+// The simulator over https, as the corporate-network checks and the doctor's TLS faults serve it:
+// with a certificate from a CA the test makes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import { createPrivateCa } from '../network/private-ca.js';
-import { findPath, Harness, personPath } from './harness.js';
-
-describe('a market without permission', () => {
-  it('answers person lookups there 403, before reading the body, and other markets as usual', async () => {
-    const h = await Harness.start({ deniedMarkets: ['SE'] });
-    try {
-      const token = await h.token();
-      expect((await h.request('GET', personPath('any-gedi'), { token })).status).toBe(403);
-      expect((await h.request('POST', findPath(), { token, json: {} })).status).toBe(403);
-      expect((await h.request('GET', personPath('any-gedi', 'NO'), { token })).status).toBe(404);
-      expect((await h.request('GET', '/consumer-intelligence/v3/consumers', { token })).status).toBe(200);
-    } finally {
-      await h.close();
-    }
-  });
-});
+import { Harness } from './harness.js';
 
 describe('https', () => {
   const closers: (() => Promise<void>)[] = [];
