@@ -50,7 +50,7 @@ export interface DoctorOperation {
   path: string;
   /** The setting that holds the path (a 404 or 405 names it). */
   pathSetting: string;
-  /** The setting a 403 names: the market for market-scoped operations, the client otherwise. */
+  /** The setting a 403 names: the client's for sandbox persons, the market for the consumer data, the screening scope for screening. */
   permissionSetting: string;
   /** A body the service must refuse or may answer without any effect. */
   body?: unknown;
@@ -105,7 +105,7 @@ export function judgeAnswer(operation: DoctorOperation, status: number): Pick<Do
     return {
       verdict: 'FAIL',
       detail: `${answered}: the token was not accepted here (401). The client may not be entitled to this API, or the token's scope does not cover it`,
-      setting: operation.permissionSetting,
+      setting: operation.permissionSetting === SCREENING_SCOPE ? SCREENING_SCOPE : CLIENT_VARIABLES.id,
     };
   }
   if (status === 403) {
