@@ -41,8 +41,8 @@ async function doctor(context: TestContext, options: SimulatorOptions, env: Node
 // One after another: each case is a process of its own, and a burst of them would crowd the timing
 // checks that run beside this file in npm test.
 describe('npm run doctor', () => {
-  test('passes on the plain simulator: every check ok, in a handful of requests', async (context) => {
-    const run = await doctor(context, {});
+  test.for(['standard', 'vendor'] as const)('passes on the plain simulator (%s layout): every check ok, in a handful of requests', async (layout, context) => {
+    const run = await doctor(context, { layout });
     expect(run.code, run.output).toBe(0);
     expect(run.failures).toEqual([]);
     for (const check of ['configuration', 'DNS 127.0.0.1', 'proxy 127.0.0.1', 'token contract-client', 'token second-client', 'op1 PUT', 'op9 POST', 'screening']) {
