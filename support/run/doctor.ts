@@ -26,9 +26,6 @@ import { describeProxy, routeFor } from '../transport/dispatcher.js';
 import { ApiClient, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
 import { NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges } from '../transport/exchanges.js';
-import { createDataFactory } from '../data/factories.js';
-import { pruneLedgers } from '../data/ledger.js';
-import { SandboxPersons } from '../verbs/persons.js';
 import { permissionNeeded } from '../evidence/refusals.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
@@ -303,6 +300,8 @@ async function operationLines(config: ContractConfig, token: IssuedToken, screen
 async function personLine(config: ContractConfig, token: IssuedToken): Promise<DoctorLine> {
   const check = 'person';
   const api = new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: config.requestTimeoutMs, auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, config.client, token) } });
+  // Loaded only when asked: the person verbs bring the report, polling and data factories (about 0.6 CPU-seconds).
+  const [{ SandboxPersons }, { createDataFactory }, { pruneLedgers }] = await Promise.all([import('../verbs/persons.js'), import('../data/factories.js'), import('../data/ledger.js')]);
   const persons = new SandboxPersons(api, config, createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: 'doctor' }));
   const started = Date.now();
   try {
