@@ -1,5 +1,6 @@
 // Owns reading documented facts (PEP hit, IDENTIFIED, merged, deceased, deregistered, removed,
-// subscribed, latest version) from answers whose layout is not documented. A fact holds only on
+// subscribed, latest version, the persons a find answer holds and their legal ids) from answers
+// whose layout is not documented. A fact holds only on
 // affirmative evidence on the record it is about: a field that says so, on that record, never a
 // word somewhere else in the answer ("No PEP match found", the lists that were checked, a relative's
 // flag, another consumer's state). Each reading returns the evidence it found, as `path = value`,
@@ -42,8 +43,14 @@ function ownScalars(record: unknown): unknown[] {
   return ownFields(record).map((field) => field.value).filter((value) => !isRecord(value) && !Array.isArray(value));
 }
 
+/** A record of an answer and where it sits (`$.results[1]`). */
+export interface Located {
+  item: JsonRecord;
+  path: string;
+}
+
 /** Every object that is an element of a list, at any depth, with its path. */
-function listItems(body: unknown, path = '$'): { item: JsonRecord; path: string }[] {
+function listItems(body: unknown, path = '$'): Located[] {
   if (Array.isArray(body)) {
     return body.flatMap((element, index) => [...(isRecord(element) ? [{ item: element, path: `${path}[${index}]` }] : []), ...listItems(element, `${path}[${index}]`)]);
   }
@@ -52,8 +59,103 @@ function listItems(body: unknown, path = '$'): { item: JsonRecord; path: string 
 }
 
 /** The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with that legal id. */
-export function recordsOwning(body: unknown, value: string): { item: JsonRecord; path: string }[] {
+export function recordsOwning(body: unknown, value: string): Located[] {
   return listItems(body).filter(({ item }) => ownScalars(item).includes(value));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The person records of an answer (operation 4): what a find answer holds, whatever its layout.
+
+/** Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of earlier ones). */
+const LEGAL_ID_KEY = /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
+const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normal(key));
+/** Objects that echo what was asked (`query: { legalId }`): never a person of the answer. */
+const ECHO_KEYS = new Set(['query', 'request', 'search', 'searchcriteria', 'criteria', 'input', 'filter', 'filters', 'params', 'parameters']);
+
+/** An object is a person record when one of its own fields, outside an echo of the request, is a gedi or a legal id. */
+function isPersonRecord(item: JsonRecord): boolean {
+  return ownFields(item).some(({ path, key }) => (normal(key) === 'gedi' || isLegalIdKey(key)) && !path.split('.').slice(1, -1).some((parent) => ECHO_KEYS.has(normal(parent))));
+}
+
+/**
+ * The person records of an answer, outermost first: the answer itself when it is one person (in an
+ * envelope or not), otherwise the person records of its lists and envelopes (`results`, `data`,
+ * `_embedded.persons`, `matches[].person`). What lies inside a person record is that person's own
+ * (relatives, earlier legal ids, merge history), never another record of the answer.
+ */
+export function personRecords(answer: unknown, path = '$'): Located[] {
+  if (Array.isArray(answer)) return answer.flatMap((element, index) => personRecords(element, `${path}[${index}]`));
+  if (!isRecord(answer)) return [];
+  if (isPersonRecord(answer)) return [{ item: answer, path }];
+  return Object.entries(answer).flatMap(([key, value]) => (ECHO_KEYS.has(normal(key)) ? [] : personRecords(value, `${path}.${key}`)));
+}
+
+/**
+ * Where the record carries `legalId` as its own: under a legal-id key of its own fields
+ * (`legalId`, `legalId.identityNumber`, `attributes.legalId`), or in its own lists of legal ids
+ * (`deprecatedLegalIds`, `legalId.history`, `identifiers`), never in a relative's entry or a note.
+ */
+function ownLegalIdEvidence(value: unknown, legalId: string, path: string, underLegalIdKey: boolean): string[] {
+  if (value === legalId) return underLegalIdKey ? [`${path} = ${show(value)}`] : [];
+  if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => ownLegalIdEvidence(element, legalId, `${path}[${index}]`, true)) : [];
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    MERGE_KEYS.has(normal(key)) ? [] : ownLegalIdEvidence(inner, legalId, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key)),
+  );
+}
+
+/** The record's own gedi: a `gedi` of its own fields, not the one a merge field names. */
+function personGedis(record: unknown): Field[] {
+  return ownFields(record).filter(({ path, key }) => normal(key) === 'gedi' && !path.split('.').slice(1, -1).some((parent) => MERGE_KEYS.has(normal(parent))));
+}
+
+/** The person record carries `legalId` as a legal id of its own. */
+export function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
+  const evidence = ownLegalIdEvidence(record, legalId, path, false);
+  return { holds: evidence.length > 0, evidence, looked: `the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier legal ids) for ${show(legalId)}` };
+}
+
+const EXCERPT_CHARS = 400;
+const excerpt = (value: unknown): string => {
+  const text = show(value);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+};
+
+/** Some person record of the answer carries `legalId` as its own: the matching person is there. */
+export function personWithLegalId(answer: unknown, legalId: string): Reading {
+  const records = personRecords(answer);
+  const evidence = records.flatMap(({ item, path }) => carriesLegalId(item, legalId, path).evidence);
+  return { holds: evidence.length > 0, evidence, looked: `the answer's ${records.length} person record(s) (${records.map(({ path }) => path).join(', ') || 'none'}), for ${show(legalId)} among their own legal ids` };
+}
+
+/**
+ * The answer (a list, or its pages) holds a record of its own for the person with this gedi or legal
+ * id: a record whose own gedi or own legal id it is. A relative of another record, carrying that
+ * legal id inside the other record, is not one.
+ */
+export function listsPerson(answer: unknown, person: { gedi: string; legalId: string }): Reading {
+  const records = personRecords(answer);
+  const own = records.filter(({ item, path }) => carriesLegalId(item, person.legalId, path).holds || personGedis(item).some(({ value }) => value === person.gedi));
+  return {
+    holds: own.length > 0,
+    evidence: own.map(({ item, path }) => `${path} = ${excerpt(item)}`),
+    looked: `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ${show(person.legalId)} as their own (not a relative's)`,
+  };
+}
+
+/**
+ * Person records of a find answer that do not carry the legal id asked for: each one is evidence,
+ * shown as its path and the record itself. Holds on none for an answer of matching persons only,
+ * and for an answer with no person at all (204, or an empty list).
+ */
+export function personsWithoutLegalId(answer: unknown, legalId: string): Reading {
+  const records = personRecords(answer);
+  const strangers = records.filter(({ item, path }) => !carriesLegalId(item, legalId, path).holds);
+  return {
+    holds: strangers.length > 0,
+    evidence: strangers.map(({ item, path }) => `${path} = ${excerpt(item)}`),
+    looked: `the answer's ${records.length} person record(s) (${records.map(({ path }) => path).join(', ') || 'none'}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
+  };
 }
 
 const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
@@ -163,7 +265,7 @@ function saysNoMatch(body: unknown): string | undefined {
   return undefined;
 }
 
-function matchEntries(body: unknown, path = '$'): { item: JsonRecord; path: string }[] {
+function matchEntries(body: unknown, path = '$'): Located[] {
   if (Array.isArray(body)) return body.flatMap((element, index) => matchEntries(element, `${path}[${index}]`));
   if (!isRecord(body)) return [];
   return Object.entries(body).flatMap(([key, value]) => {

@@ -1,7 +1,7 @@
 // Each reading of a documented fact against realistic vendor-style answers: several layouts that
 // affirm it, and at least five that say the opposite or put the fact on another record.
 import { describe, expect, it } from 'vitest';
-import { identified, mergedInto, ownsValue, pepHit, personFlag, recordsOwning, relativeFlag } from '../../support/readings/facts.js';
+import { identified, listsPerson, mergedInto, ownsValue, pepHit, personFlag, personRecords, personsWithoutLegalId, personWithLegalId, recordsOwning, relativeFlag } from '../../support/readings/facts.js';
 
 describe('a PEP hit', () => {
   it.each([
@@ -162,5 +162,92 @@ describe('a value on the record itself (subscribed person, latest version)', () 
     ['under another record of the list', [{ gedi: 'x', familyName: 'Newname' }, { gedi: 'g', familyName: 'Old' }][1]],
   ])('does not hold %s', (_name, record) => {
     expect(ownsValue(record, 'Newname').holds).toBe(false);
+  });
+});
+
+// Realistic persons: the asked-for person X with a parent R and an earlier legal id, another person Y.
+const X = '198001011234';
+const R = '195002022345';
+const Y = '199003033456';
+const parent = { hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: R }, firstNames: ['Karin'], familyName: 'Berg' };
+const flatPerson = (legalId: string, gedi: string, more: Record<string, unknown> = {}) => ({ id: `p-${gedi}`, gedi, country: 'SE', legalId, familyName: 'Lund', relationshipList: [parent], ...more });
+const vendorPerson = (legalId: string, more: Record<string, unknown> = {}) => ({
+  legalId: { identityNumber: legalId, temporary: false, history: [{ identityNumber: '198001019999' }] },
+  names: { firstNames: ['Eva'], familyName: 'Lund' },
+  status: { active: true },
+  metadata: { updatedTimestamp: '2026-11-20T10:00:00Z', sources: [{ name: 'SANDBOX', market: 'SE', updatedTimestamp: '2026-11-20T10:00:00Z' }] },
+  relationshipList: [parent],
+  ...more,
+});
+
+describe('the person records of a find answer, each carrying the legal id asked for', () => {
+  it.each([
+    ['a list in an envelope (relatives inside)', { results: [flatPerson(X, 'g1')], count: 1 }, ['$.results[0]']],
+    ['a list under data, the person under attributes', { data: [{ gedi: 'g1', market: 'SE', status: 'ACTIVE', attributes: { legalId: X, relationshipList: [parent] } }] }, ['$.data[0]']],
+    ["the vendor's single object, legalId as an object with its history", vendorPerson(X), ['$']],
+    ['a bare list', [flatPerson(X, 'g1'), flatPerson(X, 'g2')], ['$[0]', '$[1]']],
+    ['matches with a score around each person', { matches: [{ score: 0.99, person: flatPerson(X, 'g1') }] }, ['$.matches[0]']],
+    ['a HAL answer', { _embedded: { persons: [{ legalId: X, _links: { self: { href: '/persons/g1' } } }] }, _links: { self: { href: '/_find' } }, page: { size: 20, totalElements: 1 } }, ['$._embedded.persons[0]']],
+    ['an echo of the query beside the results', { query: { legalId: X }, results: [flatPerson(X, 'g1')] }, ['$.results[0]']],
+    ['the legal id in a list of identifiers', { persons: [{ gedi: 'g1', identifiers: [{ type: 'SSN', value: X }] }] }, ['$.persons[0]']],
+    ['the matching person naming the person merged into it', flatPerson(X, 'g1', { mergedFrom: [{ gedi: 'g0', legalId: Y, status: 'MERGED' }] }), ['$']],
+    ['a person found by an earlier legal id of its own', { results: [flatPerson(Y, 'g1', { deprecatedLegalIds: [{ socialSecurityNumber: X }] })] }, ['$.results[0]']],
+  ])('holds only matching persons: %s', (_name, answer, paths) => {
+    expect(personRecords(answer).map(({ path }) => path)).toEqual(paths);
+    expect(personsWithoutLegalId(answer, X)).toMatchObject({ holds: false, evidence: [] });
+    expect(personWithLegalId(answer, X).holds).toBe(true);
+  });
+
+  it.each([
+    ['no content (204)', undefined],
+    ['an empty list', { results: [], count: 0 }],
+    ['a problem document', { type: 'about:blank', title: 'No match', status: 404 }],
+  ])('holds no person at all for %s', (_name, answer) => {
+    expect(personsWithoutLegalId(answer, X).holds).toBe(false);
+    expect(personWithLegalId(answer, X).holds).toBe(false);
+  });
+
+  it.each([
+    ['the matching person and two others (a bare list)', [flatPerson(X, 'g1'), flatPerson(Y, 'g2'), flatPerson(R, 'g3')], ['$[1]', '$[2]']],
+    ['a relative listed as a person of its own', { results: [flatPerson(X, 'g1'), flatPerson(R, 'g3', { relationshipList: [] })], count: 2 }, ['$.results[1]']],
+    ['a merged-away person beside the one it was merged into', { data: [{ gedi: 'g1', attributes: { legalId: X } }, { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } }] }, ['$.data[1]']],
+    ['a merged-away person naming the matching person only in its merge field', [vendorPerson(X), vendorPerson(Y, { merged: { gedi: 'g1', legalId: X } })], ['$[1]']],
+    ["vendor-style persons, legalId as an object", [vendorPerson(X), vendorPerson(Y)], ['$[1]']],
+    ['a person carrying the legal id only in a relative', { results: [flatPerson(Y, 'g2', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: X } }] })] }, ['$.results[0]']],
+    ['a person that only echoes the legal id asked for', { results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2', { searchedLegalId: X })] }, ['$.results[1]']],
+    ['a stranger beside an echo of the query', { query: { legalId: X }, results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2')] }, ['$.results[1]']],
+  ])('shows each record that should not be there: %s', (_name, answer, paths) => {
+    const reading = personsWithoutLegalId(answer, X);
+    expect(reading.holds).toBe(true);
+    expect(reading.evidence.map((line) => line.split(' = ')[0])).toEqual(paths);
+    // The evidence is the record itself, so a reader sees whose it is.
+    expect(reading.evidence[0]).toMatch(/"(legalId|gedi)"/);
+    expect(reading.looked).toMatch(/person record/);
+  });
+});
+
+describe('a person listed as a record of its own (subscriptions, consumers)', () => {
+  const unlisted = { gedi: 'g9', legalId: Y };
+  const page = (items: unknown[], next: string | null) => ({ items, next });
+
+  it.each([
+    ['on the second page', [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3'), flatPerson(Y, 'g9')], null)], '$[1].items[1]'],
+    ['in an entry around the person', { data: [{ subscribedAt: '2026-11-20T10:00:00Z', person: { gedi: 'g9', attributes: { legalId: Y } } }] }, '$.data[0]'],
+    ['by legal id alone (the vendor drops the gedi)', { subscriptions: [vendorPerson(X), vendorPerson(Y)], nextPageToken: null }, '$.subscriptions[1]'],
+    ['as a consumer of its own', { items: [{ consumerId: 'p-g9', market: 'SE', data: { legalId: Y }, state: 'IDENTIFIED', gedi: 'g9' }] }, '$.items[0]'],
+  ])('holds %s', (_name, answer, path) => {
+    const reading = listsPerson(answer, unlisted);
+    expect(reading.holds).toBe(true);
+    expect(reading.evidence.map((line) => line.split(' = ')[0])).toEqual([path]);
+  });
+
+  it.each([
+    ['as the relative of a listed person', { items: [flatPerson(X, 'g1', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: Y } }] })] }],
+    ['as the person another was merged into', { items: [flatPerson(X, 'g1', { merged: { gedi: 'g9' } })] }],
+    ['in a merged-away entry pointing at it', { data: [{ gedi: 'g1', status: 'MERGED', mergedInto: 'g9', attributes: { legalId: X } }] }],
+    ['in a consumer entry for another legal id', { items: [{ consumerId: 'c1', market: 'SE', data: { legalId: X }, state: 'IDENTIFIED', gedi: 'g1', note: 'g9' }] }],
+    ['across pages without it', [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3')], null)]],
+  ])('does not hold %s', (_name, answer) => {
+    expect(listsPerson(answer, unlisted)).toMatchObject({ holds: false, evidence: [] });
   });
 });
