@@ -55,9 +55,34 @@ function visibleClients(state: SimulatorState, clientId: string): ReadonlySet<st
   return state.mutant('consumers-leak') ? 'all' : new Set([clientId]);
 }
 
+/**
+ * The client's custom persons that no consumer of it matched, each with its latest version visible
+ * at `moment` (for the persons-listed-as-consumers and unsubscribed-persons-listed mutants). Their
+ * sort keys are negative, below every upload's, so paging by key stays stable.
+ */
+function unmatchedPersons(state: SimulatorState, clientId: string, moment: 'visibleAt' | 'feedVisibleAt') {
+  const matched = new Set(state.consumers.ofClients(new Set([clientId])).map((record) => record.matchedGedi));
+  return state.persons.all().flatMap((person) => {
+    const version = person.background || person.clientId !== clientId || matched.has(person.gedi) ? undefined : versionAt(person, state.now(), moment);
+    return version?.state ? [{ person, version, state: version.state, seq: -person.versions[0]!.seq }] : [];
+  });
+}
+
+const bySeq = <T extends { seq: number }>(a: T, b: T): number => a.seq - b.seq;
+
 /** Operation 6, oldest first. */
 export function listConsumers(state: SimulatorState, clientId: string): ConsumerView[] {
-  const views = state.consumers.ofClients(visibleClients(state, clientId)).map((record) => consumerView(state, record));
+  const uploaded = state.consumers.ofClients(visibleClients(state, clientId)).map((record) => consumerView(state, record));
+  const views = state.mutant('persons-listed-as-consumers')
+    ? [
+        ...unmatchedPersons(state, clientId, 'visibleAt').map(({ person, state: seen, seq }): ConsumerView => ({
+          record: { clientId, consumerId: person.id, market: marketOf(seen), data: { legalId: seen.fields.legalId }, seq, uploadedAt: 0, identifyAt: 0, subscribeAt: 0, matchedGedi: person.gedi },
+          state: 'IDENTIFIED',
+          gedi: person.gedi,
+        })),
+        ...uploaded,
+      ].sort((a, b) => bySeq(a.record, b.record))
+    : uploaded;
   const listed = state.mutant('unmatched-consumers-not-listed') ? views.filter((view) => view.state === 'IDENTIFIED') : views;
   for (const view of listed) {
     if (view.state === 'IDENTIFIED' && view.record.uploadedAt > 0) state.reads.markRead(readKeys.consumer(view.record.clientId, view.record.consumerId), state.now());
@@ -88,5 +113,11 @@ export function listSubscriptions(state: SimulatorState, clientId: string): Subs
     if (!person.background) state.reads.markRead(readKeys.subscription(record.clientId, person.gedi), now);
     subscriptions.push({ person: { gedi: person.gedi, market: marketOf(version.state), version: version.version, writtenAt: version.writtenAt, state: version.state }, subscribedAt: record.subscribeAt, seq: record.seq });
   }
-  return subscriptions;
+  if (!state.mutant('unsubscribed-persons-listed')) return subscriptions;
+  const unsubscribed = unmatchedPersons(state, clientId, 'feedVisibleAt').map(({ person, version, state: seen, seq }): SubscriptionView => ({
+    person: { gedi: person.gedi, market: marketOf(seen), version: version.version, state: seen },
+    subscribedAt: version.feedVisibleAt,
+    seq,
+  }));
+  return [...unsubscribed, ...subscriptions].sort(bySeq);
 }

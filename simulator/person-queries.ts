@@ -38,11 +38,22 @@ export function readPerson(state: SimulatorState, market: string | undefined, ge
 /** Operation 4: visible, not deleted custom persons of the market with this legal id. */
 export function findPersons(state: SimulatorState, market: string, legalId: string): PersonView[] {
   const ignoreLegalId = state.mutant('find-ignores-legal-id');
-  return state.persons.all().flatMap((record) => {
+  const found = state.persons.all().flatMap((record) => {
     const version = record.background ? undefined : visibleVersion(state, record);
     const person = version?.state;
     if (!version || !person || marketOf(person) !== market) return [];
     if (!ignoreLegalId && person.fields.legalId !== legalId) return [];
     return [viewed(state, record, version, person)];
   });
+  return found.length > 0 && state.mutant('find-adds-other-persons') ? [...found, ...otherPersons(state, market, legalId, 2)] : found;
+}
+
+/** Persons of the market with another legal id, background ones first (no test person of a run is among them). */
+function otherPersons(state: SimulatorState, market: string, legalId: string, count: number): PersonView[] {
+  const records = state.persons.all().sort((a, b) => Number(b.background) - Number(a.background));
+  return records.flatMap((record) => {
+    const version = versionAt(record, state.now());
+    const person = version?.state;
+    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [viewed(state, record, version.version, person)] : [];
+  }).slice(0, count);
 }

@@ -171,7 +171,7 @@ export interface Consistent<T> {
 /** One finished wait, for the benchmark's attempts-per-wait statistic. */
 export interface WaitAttempts {
   what: string;
-  /** `quiet`: a watch whose window passed without the state it watched for (support/verbs/persons.ts watchFor). */
+  /** `quiet`: a watch whose window passed without the state it watched for (`watch`). */
   outcome: 'consistent' | 'timeout' | 'rejected' | 'quiet';
   attempts: number;
   elapsedMs: number;

@@ -91,17 +91,15 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
 }
 
 /**
- * Where the record carries `legalId` as its own: under a legal-id key of its own fields
- * (`legalId`, `legalId.identityNumber`, `attributes.legalId`), or in its own lists of legal ids
- * (`deprecatedLegalIds`, `legalId.history`, `identifiers`), never in a relative's entry or a note.
+ * The record's own legal ids: the scalars under a legal-id key of its own fields (`legalId`,
+ * `legalId.identityNumber`, `attributes.legalId`) and in its own lists of legal ids
+ * (`deprecatedLegalIds`, `legalId.history`, `identifiers`); never a relative's entry, a note, or
+ * what a merge field names.
  */
-function ownLegalIdEvidence(value: unknown, legalId: string, path: string, underLegalIdKey: boolean): string[] {
-  if (value === legalId) return underLegalIdKey ? [`${path} = ${show(value)}`] : [];
-  if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => ownLegalIdEvidence(element, legalId, `${path}[${index}]`, true)) : [];
-  if (!isRecord(value)) return [];
-  return Object.entries(value).flatMap(([key, inner]) =>
-    MERGE_KEYS.has(normal(key)) ? [] : ownLegalIdEvidence(inner, legalId, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key)),
-  );
+function legalIdFields(value: unknown, path: string, underLegalIdKey: boolean): { path: string; value: unknown }[] {
+  if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
+  if (!isRecord(value)) return underLegalIdKey ? [{ path, value }] : [];
+  return Object.entries(value).flatMap(([key, inner]) => (MERGE_KEYS.has(normal(key)) ? [] : legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key))));
 }
 
 /** The record's own gedi: a `gedi` of its own fields, not the one a merge field names. */
@@ -111,15 +109,17 @@ function personGedis(record: unknown): Field[] {
 
 /** The person record carries `legalId` as a legal id of its own. */
 export function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
-  const evidence = ownLegalIdEvidence(record, legalId, path, false);
+  const evidence = legalIdFields(record, path, false).filter((field) => field.value === legalId).map((field) => `${field.path} = ${show(field.value)}`);
   return { holds: evidence.length > 0, evidence, looked: `the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier legal ids) for ${show(legalId)}` };
 }
 
 const EXCERPT_CHARS = 400;
-const excerpt = (value: unknown): string => {
-  const text = show(value);
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
-};
+/** A record as evidence: where it is, whose it is (its own legal ids and gedi), then the record itself, cut short. */
+function shown({ item, path }: Located): string {
+  const own = [...legalIdFields(item, '$', false), ...personGedis(item)].map((field) => `${field.path} = ${show(field.value)}`);
+  const text = show(item);
+  return `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`;
+}
 
 /** Some person record of the answer carries `legalId` as its own: the matching person is there. */
 export function personWithLegalId(answer: unknown, legalId: string): Reading {
@@ -138,7 +138,7 @@ export function listsPerson(answer: unknown, person: { gedi: string; legalId: st
   const own = records.filter(({ item, path }) => carriesLegalId(item, person.legalId, path).holds || personGedis(item).some(({ value }) => value === person.gedi));
   return {
     holds: own.length > 0,
-    evidence: own.map(({ item, path }) => `${path} = ${excerpt(item)}`),
+    evidence: own.map(shown),
     looked: `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ${show(person.legalId)} as their own (not a relative's)`,
   };
 }
@@ -153,7 +153,7 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
   const strangers = records.filter(({ item, path }) => !carriesLegalId(item, legalId, path).holds);
   return {
     holds: strangers.length > 0,
-    evidence: strangers.map(({ item, path }) => `${path} = ${excerpt(item)}`),
+    evidence: strangers.map(shown),
     looked: `the answer's ${records.length} person record(s) (${records.map(({ path }) => path).join(', ') || 'none'}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
   };
 }

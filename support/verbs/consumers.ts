@@ -3,9 +3,9 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
-import { eventually, type AwaitedTransition } from '../readings/eventually.js';
+import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
 import { readPages } from '../readings/list-reader.js';
-import { identified, recordsOwning } from '../readings/facts.js';
+import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { coveredBy } from '../evidence/refusals.js';
@@ -87,9 +87,9 @@ export class ConsumerData {
   /**
    * Uploads a consumer for an available person and waits until it is IDENTIFIED and subscribed: the
    * promises of transition.consumer-identified and transition.subscription-created, whose own specs
-   * report them when a test that depends on them fails here.
+   * report them when a test that depends on them fails here. Returns the upload's answer.
    */
-  async subscribe(stored: StoredPerson, consumer: Consumer): Promise<void> {
+  async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
@@ -100,6 +100,28 @@ export class ConsumerData {
     await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt }).catch((error: unknown) => {
       throw coveredBy(error, 'transition.subscription-created');
     });
+    return response;
+  }
+
+  /**
+   * Reads a list, every page, for `windowMs`, watching for a record of its own for a person that
+   * must not be there (by its gedi or legal id, not as another record's relative): the reading of
+   * the first read that shows one, or a reading that holds for none when the window stayed quiet.
+   */
+  async watchForPerson(list: 'consumers' | 'subscribed persons', stored: StoredPerson, windowMs: number): Promise<Reading> {
+    const person = { gedi: stored.gedi, legalId: stored.person.legalId };
+    const read = list === 'consumers' ? (stop: (bodies: unknown[]) => boolean) => this.listConsumers(stop) : (stop: (bodies: unknown[]) => boolean) => this.listSubscribedPersons(stop);
+    const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
+    const seen = await watch(
+      `${what} (it must not)`,
+      () => read((bodies) => listsPerson(bodies, person).holds),
+      (response) => {
+        const reading = response.ok ? listsPerson(response.body, person) : undefined;
+        return reading?.holds ? reading : undefined;
+      },
+      { timeoutMs: windowMs },
+    );
+    return seen?.value ?? { holds: false, evidence: [], looked: `every page of the ${list}, read for ${windowMs} ms, for a record of ${what}` };
   }
 }
 

@@ -207,6 +207,26 @@ export const PROBES: Record<string, Probe> = {
       return (await consumerStates(h)).has(consumerId);
     },
   },
+  'consumer.list-uploaded-only': {
+    dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
+    holds: async (h) => {
+      const person = h.person();
+      const gedi = await createdAndSettled(h, person);
+      await subscribedPerson(h, nextConsumerId());
+      const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token() });
+      const items: Array<{ gedi?: string; data?: { legalId?: string } }> = answer.body?.items ?? [];
+      return answer.status === 200 && !items.some((item) => item.gedi === gedi || item.data?.legalId === person.legalId);
+    },
+  },
+  'subscription.subscribed-only': {
+    dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
+    holds: async (h) => {
+      const person = h.person();
+      const gedi = await createdAndSettled(h, person);
+      await subscribedPerson(h, nextConsumerId());
+      return !(await subscriptions(h)).some((item) => item.gedi === gedi || item.legalId === person.legalId);
+    },
+  },
   'subscription.latest-version': {
     dependsOn: ['auth.token-issued', 'person.create-returns-gedi', 'person.update-by-id', 'transition.subscription-created'],
     holds: async (h) => {

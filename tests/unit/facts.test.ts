@@ -219,11 +219,16 @@ describe('the person records of a find answer, each carrying the legal id asked 
   ])('shows each record that should not be there: %s', (_name, answer, paths) => {
     const reading = personsWithoutLegalId(answer, X);
     expect(reading.holds).toBe(true);
-    expect(reading.evidence.map((line) => line.split(' = ')[0])).toEqual(paths);
-    // The evidence is the record itself, so a reader sees whose it is.
-    expect(reading.evidence[0]).toMatch(/"(legalId|gedi)"/);
+    expect(reading.evidence.map((line) => line.split(' ')[0])).toEqual(paths);
+    // The evidence says whose record it is, then shows the record.
+    expect(reading.evidence[0]).toMatch(/^\$\S* \(\$\.\S+ = "\d{12}".*\): \{/);
     expect(reading.looked).toMatch(/person record/);
   });
+});
+
+it('shows a record that should not be there by its own legal id and gedi, then the record', () => {
+  const [evidence] = personsWithoutLegalId({ data: [{ gedi: 'g1', attributes: { legalId: X } }, { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } }] }, X).evidence;
+  expect(evidence).toBe(`$.data[1] ($.attributes.legalId = "${Y}", $.gedi = "g0"): {"gedi":"g0","status":"MERGED","mergedInto":"g1","attributes":{"legalId":"${Y}"}}`);
 });
 
 describe('a person listed as a record of its own (subscriptions, consumers)', () => {
@@ -238,7 +243,7 @@ describe('a person listed as a record of its own (subscriptions, consumers)', ()
   ])('holds %s', (_name, answer, path) => {
     const reading = listsPerson(answer, unlisted);
     expect(reading.holds).toBe(true);
-    expect(reading.evidence.map((line) => line.split(' = ')[0])).toEqual([path]);
+    expect(reading.evidence.map((line) => line.split(' ')[0])).toEqual([path]);
   });
 
   it.each([

@@ -1,0 +1,40 @@
+/**
+ * Consumer data v3 — operation 6.
+ *
+ * > GET {base_url}/consumer-intelligence/v3/consumers — The uploaded consumers.
+ *
+ * Uploaded consumers only, beyond what consumer.isolation checks (no other client's consumers): no
+ * consumer the client never uploaded. On a shared sandbox that can be judged only for this test's
+ * own data. The client's list also holds what every other run of the suite uploaded with the same
+ * credentials, what anybody else using them uploaded, and whatever the service pre-seeds (the
+ * simulator seeds background consumers); consumers cannot be deleted, so it only grows. A consumer
+ * the suite does not recognise is therefore no evidence of anything. What is evidence: a consumer
+ * of a person of this test for whom it uploaded none (that person's gedi or legal id as the entry's
+ * own, support/readings/facts.ts `listsPerson`): its legal id was drawn for this test and sent to
+ * nobody but the sandbox person interface. It is watched for as long as a real upload of the same
+ * client took to be identified (from the upload to the first read that showed IDENTIFIED).
+ * Not checked: a phantom consumer that carries nothing of this test's data.
+ * Not asserted (not shown): the fields of a listed consumer, parameters, order, page size.
+ */
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { identified } from '../../support/readings/facts.js';
+import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
+
+rule('consumer.list-uploaded-only').test('never lists a consumer for a person the client uploaded no consumer for', async ({ persons, consumers, data }) => {
+  const [matched, unmatched] = await Given('two available persons of the client', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
+  const consumer = data.consumer(matched.person.legalId);
+
+  const upload = await When('a consumer matching the first is uploaded, and has been identified', async () => {
+    const response = await consumers.upload([consumer]);
+    expectAccepted(response, 'the upload');
+    await consumers.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
+    return response;
+  });
+  const identificationTookMs = Date.now() - upload.receivedAt;
+
+  await Then(`no consumer for the second person is listed for as long again (${identificationTookMs} ms)`, async () => {
+    const listed = await consumers.watchForPerson('consumers', unmatched, identificationTookMs);
+    await expectNoFact(listed, `a consumer for person ${unmatched.gedi} (legal id ${unmatched.person.legalId}), for whom none was uploaded, is listed`);
+  });
+});

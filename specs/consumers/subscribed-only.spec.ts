@@ -1,0 +1,31 @@
+/**
+ * Consumer data v3 — operation 7.
+ *
+ * > GET {base_url}/consumer-intelligence/v3/subscriptions/persons — The latest versions of the
+ * > subscribed persons.
+ *
+ * Of the subscribed persons only: a person of the client that no consumer identified is never among
+ * them. A negative can only be watched for: the list is read, every page, for as long as a real
+ * subscription of the same client took to appear (from its consumer's upload to the first read that
+ * showed it), after it appeared, as person.write-isolation watches for a change that must not come.
+ * The unsubscribed person counts as listed only with a record of its own (its gedi or legal id as
+ * that record's own, support/readings/facts.ts `listsPerson`), never as a relative inside another
+ * person's record. Not asserted (not shown): the layout, parameters, order and paging of the list.
+ */
+import { rule } from '../../support/verbs/contract.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
+import { expectNoFact } from '../../support/evidence/expectations.js';
+
+rule('subscription.subscribed-only').test('never lists a person of the client that no consumer identified', async ({ persons, consumers, data }) => {
+  const [subscribed, unsubscribed] = await Given('two available persons of the client', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
+
+  const upload = await When('a consumer matching the first is uploaded, and the first has become a subscribed person', () =>
+    consumers.subscribe(subscribed, data.consumer(subscribed.person.legalId)),
+  );
+  const subscriptionTookMs = Date.now() - upload.receivedAt;
+
+  await Then(`the second person, for whom no consumer was uploaded, is not among the subscribed persons for as long again (${subscriptionTookMs} ms)`, async () => {
+    const listed = await consumers.watchForPerson('subscribed persons', unsubscribed, subscriptionTookMs);
+    await expectNoFact(listed, `person ${unsubscribed.gedi}, whom no consumer identified, is listed among the subscribed persons`);
+  });
+});
