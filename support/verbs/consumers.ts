@@ -114,7 +114,8 @@ export class ConsumerData {
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     const seen = await watch(
       `${what} (it must not)`,
-      () => read((bodies) => listsPerson(bodies, person).holds),
+      // Each page is read once for the stop: the pages before it were read when they came.
+      () => read((bodies) => listsPerson(bodies.at(-1), person).holds),
       (response) => {
         const reading = response.ok ? listsPerson(response.body, person) : undefined;
         return reading?.holds ? reading : undefined;
