@@ -55,6 +55,14 @@ async function subscribedPerson(h: Harness, consumerId: string) {
   return { person, gedi };
 }
 
+/** A person, settled, that no consumer names, beside a subscribed person uploaded after it. */
+async function personNoConsumerNames(h: Harness) {
+  const person = h.person();
+  const gedi = await createdAndSettled(h, person);
+  await subscribedPerson(h, nextConsumerId());
+  return { person, gedi };
+}
+
 async function screening(h: Harness, subject: 'person' | 'company', reference: string, root = false) {
   const answer = await h.request('POST', screeningPath(subject, root), { token: await h.token(), json: { reference, provider: PROVIDER } });
   const { screeningId: _id, timestamp: _at, ...result } = answer.body ?? {};
@@ -210,9 +218,7 @@ export const PROBES: Record<string, Probe> = {
   'consumer.list-uploaded-only': {
     dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
     holds: async (h) => {
-      const person = h.person();
-      const gedi = await createdAndSettled(h, person);
-      await subscribedPerson(h, nextConsumerId());
+      const { person, gedi } = await personNoConsumerNames(h);
       const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token() });
       const items: Array<{ gedi?: string; data?: { legalId?: string } }> = answer.body?.items ?? [];
       return answer.status === 200 && !items.some((item) => item.gedi === gedi || item.data?.legalId === person.legalId);
@@ -221,9 +227,7 @@ export const PROBES: Record<string, Probe> = {
   'subscription.subscribed-only': {
     dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
     holds: async (h) => {
-      const person = h.person();
-      const gedi = await createdAndSettled(h, person);
-      await subscribedPerson(h, nextConsumerId());
+      const { person, gedi } = await personNoConsumerNames(h);
       return !(await subscriptions(h)).some((item) => item.gedi === gedi || item.legalId === person.legalId);
     },
   },
