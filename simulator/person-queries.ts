@@ -45,7 +45,8 @@ export function findPersons(state: SimulatorState, market: string, legalId: stri
     if (!ignoreLegalId && person.fields.legalId !== legalId) return [];
     return [viewed(state, record, version, person)];
   });
-  return found.length > 0 && state.mutant('find-adds-other-persons') ? [...found, ...otherPersons(state, market, legalId, 2)] : found;
+  // First, so that a layout answering one person shows a wrong one rather than hiding the others.
+  return found.length > 0 && state.mutant('find-adds-other-persons') ? [...otherPersons(state, market, legalId, 2), ...found] : found;
 }
 
 /** Persons of the market with another legal id, background ones first (no test person of a run is among them). */

@@ -116,7 +116,7 @@ export function carriesLegalId(record: unknown, legalId: string, path = '$'): Re
 const EXCERPT_CHARS = 400;
 /** A record as evidence: where it is, whose it is (its own legal ids and gedi), then the record itself, cut short. */
 function shown({ item, path }: Located): string {
-  const own = [...legalIdFields(item, '$', false), ...personGedis(item)].map((field) => `${field.path} = ${show(field.value)}`);
+  const own = [...legalIdFields(item, '$', false), ...personGedis(item)].filter((field) => typeof field.value === 'string').map((field) => `${field.path} = ${show(field.value)}`);
   const text = show(item);
   return `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`;
 }
