@@ -64,7 +64,7 @@ export function recordsOwning(body: unknown, value: string): Located[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The person records of an answer (operation 4): what a find answer holds, whatever its layout.
+// The person records of an answer: what a find answer or a list holds (operations 4, 6, 7), whatever its layout.
 
 /** Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of earlier ones). */
 const LEGAL_ID_KEY = /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
@@ -108,10 +108,13 @@ function personGedis(record: unknown): Field[] {
 }
 
 /** The person record carries `legalId` as a legal id of its own. */
-export function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
+function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
   const evidence = legalIdFields(record, path, false).filter((field) => field.value === legalId).map((field) => `${field.path} = ${show(field.value)}`);
   return { holds: evidence.length > 0, evidence, looked: `the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier legal ids) for ${show(legalId)}` };
 }
+
+/** Where the records are, for `looked`. */
+const paths = (records: Located[]): string => records.map(({ path }) => path).join(', ') || 'none';
 
 const EXCERPT_CHARS = 400;
 /** A record as evidence: where it is, whose it is (its own legal ids and gedi), then the record itself, cut short. */
@@ -125,7 +128,7 @@ function shown({ item, path }: Located): string {
 export function personWithLegalId(answer: unknown, legalId: string): Reading {
   const records = personRecords(answer);
   const evidence = records.flatMap(({ item, path }) => carriesLegalId(item, legalId, path).evidence);
-  return { holds: evidence.length > 0, evidence, looked: `the answer's ${records.length} person record(s) (${records.map(({ path }) => path).join(', ') || 'none'}), for ${show(legalId)} among their own legal ids` };
+  return { holds: evidence.length > 0, evidence, looked: `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own legal ids` };
 }
 
 /**
@@ -154,7 +157,7 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
   return {
     holds: strangers.length > 0,
     evidence: strangers.map(shown),
-    looked: `the answer's ${records.length} person record(s) (${records.map(({ path }) => path).join(', ') || 'none'}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
+    looked: `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
   };
 }
 
