@@ -85,11 +85,11 @@ export class ConsumerData {
   }
 
   /**
-   * Uploads a consumer for an available person and waits until it is IDENTIFIED and subscribed: the
-   * promises of transition.consumer-identified and transition.subscription-created, whose own specs
-   * report them when a test that depends on them fails here. Returns the upload's answer.
+   * Uploads a consumer for an available person and waits until it is IDENTIFIED: the promise of
+   * transition.consumer-identified, whose own spec reports it when a test that depends on it fails
+   * here. Returns the upload's answer.
    */
-  async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
+  async identify(consumer: Consumer): Promise<ApiResponse> {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
@@ -97,6 +97,15 @@ export class ConsumerData {
     } catch (error) {
       throw coveredBy(error, 'transition.consumer-identified');
     }
+    return response;
+  }
+
+  /**
+   * `identify`, then waits until the person is subscribed: the promise of
+   * transition.subscription-created, reported by its own spec likewise. Returns the upload's answer.
+   */
+  async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
+    const response = await this.identify(consumer);
     await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt }).catch((error: unknown) => {
       throw coveredBy(error, 'transition.subscription-created');
     });
