@@ -52,9 +52,10 @@ export function findPersons(state: SimulatorState, market: string, legalId: stri
 /** Persons of the market with another legal id, background ones first (no test person of a run is among them). */
 function otherPersons(state: SimulatorState, market: string, legalId: string, count: number): PersonView[] {
   const records = state.persons.all().sort((a, b) => Number(b.background) - Number(a.background));
-  return records.flatMap((record) => {
+  const others = records.flatMap((record) => {
     const version = versionAt(record, state.now());
     const person = version?.state;
-    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [viewed(state, record, version.version, person)] : [];
-  }).slice(0, count);
+    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [{ record, version: version.version, person }] : [];
+  });
+  return others.slice(0, count).map(({ record, version, person }) => viewed(state, record, version, person));
 }
