@@ -115,7 +115,7 @@ export function listSubscriptions(state: SimulatorState, clientId: string): Subs
   }
   if (!state.mutant('unsubscribed-persons-listed')) return subscriptions;
   const unsubscribed = unmatchedPersons(state, clientId, 'feedVisibleAt').map(({ person, version, state: seen, seq }): SubscriptionView => ({
-    person: { gedi: person.gedi, market: marketOf(seen), version: version.version, state: seen },
+    person: { gedi: person.gedi, market: marketOf(seen), version: version.version, writtenAt: version.writtenAt, state: seen },
     subscribedAt: version.feedVisibleAt,
     seq,
   }));

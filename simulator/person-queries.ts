@@ -55,7 +55,7 @@ function otherPersons(state: SimulatorState, market: string, legalId: string, co
   const others = records.flatMap((record) => {
     const version = versionAt(record, state.now());
     const person = version?.state;
-    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [{ record, version: version.version, person }] : [];
+    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [{ record, version, person }] : [];
   });
   return others.slice(0, count).map(({ record, version, person }) => viewed(state, record, version, person));
 }
