@@ -119,12 +119,14 @@ export class ConsumerData {
    */
   async watchForPerson(list: 'consumers' | 'subscribed persons', stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
-    const read = list === 'consumers' ? (stop: (bodies: unknown[]) => boolean) => this.listConsumers(stop) : (stop: (bodies: unknown[]) => boolean) => this.listSubscribedPersons(stop);
+    const [path, options]: [string, RequestOptions] = list === 'consumers'
+      ? [this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }]
+      : [this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }];
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     const seen = await watch(
       `${what} (it must not)`,
       // Each page is read once for the stop: the pages before it were read when they came.
-      () => read((bodies) => listsPerson(bodies.at(-1), person).holds),
+      () => listReadsOf(this.api).read(path, options, (bodies) => listsPerson(bodies.at(-1), person).holds),
       (response) => {
         const reading = response.ok ? listsPerson(response.body, person) : undefined;
         return reading?.holds ? reading : undefined;
