@@ -10,6 +10,8 @@ import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { coveredBy } from '../evidence/refusals.js';
 
+type ListName = 'consumers' | 'subscribed persons';
+
 /**
  * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
  * so a record can be on any page: a look for a record reads pages until it is found, and a check
@@ -32,21 +34,36 @@ export class ConsumerData {
     return this.api.request('POST', this.config.paths.consumers, { json: consumers, operation: 'op5', purpose: 'upload consumers' });
   }
 
+  /** Where a list is served, and how its reads are published: operation 6 or 7. */
+  private listAt(list: ListName): { path: string; options: RequestOptions } {
+    return list === 'consumers'
+      ? { path: this.config.paths.consumers, options: { operation: 'op6', purpose: 'list consumers' } }
+      : { path: this.config.paths.subscribedPersons, options: { operation: 'op7', purpose: 'list subscribed persons' } };
+  }
+
+  /** A read of the list that a wait shares with the other waits on it in flight (SharedListReads). */
+  private readTogether(list: ListName, found: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+    const { path, options } = this.listAt(list);
+    return listReadsOf(this.api).read(path, options, found);
+  }
+
   /** Operation 6: every page, or only until `until` holds for the pages read so far. */
   listConsumers(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }, until);
+    const { path, options } = this.listAt('consumers');
+    return readPages(this.api, path, options, until);
   }
 
   /** Operation 7: every page, or only until `until` holds for the pages read so far. */
   listSubscribedPersons(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    return readPages(this.api, this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }, until);
+    const { path, options } = this.listAt('subscribed persons');
+    return readPages(this.api, path, options, until);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
-      (stop) => listReadsOf(this.api).read(this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }, stop),
+      (stop) => this.readTogether('consumers', stop),
       (body) => consumerRecord(body, consumerId),
       until,
       transition,
@@ -57,7 +74,7 @@ export class ConsumerData {
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      (stop) => listReadsOf(this.api).read(this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }, stop),
+      (stop) => this.readTogether('subscribed persons', stop),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
       transition,
@@ -117,16 +134,13 @@ export class ConsumerData {
    * must not be there (by its gedi or legal id, not as another record's relative): the reading of
    * the first read that shows one, or a reading that holds for none when the window stayed quiet.
    */
-  async watchForPerson(list: 'consumers' | 'subscribed persons', stored: StoredPerson, windowMs: number): Promise<Reading> {
+  async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
-    const [path, options]: [string, RequestOptions] = list === 'consumers'
-      ? [this.config.paths.consumers, { operation: 'op6', purpose: 'list consumers' }]
-      : [this.config.paths.subscribedPersons, { operation: 'op7', purpose: 'list subscribed persons' }];
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     const seen = await watch(
       `${what} (it must not)`,
       // Each page is read once for the stop: the pages before it were read when they came.
-      () => listReadsOf(this.api).read(path, options, (bodies) => listsPerson(bodies.at(-1), person).holds),
+      () => this.readTogether(list, (bodies) => listsPerson(bodies.at(-1), person).holds),
       (response) => {
         const reading = response.ok ? listsPerson(response.body, person) : undefined;
         return reading?.holds ? reading : undefined;
