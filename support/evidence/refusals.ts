@@ -82,17 +82,23 @@ export function preconditionFailure(error: Error, rule: string): PreconditionErr
 // ---------------------------------------------------------------------------------------------
 // Not permitted (403)
 
+const SANDBOX_CLIENT = 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox';
+const MARKET = "the client's permission for the market";
+const CHECK_MARKET = "check CONTRACT_MARKET and the client's permissions";
+const CONSUMERS = `consumers need ${MARKET}: ${CHECK_MARKET}`;
+const SCREENING_SCOPE = "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER";
+
 /** What an operation needs beyond a valid token, and the setting that decides it. */
 const PERMISSIONS: Record<string, string> = {
-  op1: 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox',
-  op2: 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox',
-  op3: 'reading persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions',
-  op4: 'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions',
-  op5: 'consumers need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
-  op6: 'consumers need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
-  op7: 'subscriptions need the client\'s permission for the market: check CONTRACT_MARKET and the client\'s permissions',
-  op8: 'screening needs the vendor\'s screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER',
-  op9: 'screening needs the vendor\'s screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER',
+  op1: SANDBOX_CLIENT,
+  op2: SANDBOX_CLIENT,
+  op3: `reading persons needs ${MARKET} ("onboarding"): ${CHECK_MARKET}`,
+  op4: `finding persons needs ${MARKET} ("onboarding"): ${CHECK_MARKET}`,
+  op5: CONSUMERS,
+  op6: CONSUMERS,
+  op7: `subscriptions need ${MARKET}: ${CHECK_MARKET}`,
+  op8: SCREENING_SCOPE,
+  op9: SCREENING_SCOPE,
   token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
 };
 
@@ -114,7 +120,7 @@ export class NotPermittedError extends Error {
 
 export function notPermitted(response: Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, what: string): NotPermittedError {
   const { operation, line } = requestOf(response);
-  const needs = (operation && PERMISSIONS[operation]) ?? 'check the client\'s permissions for this operation and market';
+  const needs = (operation && permissionNeeded(operation)) ?? 'check the client\'s permissions for this operation and market';
   return new NotPermittedError(
     operation,
     `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered 403, authenticated but not authorized (${refusalQuote(response)}); ${needs}.`,
