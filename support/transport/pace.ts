@@ -28,8 +28,15 @@ export const PACING = {
    */
   minThrottled: 2,
   minThrottledShare: 0.25,
-  /** The pace never falls below this (requests a second). */
+  /** The pace never falls below this (requests a second)... */
   minRps: 0.2,
+  /**
+   * ...nor below what the target accepted over this longer span. Transient refusals that happen to
+   * bunch in one short window (10 % faults, a client slowed by a busy machine) would otherwise lower
+   * the pace step by step to its floor, while the target kept accepting what it had all along; a
+   * real limit accepts no more than itself over any span, so this floor never lifts the pace above it.
+   */
+  acceptedSpanMs: 10_000,
   /** Without a throttled answer for this long, while the pace held requests back, it rises by `increase`. */
   quietMs: 5_000,
   increase: 1.1,
@@ -162,7 +169,7 @@ export class Pace {
   observe(answer: PacedAnswer): void {
     const now = this.clock.now();
     this.recent.push({ sentAt: answer.sentAt, throttled: answer.throttled });
-    this.recent = this.recent.filter((entry) => entry.sentAt >= now - 2 * PACING.windowMs);
+    this.recent = this.recent.filter((entry) => entry.sentAt >= now - Math.max(2 * PACING.windowMs, PACING.acceptedSpanMs));
     const said = readRateLimitHeaders(answer.headers ?? {}, now);
     if (said.perSecond !== undefined) this.lower(said.perSecond * PACING.margin, now);
     if (said.resetMs !== undefined) this.pause(now + said.resetMs);
@@ -205,7 +212,15 @@ export class Pace {
     // burst lower it once.
     if (answer.sentAt < this.lastChangeAt) return;
     if (refused < PACING.minThrottled || refused < PACING.minThrottledShare * window.length) return;
-    this.lower(Math.max(PACING.minRps, accepted * PACING.margin), now);
+    this.lower(Math.max(PACING.minRps, accepted * PACING.margin, this.acceptedOverSpan(answer.sentAt) * PACING.margin), now);
+  }
+
+  /** Requests a second the target accepted over the span before `sentAt`, or over the run so far when it is shorter. */
+  private acceptedOverSpan(sentAt: number): number {
+    const from = Math.max(this.startedAt, sentAt - PACING.acceptedSpanMs);
+    const accepted = this.recent.filter((entry) => !entry.throttled && entry.sentAt >= from && entry.sentAt <= sentAt).length;
+    // A span of under a window says no more than the window itself does.
+    return sentAt - from < PACING.windowMs ? 0 : (accepted * 1000) / (sentAt - from);
   }
 
   private quiet(now: number): void {

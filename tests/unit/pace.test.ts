@@ -83,6 +83,21 @@ describe('Pace', () => {
     expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
   });
 
+  it('never lowers the pace below what the target accepted over the last ten seconds, when transient refusals bunch in one window', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock, 10);
+    // Ten seconds at 4 a second, every answer accepted: a slow client, a target that takes all of it.
+    for (let index = 0; index < 40; index++) {
+      pace.observe({ sentAt: clock.now(), throttled: false });
+      clock.advance(250);
+    }
+    // Then a window in which a transient fault hit two of three requests.
+    const sentAt = clock.now();
+    for (const throttled of [false, true, true]) pace.observe({ sentAt, throttled, retryAfterMs: 1_000 });
+    expect(pace.state().rps, 'what the target accepted over the span, less the margin').toBeCloseTo((41 / 10) * PACING.margin, 1);
+    expect(pace.state().rps, 'not the one window\'s single accepted answer').toBeGreaterThan(1 * PACING.margin);
+  });
+
   it('raises the pace again only after a quiet while in which it held requests back, never above the ceiling', async () => {
     const clock = fakeClock();
     const pace = new Pace(clock, 10);
