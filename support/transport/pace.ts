@@ -124,7 +124,7 @@ export class Pace {
   /**
    * Resolves true when the next request of this client may be sent: within the starting window,
    * after any pause, at the pace's spacing. Every such acquire is matched by one `finished`. Resolves
-   * false, at once, when the pause lasts past `deadline` (the clock's ms): the request cannot go in time.
+   * false, at once, when it would have to wait past `deadline` (the clock's ms): the request cannot go in time.
    */
   async acquire(deadline = Infinity): Promise<boolean> {
     if (this.window !== undefined && this.inFlight >= this.window) this.endStartInTime();
@@ -133,7 +133,8 @@ export class Pace {
     for (;;) {
       const now = this.clock.now();
       const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
-      if (at > deadline) {
+      // Only a wait can miss the deadline: a request free to go now goes, however late it was asked for.
+      if (at > now && at > deadline) {
         this.finished();
         return false;
       }

@@ -34,6 +34,17 @@ describe('Pace', () => {
     expect(open).toBe('open');
   });
 
+  it('lets a request free to go now go, however late it was asked for, and refuses one that would have to wait past its deadline', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    // A budget of 0 ms that a millisecond of work before the request already used up.
+    const asked = clock.now();
+    clock.advance(1);
+    expect(await pace.acquire(asked)).toBe(true);
+    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
+    expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
+  });
+
   it('ends the start in time even when no answer comes', async () => {
     const clock = fakeClock();
     const pace = new Pace(clock);
