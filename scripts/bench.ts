@@ -44,7 +44,7 @@ const PROFILES: readonly Profile[] = [
 /** How many of the slowest files of the suite run are timed alone: the slowest in a busy run need not be the slowest alone. */
 const CRITICAL_CANDIDATES = 3;
 const OUT_DIR = BENCH_DIR;
-const SEED = 7;
+const SEED = Number(process.env.BENCH_SEED ?? 7);
 
 interface VitestJson {
   success: boolean;
@@ -262,6 +262,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean) {
     const suite = await timedVitest(`${profile.name}-suite`, [], { ...env, CONTRACT_WAIT_LOG: waitLog });
     const requests = await control<RequestReport>(simulator, 'GET', 'requests');
     const { records } = await control<{ records: VisibilityRecord[] }>(simulator, 'GET', 'visibility');
+    writeFileSync(join(OUT_DIR, `${profile.name}-visibility.json`), `${JSON.stringify(records, null, 1)}\n`);
     const waits = readWaits(waitLog);
     const chain = observedCriticalPath(waits);
     const cost = suiteCost(profile, requests, records, waits, simulator.options.clients.length);

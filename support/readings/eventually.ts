@@ -13,24 +13,35 @@ export type { Clock } from '../transport/http.js';
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
 // A wait for a write's effect counts its time from the write, and one target's effects take similar
 // times, so the run learns them: once earlier waits have seen consistency, a wait's first read
-// comes when a good share of those effects had come (the 40th percentile of their times), not at
-// once, where it would only be wasted, and later reads follow at a share of the time since the
-// write, so they grow with the time already waited. Knowing nothing, the run's first waits, which
-// all start together, do not each poll on a guess: one of them scouts, reading at intervals that
-// grow with the time waited (scale-free: a fast effect is seen within ~50 ms), while the others
-// wait without reading until it, or any wait of the run, has seen an effect, and then join the
-// learned schedule. A wait that is not for a write's effect (a lookup of something already shown,
-// a watch) reads at once and then on the scale-free schedule.
+// comes when a share of those effects had come (the 30th percentile of their times, waits still
+// under way counted as not seen by their last read), not at once, where it would only be wasted,
+// and later reads follow at a share of the time since the write, so they grow with the time already
+// waited. Knowing nothing, the run's first waits, which all start together, do not each poll on a
+// guess: one of them scouts, reading at intervals that grow with the time waited (scale-free: a
+// fast effect is seen within ~50 ms), joined by another each time the scouting has lasted twice as
+// long from 0.8 s on, while the others wait without reading until a scout, or any wait of the run,
+// has seen an effect; then they join, their first reads spread around the first look so that the
+// earliest move it for the rest. An effect that follows another one the wait saw (a subscription
+// after identification) is timed from that sighting. A wait that is not for a write's effect (a
+// lookup of something already shown) reads at once and then on the scale-free schedule; a watch
+// reads once, at the end of its window.
 export const POLLING = {
   /** A wait that is not for a write's effect: the interval is this share of the time since its start. */
   shareOfElapsed: 0.3,
   /** Nothing learned yet: this many waits scout for all, reading this share of the time since their write apart... */
   scouts: 1,
   scoutShare: 0.3,
+  /**
+   * ...and one more joins them each time the scouting has lasted this many times as long as when
+   * the last one joined, from `scoutRelayFromMs` on: one effect that comes late must not keep every
+   * other wait from reading.
+   */
+  scoutRelayFactor: 2,
+  scoutRelayFromMs: 800,
   /** With history: the first read comes at this quantile of the times to consistency seen... */
-  firstLookQuantile: 0.4,
+  firstLookQuantile: 0.3,
   /** ...and every later one after this share of the time since the write... */
-  shareAfterFirstLook: 0.3,
+  shareAfterFirstLook: 0.35,
   /**
    * ...or this larger share while fewer than `learnedFrom` effects were seen: those few are the
    * earliest of the run's first waits, so reads set by them come early, and a wider step makes
@@ -39,12 +50,15 @@ export const POLLING = {
   shareWhileLearning: 0.45,
   learnedFrom: 5,
   /**
-   * A wait satisfied by its first read knows only that the effect came before it: counted at this
-   * share of the first look it read at (of the read's time, when it came earlier), so first reads
-   * that keep seeing the effect move the first look earlier and first reads that miss move it later...
+   * ...and the first reads of the waits that join then are spread over these shares of the first
+   * look, rather than all at one guess from a few effects: the earliest readers' hits and misses
+   * move the first look of those still waiting to read.
    */
-  firstReadShare: 0.8,
-  /** ...and at this share of the read's time when nothing was learned yet (it may have waited for the client's pace). */
+  learningFirstLook: [0.6, 1.3] as const,
+  /**
+   * A wait satisfied by its first read knows only that the effect came before it: with nothing
+   * learned yet, counted at this share of the read's time (it may have waited for the client's pace).
+   */
   firstReadShareUnlearned: 0.5,
   /** The times are those of this many recent waits per transition, so the schedule follows the target. */
   historySize: 32,
@@ -56,7 +70,10 @@ export const POLLING = {
   /** Caps the growing interval. */
   maxIntervalMs: 2_000,
   jitter: 0.2,
-  /** A watch reads at its start and then this share of its window apart: a state, once shown, stays. */
+  /**
+   * A watch reads this share of its window apart, the first that long after its start: with all of
+   * it, once, at the end. A state, once shown, stays, so that read sees whatever came in the window.
+   */
   watchShare: 1,
   /** Answers that no amount of waiting changes: fail at once instead of at the deadline. */
   failFastStatuses: [400, 401, 403] as readonly number[],
@@ -65,11 +82,19 @@ export const POLLING = {
 
 /**
  * What earlier waits of the run learned: per transition, when its effects became visible after
- * their writes, and whether a wait is scouting for the rest while nothing is known.
+ * their writes, and whether a wait is scouting for the rest while nothing is known. The times of
+ * the waits that saw their effect are only half of it: while the run's first waits are under way,
+ * the ones that finished are those whose effects came early, and taking their times alone would
+ * set every later first look too early. So a wait still under way counts too, as an effect not
+ * seen by the time of its last read (a censored time), and the first look is a quantile of the
+ * Kaplan-Meier estimate of both.
  */
 export class ConsistencyHistory {
   private readonly samples = new Map<string, number[]>();
+  /** Waits of this process under way that have read and not yet seen their effect: when, after the write. */
+  private readonly notSeenYet = new Map<object, { transition: string; ms: number }>();
   private scouts = 0;
+  private scoutingSince?: number;
   private channel?: BroadcastChannel;
 
   /**
@@ -95,33 +120,59 @@ export class ConsistencyHistory {
     this.channel?.postMessage({ transition, ms: consistentAfterMs });
   }
 
+  /** The wait `wait`, under way, read `notYetAfterMs` after its write and did not see the effect of `transition` yet. */
+  notYet(wait: object, transition: string, notYetAfterMs: number): void {
+    this.notSeenYet.set(wait, { transition, ms: notYetAfterMs });
+  }
+
+  /** The wait `wait` is over: what it saw, if anything, is `record`ed. */
+  settled(wait: object): void {
+    this.notSeenYet.delete(wait);
+  }
+
   /**
    * When a wait for `transition` reads first, in ms after the write: the first-look quantile of its
-   * own times, or of every transition's while it has fewer than `ownFrom`; undefined before any wait
-   * saw an effect.
+   * own times, or of every transition's while it has fewer than `ownFrom`, waits under way included
+   * but `asking` (a wait's own misses do not push its next read later); undefined before any wait saw
+   * an effect.
    */
-  firstLookMs(transition: string): number | undefined {
-    const times = this.timesFor(transition);
-    if (times.length === 0) return undefined;
-    const sorted = [...times].sort((a, b) => a - b);
-    const position = POLLING.firstLookQuantile * (sorted.length - 1);
-    const below = Math.floor(position);
-    return Math.round(sorted[below]! + (sorted[Math.min(below + 1, sorted.length - 1)]! - sorted[below]!) * (position - below));
+  firstLookMs(transition: string, asking?: object): number | undefined {
+    return this.estimate(transition, asking).quantile(POLLING.firstLookQuantile);
   }
 
-  /** How many times the first look of `transition` is taken from. */
+  /**
+   * What a wait whose first read saw its effect `sawItAfterMs` after the write says about the time
+   * effects take: only that it came before. The median of the times learned up to then stands for
+   * it (half the read's time with nothing learned), so first reads that came late, waiting for the
+   * pace or the first look, do not teach that effects are slow, nor that they are fast.
+   */
+  firstReadSample(transition: string, sawItAfterMs: number, asking?: object): number {
+    const estimate = this.estimate(transition, asking);
+    const share = estimate.shareBy(sawItAfterMs);
+    const median = share === undefined || share === 0 ? undefined : estimate.quantile(share / 2);
+    return Math.round(Math.min(sawItAfterMs, median ?? sawItAfterMs * POLLING.firstReadShareUnlearned));
+  }
+
+  /** The times of `transition`, or of every transition's while it has fewer than `ownFrom`, with the waits under way but `asking`. */
+  private estimate(transition: string, asking?: object): TimesEstimate {
+    const own = (this.samples.get(transition)?.length ?? 0) >= POLLING.ownFrom;
+    const seen = own ? this.samples.get(transition)! : [...this.samples.values()].flat();
+    const notSeen = [...this.notSeenYet.entries()].flatMap(([wait, { transition: of, ms }]) => (wait !== asking && (!own || of === transition) ? [ms] : []));
+    return new TimesEstimate(seen, notSeen);
+  }
+
+  /** How many effects the first look of `transition` is taken from. */
   learnedFrom(transition: string): number {
-    return this.timesFor(transition).length;
-  }
-
-  private timesFor(transition: string): number[] {
     const own = this.samples.get(transition) ?? [];
-    return own.length >= POLLING.ownFrom ? own : [...this.samples.values()].flat();
+    return own.length >= POLLING.ownFrom ? own.length : [...this.samples.values()].flat().length;
   }
 
-  /** Becomes one of the waits that read while nothing is known, unless enough already do. */
-  claimScout(): boolean {
-    if (this.scouts >= POLLING.scouts) return false;
+  /** Becomes one of the waits that read while nothing is known, at `now` (epoch ms), unless enough already do. */
+  claimScout(now: number): boolean {
+    this.scoutingSince ??= now;
+    const scouting = now - this.scoutingSince;
+    const relays = scouting < POLLING.scoutRelayFromMs ? 0 : 1 + Math.floor(Math.log(scouting / POLLING.scoutRelayFromMs) / Math.log(POLLING.scoutRelayFactor));
+    if (this.scouts >= POLLING.scouts + relays) return false;
     this.scouts += 1;
     return true;
   }
@@ -138,6 +189,64 @@ export class ConsistencyHistory {
   }
 }
 
+/**
+ * The distribution of the times of effects, from the times they were `seen` at and the times
+ * effects still `notSeen` were known to be later than. Kaplan-Meier by redistributing to the right:
+ * each time weighs alike, and an effect not seen yet hands its weight to every time above it. Each
+ * seen time stands at the middle of its weight, with straight lines between (and from zero to the
+ * first).
+ */
+export class TimesEstimate {
+  private readonly points: { ms: number; at: number }[] = [];
+  /** The weight of the seen times: below 1 when effects not seen yet lie beyond the last seen one. */
+  private readonly seenWeight: number;
+  private readonly latestKnownMs: number;
+
+  constructor(seen: readonly number[], notSeen: readonly number[] = []) {
+    // At equal times an effect seen counts as earlier than one not seen yet.
+    const times = [...seen.map((ms) => ({ ms, seen: true })), ...notSeen.map((ms) => ({ ms, seen: false }))].sort((a, b) => a.ms - b.ms || Number(b.seen) - Number(a.seen));
+    let below = 0;
+    let weight = 1 / times.length;
+    for (const [index, time] of times.entries()) {
+      if (time.seen) {
+        this.points.push({ ms: time.ms, at: below + weight / 2 });
+        below += weight;
+      } else if (index < times.length - 1) {
+        // Its weight goes to the times above it; each already weighs `weight`.
+        weight += weight / (times.length - index - 1);
+      }
+    }
+    this.seenWeight = below;
+    this.latestKnownMs = times.at(-1)?.ms ?? 0;
+  }
+
+  /**
+   * The `q` quantile: undefined with nothing seen; when the effects not seen yet beyond the last
+   * seen one hold more than `1 - q` of the weight, it is later than anything known, and the latest
+   * time known stands for it.
+   */
+  quantile(q: number): number | undefined {
+    const last = this.points.at(-1);
+    if (last === undefined) return undefined;
+    if (q >= last.at) return q > this.seenWeight ? Math.max(last.ms, this.latestKnownMs) : last.ms;
+    const above = this.points.findIndex((point) => point.at > q);
+    if (above === 0) return this.points[0]!.ms;
+    const [from, to] = [this.points[above - 1]!, this.points[above]!];
+    return Math.round(from.ms + ((to.ms - from.ms) * (q - from.at)) / (to.at - from.at));
+  }
+
+  /** The share of effects come by `ms` (undefined with nothing seen). */
+  shareBy(ms: number): number | undefined {
+    const first = this.points[0];
+    if (first === undefined) return undefined;
+    if (ms <= first.ms) return first.ms === 0 ? first.at : (first.at * Math.max(0, ms)) / first.ms;
+    const above = this.points.findIndex((point) => point.ms > ms);
+    if (above === -1) return this.seenWeight;
+    const [from, to] = [this.points[above - 1]!, this.points[above]!];
+    return from.at + ((to.at - from.at) * (ms - from.ms)) / (to.ms - from.ms);
+  }
+}
+
 // The default for every wait. With the contract project's `isolate: false` a worker also keeps it
 // across spec files, so later files start with what earlier ones learned.
 const runHistory = ConsistencyHistory.shared('contract-suite:consistency');
@@ -150,6 +259,11 @@ export interface AwaitedTransition {
   name: Transition;
   /** Epoch ms of the write's answer: time to consistency is measured from it. */
   since: number;
+  /**
+   * Epoch ms when an effect this one follows was seen (a subscription follows identification): the
+   * reads are timed from it, and the run learns these times apart from those counted from a write.
+   */
+  after?: number;
 }
 
 export interface WaitOptions {
@@ -272,10 +386,14 @@ async function poll<T, D>(
   const started = clock.now();
   const transition = options.transition;
   // A wait for a write's effect times its reads from the write; any other from its own start.
-  const since = transition?.since ?? started;
+  const since = transition?.after ?? transition?.since ?? started;
+  const learnedAs = transition && (transition.after === undefined ? transition.name : `${transition.name} (after the effect it follows)`);
   const notYetStatuses: number[] = [];
   let notYetAt: number | undefined;
   let scouting = false;
+  const waitKey = {};
+  const [earliest, latest] = POLLING.learningFirstLook;
+  const firstLookShare = earliest + random() * (latest - earliest);
   const remaining = () => options.timeoutMs - (clock.now() - started);
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
@@ -287,14 +405,22 @@ async function poll<T, D>(
   /** Sleeps until the next read is due; `delayAtLeast` is what the last answer asked for (Retry-After). */
   const untilNextRead = async (firstRead: boolean, delayAtLeast: number): Promise<void> => {
     for (;;) {
-      const firstLookMs = transition ? history.firstLookMs(transition.name) : undefined;
+      const firstLookMs = learnedAs === undefined ? undefined : history.firstLookMs(learnedAs, waitKey);
       // Nothing learned yet: one wait reads for all of them, the others look again shortly.
-      if (transition && firstLookMs === undefined && !scouting && !(scouting = history.claimScout())) {
+      if (transition && firstLookMs === undefined && !scouting && !(scouting = history.claimScout(clock.now()))) {
         if (remaining() <= 0) return;
         await clock.sleep(Math.min(remaining(), POLLING.followerCheckMs));
         continue;
       }
-      const learning = transition !== undefined && history.learnedFrom(transition.name) < POLLING.learnedFrom;
+      const learning = learnedAs !== undefined && history.learnedFrom(learnedAs) < POLLING.learnedFrom;
+      // Learning, a first read comes at this wait's own share of the first look, which is looked at
+      // again until then: the waits that read earlier move it with what they saw or did not see yet.
+      if (firstRead && learning && firstLookMs !== undefined && !scouting) {
+        const dueIn = firstLookMs * firstLookShare - (clock.now() - since);
+        if (dueIn <= 0 || remaining() <= 0) return;
+        await clock.sleep(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
+        continue;
+      }
       const delay = Math.max(delayAtLeast, pollDelay({ sinceWriteMs: clock.now() - since, firstRead, firstLookMs, random: random(), minIntervalMs: atDeadline.minIntervalMs, scouting, learning }));
       // The last attempt lands on the deadline rather than past it.
       if (delay > 0 && remaining() > 0) await clock.sleep(Math.min(remaining(), delay));
@@ -305,7 +431,7 @@ async function poll<T, D>(
     try {
       let askedToWait = 0;
       for (let attempts = 1; ; attempts++) {
-        if (transition || attempts > 1) await untilNextRead(attempts === 1, askedToWait);
+        if (transition || attempts > 1 || atDeadline.minIntervalMs !== undefined) await untilNextRead(attempts === 1, askedToWait);
         const asked = clock.now() - started;
         const { response, value } = await step(`attempt ${attempts} after ${asked} ms`, async (handle) => {
           const answer = await read();
@@ -317,11 +443,15 @@ async function poll<T, D>(
         const at = sentAtOf(response, started) ?? asked;
         if (value !== undefined && value !== null && value !== false) {
           // The read that saw it was sent at `at`; its own duration is not part of the delay.
-          if (transition) history.record(transition.name, consistencySample(started + at - since, notYetAt === undefined ? undefined : started + notYetAt - since, history.firstLookMs(transition.name)));
+          if (learnedAs !== undefined) {
+            const sawItAfterMs = started + at - since;
+            history.record(learnedAs, notYetAt === undefined ? history.firstReadSample(learnedAs, sawItAfterMs, waitKey) : Math.round((sawItAfterMs + started + notYetAt - since) / 2));
+          }
           return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
         }
         notYetStatuses.push(response.status);
         notYetAt = at;
+        if (learnedAs !== undefined) history.notYet(waitKey, learnedAs, started + at - since);
         if (POLLING.failFastStatuses.includes(response.status)) {
           finish('rejected', attempts);
           throw new WaitRejectedError(what, attempts, redact(response));
@@ -333,6 +463,7 @@ async function poll<T, D>(
       }
     } finally {
       if (scouting) history.releaseScout();
+      history.settled(waitKey);
     }
   });
 }
@@ -347,29 +478,17 @@ function sentAtOf(response: ApiResponse, started: number): number | undefined {
 }
 
 /**
- * What one wait says about the time to consistency after the write: the middle of the interval
- * the effect came in (after the last read that did not see it, by the first that did), or, when
- * the first read already saw it, a share of that read's time (it only came before), and never more
- * than the first look it was read at: a first read that came late (the wait began long after its
- * write, or waited for the client's pace) says nothing about effects being slower.
- */
-export function consistencySample(sawItAfterMs: number, notYetAfterMs: number | undefined, firstLookMs = Infinity): number {
-
-  if (notYetAfterMs !== undefined) return Math.round((sawItAfterMs + notYetAfterMs) / 2);
-  return Math.round(firstLookMs === Infinity ? sawItAfterMs * POLLING.firstReadShareUnlearned : Math.min(sawItAfterMs, firstLookMs) * POLLING.firstReadShare);
-}
-
-/**
  * Delay before the next read: `sinceWriteMs` since the write (or the wait's start), `firstRead`
  * for the wait's first, `firstLookMs` when the run has learned when effects come, `random` in [0, 1).
  */
 export function pollDelay(plan: { sinceWriteMs: number; firstRead: boolean; firstLookMs?: number; random: number; minIntervalMs?: number; scouting?: boolean; learning?: boolean }): number {
   const jitter = 1 + POLLING.jitter * (2 * plan.random - 1);
-  if (plan.firstLookMs !== undefined && plan.sinceWriteMs < plan.firstLookMs) return Math.round((plan.firstLookMs - plan.sinceWriteMs) * jitter);
-  if (plan.firstRead) return 0;
+  const untilFirstLook = plan.firstLookMs === undefined ? 0 : plan.firstLookMs - plan.sinceWriteMs;
+  if (plan.firstRead) return Math.round(untilFirstLook > 0 ? untilFirstLook * jitter : (plan.minIntervalMs ?? 0));
   const share = plan.firstLookMs !== undefined ? (plan.learning ? POLLING.shareWhileLearning : POLLING.shareAfterFirstLook) : plan.scouting ? POLLING.scoutShare : POLLING.shareOfElapsed;
   const interval = Math.min(POLLING.maxIntervalMs, Math.max(POLLING.minIntervalMs, plan.sinceWriteMs * share * jitter));
-  return Math.round(Math.max(interval, plan.minIntervalMs ?? 0));
+  // A read before the first look (a scout's, or a first read the jitter brought forward) is followed by one at it at the earliest.
+  return Math.round(Math.max(interval, untilFirstLook, plan.minIntervalMs ?? 0));
 }
 
 function describe(response: ApiResponse): string {

@@ -183,8 +183,8 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
 export const MAX_PAGES = 500;
 
 export interface ListRead extends ApiResponse {
-  /** How the list was paged and how much of it was read. */
-  paging: { convention: PagingConvention; pages: number };
+  /** How the list was paged and how much of it was read: `complete` when to its last page. */
+  paging: { convention: PagingConvention; pages: number; complete: boolean };
 }
 
 /**
@@ -205,16 +205,20 @@ export async function readPages(
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
+  let complete = false;
   let page = await api.request('GET', path, options);
   for (;;) {
-    if (!page.ok) return { ...page, paging: { convention, pages: read.length } };
+    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete } };
     read.push(page);
     if (until(read.map((each) => each.body))) break;
     const step = nextPage(page, firstPage);
     convention = step.convention;
     firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
     if (step.unreachable) throw new ListIncompleteError(path, convention, read.length, step.unreachable);
-    if (!step.next) break;
+    if (!step.next) {
+      complete = true;
+      break;
+    }
     // Stopping silently would let "not on any page" pass when it was only on a later page.
     if (read.length >= maxPages) throw new ListIncompleteError(path, convention, read.length, `a next page was still offered after ${maxPages} pages`);
     const key = JSON.stringify(step.next);
@@ -225,7 +229,7 @@ export async function readPages(
       : await api.request('GET', path, { ...options, query: { ...options.query, ...step.next.query } });
   }
   const last = read[read.length - 1]!;
-  const paging = { convention, pages: read.length };
+  const paging = { convention, pages: read.length, complete };
   if (read.length === 1) return { ...last, paging };
   return {
     ...last,

@@ -4,7 +4,7 @@ import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.j
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
-import { readPages } from '../readings/list-reader.js';
+import { readPages, type ListRead } from '../readings/list-reader.js';
 import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
@@ -41,10 +41,19 @@ export class ConsumerData {
       : { path: this.config.paths.subscribedPersons, options: { operation: 'op7', purpose: 'list subscribed persons' } };
   }
 
-  /** A read of the list that a wait shares with the other waits on it in flight (SharedListReads). */
-  private readTogether(list: ListName, found: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+  /**
+   * The reads of one wait on the list, shared with the other waits on it (SharedListReads): none
+   * older than the wait itself (it began after its write was answered), each newer than the last.
+   */
+  private readsTogether(list: ListName): (found: (bodies: unknown[]) => boolean) => Promise<ApiResponse> {
     const { path, options } = this.listAt(list);
-    return listReadsOf(this.api).read(path, options, found);
+    let lookedAt = Date.now();
+    return async (found) => {
+      const begun = Date.now();
+      const read = await listReadsOf(this.api).read(path, options, found, lookedAt);
+      lookedAt = begun;
+      return read;
+    };
   }
 
   /** Operation 6: every page, or only until `until` holds for the pages read so far. */
@@ -63,7 +72,7 @@ export class ConsumerData {
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
-      (stop) => this.readTogether('consumers', stop),
+      this.readsTogether('consumers'),
       (body) => consumerRecord(body, consumerId),
       until,
       transition,
@@ -74,7 +83,7 @@ export class ConsumerData {
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      (stop) => this.readTogether('subscribed persons', stop),
+      this.readsTogether('subscribed persons'),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
       transition,
@@ -107,6 +116,11 @@ export class ConsumerData {
    * here. Returns the upload's answer.
    */
   async identify(consumer: Consumer): Promise<ApiResponse> {
+    return (await this.uploadIdentified(consumer)).response;
+  }
+
+  /** `identify`, and when the consumer was seen IDENTIFIED (epoch ms). */
+  private async uploadIdentified(consumer: Consumer): Promise<{ response: ApiResponse; identifiedAt: number }> {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
@@ -114,7 +128,7 @@ export class ConsumerData {
     } catch (error) {
       throw coveredBy(error, 'transition.consumer-identified');
     }
-    return response;
+    return { response, identifiedAt: Date.now() };
   }
 
   /**
@@ -122,8 +136,8 @@ export class ConsumerData {
    * transition.subscription-created, reported by its own spec likewise. Returns the upload's answer.
    */
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
-    const response = await this.identify(consumer);
-    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt }).catch((error: unknown) => {
+    const { response, identifiedAt } = await this.uploadIdentified(consumer);
+    await this.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt, after: identifiedAt }).catch((error: unknown) => {
       throw coveredBy(error, 'transition.subscription-created');
     });
     return response;
@@ -137,10 +151,11 @@ export class ConsumerData {
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
+    const read = this.readsTogether(list);
     const seen = await watch(
       `${what} (it must not)`,
       // Each page is read once for the stop: the pages before it were read when they came.
-      () => this.readTogether(list, (bodies) => listsPerson(bodies.at(-1), person).holds),
+      () => read((bodies) => listsPerson(bodies.at(-1), person).holds),
       (response) => {
         const reading = response.ok ? listsPerson(response.body, person) : undefined;
         return reading?.holds ? reading : undefined;
@@ -154,25 +169,47 @@ export class ConsumerData {
 /**
  * The waits of every test on one list of one client read it together: a wait that wants to look
  * while another's read of that list is in flight joins it, and the read goes on until every joined
- * wait's record is found (or the list ends). A list not yet showing a record costs a read of every
- * page, so one answer for all of them saves the most where waits are most frequent.
+ * wait's record is found (or the list ends). A wait that wants to look just after another's read
+ * (begun at most `FRESH_MS` before, and after the wait's own last look) takes that answer instead,
+ * if it shows the wait's record or was read to its last page: it is the look the wait would have
+ * had a moment earlier. A list not yet showing a record costs a read of every page, so one answer
+ * for all of them saves the most where waits are most frequent.
  */
-class SharedListReads {
-  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ApiResponse> }>();
+export class SharedListReads {
+  /**
+   * At most this old, and always newer than the wait's own last look, so it never looks less often
+   * than its schedule: less than a step of its reads at the delays seen (35 % of the time waited).
+   */
+  static readonly FRESH_MS = 400;
+  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
+  private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
 
-  constructor(private readonly api: ApiClient) {}
+  constructor(
+    private readonly api: ApiClient,
+    private readonly freshMs = SharedListReads.FRESH_MS,
+  ) {}
 
-  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
+  /** A read for a wait whose last look began at `lookedAt` (or whose write was answered then). */
+  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number): Promise<ListRead> {
     const current = this.inFlight.get(path);
     if (current) {
       current.found.push(found);
       return current.read;
     }
+    const now = Date.now();
+    const latest = this.latest.get(path);
+    if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
     const joined = [found];
     const read = readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() => this.inFlight.delete(path));
     this.inFlight.set(path, { found: joined, read });
+    void read.then((answer) => this.latest.set(path, { read: answer, begunAt: now }), () => undefined);
     return read;
   }
+}
+
+/** The bodies of the pages a list read holds. */
+function pagesOf(read: ListRead): unknown[] {
+  return read.paging.pages > 1 ? (read.body as unknown[]) : [read.body];
 }
 
 const listReads = new WeakMap<ApiClient, SharedListReads>();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ConsistencyHistory, NotConsistentError, POLLING, WaitRejectedError, consistencySample, eventually, onWait, pollDelay, watch, type WaitAttempts } from '../../support/readings/eventually.js';
+import { ConsistencyHistory, NotConsistentError, POLLING, TimesEstimate, WaitRejectedError, eventually, onWait, pollDelay, watch, type WaitAttempts } from '../../support/readings/eventually.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
@@ -31,7 +31,7 @@ function historyOf(...consistentAfterMs: number[]): ConsistencyHistory {
 describe('watch', () => {
   const changed = (response: ApiResponse) => (response.body as { familyName?: string }).familyName === 'Other';
 
-  it('reads at the start and the end of the window and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
+  it('reads once, at the end of the window, and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
     const clock = fakeClock();
     const { read, count } = reads(clock, [answer(200, { familyName: 'Own' })], 50);
     const seen: WaitAttempts[] = [];
@@ -43,15 +43,15 @@ describe('watch', () => {
     }
     expect(clock.now()).toBeGreaterThanOrEqual(2_000);
     // A state, once shown, stays: a read at the end sees what came at any time inside the window.
-    expect(count()).toBe(2);
+    expect(count()).toBe(1);
     expect(seen).toEqual([expect.objectContaining({ what: 'person g1 to change', outcome: 'quiet', attempts: count() })]);
   });
 
-  it('answers the first response that shows the state', async () => {
+  it('answers the response that shows the state', async () => {
     const clock = fakeClock();
-    const { read } = reads(clock, [answer(200, { familyName: 'Own' }), answer(200, { familyName: 'Other' })], 50);
+    const { read } = reads(clock, [answer(200, { familyName: 'Other' })], 50);
     const result = await watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock, random: () => 0.5, history: historyOf() });
-    expect(result).toMatchObject({ attempts: 2, response: { body: { familyName: 'Other' } } });
+    expect(result).toMatchObject({ attempts: 1, response: { body: { familyName: 'Other' } } });
   });
 
   it('still stops at a status that waiting cannot change', async () => {
@@ -132,16 +132,17 @@ describe('eventually', () => {
     expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(1_000);
   });
 
-  it('learns, from a wait for a transition, the middle of the interval its effect came in, or a share of the time of a first read that saw it', async () => {
+  it('learns, from a wait for a transition, the middle of the interval its effect came in, or, from a first read that saw it, the median of the times learned up to that read', async () => {
     const clock = fakeClock();
     const history = historyOf();
     const created = { name: 'create' as const, since: clock.now() - 100 };
     await eventually('later', reads(clock, [answer(404), answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history, transition: created });
     // Read 100 ms after the write (not yet), then after the 50 ms minimum interval at 160 ms.
     expect(history.firstLookMs('create')).toBe(130);
-    expect(consistencySample(1_000, undefined)).toBe(1_000 * POLLING.firstReadShareUnlearned);
-    expect(consistencySample(1_000, undefined, 2_000)).toBe(1_000 * POLLING.firstReadShare);
-    expect(consistencySample(5_000, undefined, 2_000), 'a late first read is no sign of slower effects').toBe(2_000 * POLLING.firstReadShare);
+    expect(historyOf().firstReadSample('create', 1_000), 'nothing learned: a share of the read\'s time').toBe(1_000 * POLLING.firstReadShareUnlearned);
+    const learned = historyOf(1_000, 2_000, 3_000);
+    expect(learned.firstReadSample('create', 2_000), 'the median of the times up to 2 s: the 25th percentile').toBe(1_250);
+    expect(learned.firstReadSample('create', 9_000), 'a late first read is no sign of slower effects').toBe(2_000);
     await eventually('a lookup', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, history });
     expect(history.firstLookMs('create'), 'a wait that is not for a transition teaches nothing').toBe(130);
   });
@@ -172,13 +173,13 @@ describe('a wait for a transition', () => {
     expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
   });
 
-  it('reads first at the 40th percentile of the learned times after the write, not at once, then 30 % of the time since the write apart', async () => {
+  it('reads first at the 30th percentile of the learned times after the write, not at once, then 35 % of the time since the write apart', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
-    expect(clock.sleeps).toEqual([2_600, 780, 1_014]);
+    expect(clock.sleeps).toEqual([2_000, 700, 945]);
     expect(result.attempts).toBe(3);
   });
 
@@ -203,10 +204,34 @@ describe('a wait for a transition', () => {
     };
     const created = () => ({ name: 'create' as const, since: clock.now() });
     await Promise.all([
-      eventually('scout', logged('scout', [answer(404), answer(404), answer(200, { gedi: 'a' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
+      eventually('scout', logged('scout', [answer(404), answer(200, { gedi: 'a' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
       eventually('follower', logged('follower', [answer(200, { gedi: 'b' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
     ]);
-    expect(log).toEqual(['scout 404', 'scout 404', 'scout 200', 'follower 200']);
+    expect(log).toEqual(['scout 404', 'scout 200', 'follower 200']);
+  });
+
+  it('times an effect that follows another one from that sighting, and reports its time from the write', async () => {
+    const clock = fakeClock();
+    const history = historyOf(1_000);
+    const waits: WaitAttempts[] = [];
+    const stop = onWait((wait) => waits.push(wait));
+    const subscription = { name: 'subscription' as const, since: clock.now() - 3_000, after: clock.now() };
+    await eventually('subscribed', reads(clock, [answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: subscription });
+    stop();
+    // Learning from one effect of 1 s: the first read at 0.95 of it after the identification was seen, 3.95 s after the upload.
+    expect(waits).toEqual([expect.objectContaining({ transition: 'subscription', consistentAfterMs: 3_950, attempts: 1 })]);
+    expect(history.firstLookMs('create'), 'the run learned a time after the sighting, not after the upload').toBeLessThan(1_000);
+  });
+
+  it('counts a wait under way as an effect not seen by its last read, but not for its own next read', () => {
+    const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
+    const other = {};
+    history.notYet(other, 'create', 6_000);
+    // One of six not seen by 6 s: its weight goes to nothing seen, so the 30th percentile moves later.
+    expect(history.firstLookMs('create')).toBe(2_300);
+    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_000);
+    history.settled(other);
+    expect(history.firstLookMs('create')).toBe(2_000);
   });
 });
 
@@ -223,7 +248,12 @@ describe('pollDelay', () => {
   it('with a first look learned, waits for it, then reads a share of the time since the write apart', () => {
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 400, firstLookMs: 2_000 })).toBe(1_600);
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(0);
-    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(750);
+    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(875);
+  });
+
+  it('after a read before the first look (a scout\'s, or one the jitter brought forward), reads next at the first look at the earliest', () => {
+    expect(pollDelay({ ...plan, sinceWriteMs: 300, firstLookMs: 2_000 })).toBe(1_700);
+    expect(pollDelay({ ...plan, sinceWriteMs: 1_900, firstLookMs: 2_000 })).toBe(665);
   });
 
   it('steps wider while the first look is learned from only a few effects', () => {
@@ -239,17 +269,39 @@ describe('pollDelay', () => {
   });
 });
 
+describe('TimesEstimate', () => {
+  it('interpolates between the times seen, each at the middle of its weight', () => {
+    const estimate = new TimesEstimate([3_000, 1_000, 2_000]);
+    expect([0.1, 0.3, 0.5, 0.9].map((q) => estimate.quantile(q))).toEqual([1_000, 1_400, 2_000, 3_000]);
+    expect([500, 1_000, 1_500, 5_000].map((ms) => estimate.shareBy(ms)?.toFixed(3))).toEqual(['0.083', '0.167', '0.333', '1.000']);
+    expect(new TimesEstimate([]).quantile(0.3)).toBeUndefined();
+  });
+
+  it('hands the weight of an effect not seen yet to the times above it (Kaplan-Meier)', () => {
+    // Two of four not seen by 1.5 s: their weight goes to 3 s, the one time seen above them, which then weighs 3/4.
+    const estimate = new TimesEstimate([1_000, 3_000], [1_500, 1_500]);
+    expect(estimate.shareBy(1_000)).toBeCloseTo(0.125);
+    expect([new TimesEstimate([1_000, 3_000]).quantile(0.5), estimate.quantile(0.5)]).toEqual([2_000, 2_500]);
+    expect(estimate.quantile(0.7)).toBe(3_000);
+  });
+
+  it('answers the latest time known when effects not seen yet hold the quantile beyond every time seen', () => {
+    expect(new TimesEstimate([1_000], [2_000, 2_500]).quantile(0.3)).toBe(1_000);
+    expect(new TimesEstimate([1_000], [2_000, 2_500]).quantile(0.5)).toBe(2_500);
+  });
+});
+
 describe('ConsistencyHistory', () => {
   it('learns nothing before an effect was seen, then from every transition, and per transition once it has a few times of its own', () => {
     const history = new ConsistencyHistory();
     expect(history.firstLookMs('create')).toBeUndefined();
     for (const ms of [1_000, 2_000, 3_000]) history.record('create', ms);
-    expect(history.firstLookMs('update')).toBe(1_800);
+    expect(history.firstLookMs('update')).toBe(1_400);
     history.record('subscription', 6_000);
-    expect(history.firstLookMs('subscription'), 'one time of its own says little').toBe(2_200);
+    expect(history.firstLookMs('subscription'), 'one time of its own says little').toBe(1_700);
     for (const ms of [6_000, 6_000]) history.record('subscription', ms);
     expect(history.firstLookMs('subscription')).toBe(6_000);
-    expect(history.firstLookMs('create')).toBe(1_800);
+    expect(history.firstLookMs('create')).toBe(1_400);
     expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([POLLING.ownFrom, 6]);
   });
 
@@ -260,11 +312,12 @@ describe('ConsistencyHistory', () => {
     expect(history.firstLookMs('create')).toBe(1_000);
   });
 
-  it('lets one wait at a time scout', () => {
+  it('lets one wait at a time scout, joined by another each time the scouting has lasted twice as long from 0.8 s on', () => {
     const history = new ConsistencyHistory();
-    expect([history.claimScout(), history.claimScout()]).toEqual([true, false]);
+    expect([history.claimScout(0), history.claimScout(10)]).toEqual([true, false]);
     history.releaseScout();
-    expect(history.claimScout()).toBe(true);
+    expect(history.claimScout(20)).toBe(true);
+    expect([799, 800, 900, 1_600, 3_199, 3_200].map((ms) => history.claimScout(ms))).toEqual([false, true, false, true, false, true]);
   });
 
   it('shares what one worker learns with every history joined to the same channel', async () => {
