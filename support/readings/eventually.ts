@@ -385,8 +385,10 @@ async function poll<T, D>(
   const history = options.history ?? runHistory;
   const started = clock.now();
   const transition = options.transition;
-  // A wait for a write's effect times its reads from the write; any other from its own start.
-  const since = transition?.after ?? transition?.since ?? started;
+  // Reads are timed, and times learned, from the write, or from the effect this one follows; any other wait's from its start.
+  const origin = transition?.after ?? transition?.since ?? started;
+  /** ms since the origin of a moment given in ms since the wait started. */
+  const sinceOrigin = (at: number) => started + at - origin;
   const learnedAs = transition && (transition.after === undefined ? transition.name : `${transition.name} (after the effect it follows)`);
   const notYetStatuses: number[] = [];
   let notYetAt: number | undefined;
@@ -416,12 +418,12 @@ async function poll<T, D>(
       // Learning, a first read comes at this wait's own share of the first look, which is looked at
       // again until then: the waits that read earlier move it with what they saw or did not see yet.
       if (firstRead && learning && firstLookMs !== undefined && !scouting) {
-        const dueIn = firstLookMs * firstLookShare - (clock.now() - since);
+        const dueIn = firstLookMs * firstLookShare - (clock.now() - origin);
         if (dueIn <= 0 || remaining() <= 0) return;
         await clock.sleep(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
         continue;
       }
-      const delay = Math.max(delayAtLeast, pollDelay({ sinceWriteMs: clock.now() - since, firstRead, firstLookMs, random: random(), minIntervalMs: atDeadline.minIntervalMs, scouting, learning }));
+      const delay = Math.max(delayAtLeast, pollDelay({ sinceWriteMs: clock.now() - origin, firstRead, firstLookMs, random: random(), minIntervalMs: atDeadline.minIntervalMs, scouting, learning }));
       // The last attempt lands on the deadline rather than past it.
       if (delay > 0 && remaining() > 0) await clock.sleep(Math.min(remaining(), delay));
       return;
@@ -444,14 +446,13 @@ async function poll<T, D>(
         if (value !== undefined && value !== null && value !== false) {
           // The read that saw it was sent at `at`; its own duration is not part of the delay.
           if (learnedAs !== undefined) {
-            const sawItAfterMs = started + at - since;
-            history.record(learnedAs, notYetAt === undefined ? history.firstReadSample(learnedAs, sawItAfterMs, waitKey) : Math.round((sawItAfterMs + started + notYetAt - since) / 2));
+            history.record(learnedAs, notYetAt === undefined ? history.firstReadSample(learnedAs, sinceOrigin(at), waitKey) : Math.round((sinceOrigin(at) + sinceOrigin(notYetAt)) / 2));
           }
           return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
         }
         notYetStatuses.push(response.status);
         notYetAt = at;
-        if (learnedAs !== undefined) history.notYet(waitKey, learnedAs, started + at - since);
+        if (learnedAs !== undefined) history.notYet(waitKey, learnedAs, sinceOrigin(at));
         if (POLLING.failFastStatuses.includes(response.status)) {
           finish('rejected', attempts);
           throw new WaitRejectedError(what, attempts, redact(response));

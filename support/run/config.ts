@@ -239,7 +239,7 @@ function proxyVariables(env: NodeJS.ProcessEnv): void {
   try {
     readProxySettings(env);
   } catch (error) {
-    throw error instanceof ProxySettingError ? new ConfigError(error.variable, error.message.slice(error.variable.length + 2)) : error;
+    throw error instanceof ProxySettingError ? new ConfigError(error.variable, error.problem) : error;
   }
 }
 

@@ -26,9 +26,10 @@ export class ProxySettingError extends Error {
   override readonly name = 'ProxySettingError';
   constructor(
     readonly variable: string,
-    message: string,
+    /** What is wrong with it and what to set: the message without the variable. */
+    readonly problem: string,
   ) {
-    super(`${variable}: ${message}`);
+    super(`${variable}: ${problem}`);
   }
 }
 
