@@ -13,15 +13,16 @@ export type { Clock } from '../transport/http.js';
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
 // A wait for a write's effect counts its time from the write, and one target's effects take similar
 // times, so the run learns them: once earlier waits have seen consistency, a wait's first read
-// comes when a share of those effects had come (the 30th percentile of their times, waits still
-// under way counted as not seen by their last read), not at once, where it would only be wasted,
-// and later reads follow at a share of the time since the write, so they grow with the time already
-// waited. Knowing nothing, the run's first waits, which all start together, do not each poll on a
-// guess: one of them scouts, reading at intervals that grow with the time waited (scale-free: a
-// fast effect is seen within ~50 ms), joined by another each time the scouting has lasted twice as
-// long from 0.8 s on, while the others wait without reading until a scout, or any wait of the run,
-// has seen an effect; then they join, their first reads spread around the first look so that the
-// earliest move it for the rest. An effect that follows another one the wait saw (a subscription
+// comes when a share of those effects had come (the 25th percentile of their times, each known as
+// the interval between a read that missed it and the one that saw it, waits still under way counted
+// as not seen by their last read), not at once, where it would only be wasted, and later reads
+// follow at a share of the time since the write, so they grow with the time already waited.
+// Knowing nothing, the run's first waits, which all start together, do not each poll on a guess:
+// one of them scouts, reading at intervals that grow with the time waited (scale-free: a fast
+// effect is seen within ~50 ms), joined by another each time the scouting has lasted twice as long
+// from 0.8 s on, while the others wait without reading until a scout, or any wait of the run, has
+// seen an effect; then they join, their first reads spread from that moment on so that the
+// earliest move the first look for the rest. An effect that follows another one the wait saw (a subscription
 // after identification) is timed from that sighting. A wait that is not for a write's effect (a
 // lookup of something already shown) reads at once and then on the scale-free schedule; a watch
 // reads once, at the end of its window.
@@ -39,9 +40,9 @@ export const POLLING = {
   scoutRelayFactor: 2,
   scoutRelayFromMs: 800,
   /** With history: the first read comes at this quantile of the times to consistency seen... */
-  firstLookQuantile: 0.3,
+  firstLookQuantile: 0.25,
   /** ...and every later one after this share of the time since the write... */
-  shareAfterFirstLook: 0.35,
+  shareAfterFirstLook: 0.3,
   /**
    * ...or this larger share while fewer than `learnedFrom` effects were seen: those few are the
    * earliest of the run's first waits, so reads set by them come early, and a wider step makes
@@ -51,15 +52,11 @@ export const POLLING = {
   learnedFrom: 5,
   /**
    * ...and the first reads of the waits that join then are spread over these shares of the first
-   * look, rather than all at one guess from a few effects: the earliest readers' hits and misses
-   * move the first look of those still waiting to read.
+   * look (from the moment it was learned on, for those that waited for it), rather than all at one
+   * guess from a few effects: the earliest readers' hits and misses move the first look of those
+   * still waiting to read.
    */
   learningFirstLook: [0.6, 1.3] as const,
-  /**
-   * A wait satisfied by its first read knows only that the effect came before it: with nothing
-   * learned yet, counted at this share of the read's time (it may have waited for the client's pace).
-   */
-  firstReadShareUnlearned: 0.5,
   /** The times are those of this many recent waits per transition, so the schedule follows the target. */
   historySize: 32,
   /** A transition's own times count once there are this many; before, every transition's together (a handful says little). */
@@ -82,15 +79,16 @@ export const POLLING = {
 
 /**
  * What earlier waits of the run learned: per transition, when its effects became visible after
- * their writes, and whether a wait is scouting for the rest while nothing is known. The times of
- * the waits that saw their effect are only half of it: while the run's first waits are under way,
- * the ones that finished are those whose effects came early, and taking their times alone would
- * set every later first look too early. So a wait still under way counts too, as an effect not
- * seen by the time of its last read (a censored time), and the first look is a quantile of the
- * Kaplan-Meier estimate of both.
+ * their writes, and whether a wait is scouting for the rest while nothing is known. A wait knows
+ * its effect's time only as an interval: after its last read that did not see it (or the write,
+ * when its first read saw it), by the read that did. The waits under way count too, as effects not
+ * seen by their last read: while the run's first waits are under way the finished ones are those
+ * whose effects came early, and taking them alone would set every later first look too early. The
+ * first look is a quantile of the estimate of all of them (TimesEstimate), recomputed from every
+ * interval as they come, so no wait's time is ever fixed by a guess made when little was known.
  */
 export class ConsistencyHistory {
-  private readonly samples = new Map<string, number[]>();
+  private readonly samples = new Map<string, EffectTime[]>();
   /** Waits of this process under way that have read and not yet seen their effect: when, after the write. */
   private readonly notSeenYet = new Map<object, { transition: string; ms: number }>();
   private scouts = 0;
@@ -108,16 +106,20 @@ export class ConsistencyHistory {
     // A listening channel must not keep a finished worker alive (`unref` is missing from @types/node 20).
     (history.channel as unknown as { unref(): void }).unref();
     history.channel.onmessage = (event) => {
-      const { transition, ms } = event.data as { transition: string; ms: number };
-      history.keep(transition, ms);
+      const { transition, time } = event.data as { transition: string; time: EffectTime };
+      history.keep(transition, time);
     };
     return history;
   }
 
-  /** An effect of `transition` became visible `consistentAfterMs` after its write. */
-  record(transition: string, consistentAfterMs: number): void {
-    this.keep(transition, consistentAfterMs);
-    this.channel?.postMessage({ transition, ms: consistentAfterMs });
+  /**
+   * An effect of `transition` became visible by `byMs` after its write, and after `afterMs` (the
+   * last read that did not see it; 0 when the first read saw it; `byMs` when the time is exact).
+   */
+  record(transition: string, byMs: number, afterMs = byMs): void {
+    const time = { after: afterMs, by: byMs };
+    this.keep(transition, time);
+    this.channel?.postMessage({ transition, time });
   }
 
   /** The wait `wait`, under way, read `notYetAfterMs` after its write and did not see the effect of `transition` yet. */
@@ -140,25 +142,12 @@ export class ConsistencyHistory {
     return this.estimate(transition, asking).quantile(POLLING.firstLookQuantile);
   }
 
-  /**
-   * What a wait whose first read saw its effect `sawItAfterMs` after the write says about the time
-   * effects take: only that it came before. The median of the times learned up to then stands for
-   * it (half the read's time with nothing learned), so first reads that came late, waiting for the
-   * pace or the first look, do not teach that effects are slow, nor that they are fast.
-   */
-  firstReadSample(transition: string, sawItAfterMs: number, asking?: object): number {
-    const estimate = this.estimate(transition, asking);
-    const share = estimate.shareBy(sawItAfterMs);
-    const median = share === undefined || share === 0 ? undefined : estimate.quantile(share / 2);
-    return Math.round(Math.min(sawItAfterMs, median ?? sawItAfterMs * POLLING.firstReadShareUnlearned));
-  }
-
   /** The times of `transition`, or of every transition's while it has fewer than `ownFrom`, with the waits under way but `asking`. */
   private estimate(transition: string, asking?: object): TimesEstimate {
     const own = (this.samples.get(transition)?.length ?? 0) >= POLLING.ownFrom;
     const seen = own ? this.samples.get(transition)! : [...this.samples.values()].flat();
-    const notSeen = [...this.notSeenYet.entries()].flatMap(([wait, { transition: of, ms }]) => (wait !== asking && (!own || of === transition) ? [ms] : []));
-    return new TimesEstimate(seen, notSeen);
+    const notSeen = [...this.notSeenYet.entries()].flatMap(([wait, { transition: of, ms }]) => (wait !== asking && (!own || of === transition) ? [{ after: ms, by: Infinity }] : []));
+    return new TimesEstimate([...seen, ...notSeen]);
   }
 
   /** How many effects the first look of `transition` is taken from. */
@@ -181,43 +170,49 @@ export class ConsistencyHistory {
     this.scouts -= 1;
   }
 
-  private keep(transition: string, sample: number): void {
+  private keep(transition: string, time: EffectTime): void {
     const times = this.samples.get(transition) ?? [];
-    times.push(sample);
+    times.push(time);
     if (times.length > POLLING.historySize) times.shift();
     this.samples.set(transition, times);
   }
 }
 
+/** When one effect became visible, in ms after its write: after `after`, by `by` (Infinity: not seen yet). */
+export interface EffectTime {
+  after: number;
+  by: number;
+}
+
 /**
- * The distribution of the times of effects, from the times they were `seen` at and the times
- * effects still `notSeen` were known to be later than. Kaplan-Meier by redistributing to the right:
- * each time weighs alike, and an effect not seen yet hands its weight to every time above it. Each
- * seen time stands at the middle of its weight, with straight lines between (and from zero to the
- * first).
+ * The distribution of the times of effects, each known as an interval (EffectTime): an exact time,
+ * one seen by a wait's first read (after 0), one between a read that missed it and one that saw it,
+ * or one not seen yet (by Infinity). Turnbull's estimate: the weight of all of them lies on the
+ * innermost intervals (where a start of some interval is followed by an end of some interval), in
+ * the shares that explain the intervals best (self-consistency, by repeated averaging). With exact
+ * and not-yet-seen times only this is Kaplan-Meier. For the quantiles, an exact time stands at the
+ * middle of its weight and a wider interval spreads its weight evenly, with straight lines between
+ * (and from zero to the first).
  */
 export class TimesEstimate {
   private readonly points: { ms: number; at: number }[] = [];
-  /** The weight of the seen times: below 1 when effects not seen yet lie beyond the last seen one. */
+  /** The weight of the times seen: below 1 when effects not seen yet lie beyond the last seen one. */
   private readonly seenWeight: number;
   private readonly latestKnownMs: number;
 
-  constructor(seen: readonly number[], notSeen: readonly number[] = []) {
-    // At equal times an effect seen counts as earlier than one not seen yet.
-    const times = [...seen.map((ms) => ({ ms, seen: true })), ...notSeen.map((ms) => ({ ms, seen: false }))].sort((a, b) => a.ms - b.ms || Number(b.seen) - Number(a.seen));
+  constructor(times: readonly EffectTime[]) {
+    const innermost = innermostIntervals(times);
+    const weights = selfConsistentWeights(times, innermost);
     let below = 0;
-    let weight = 1 / times.length;
-    for (const [index, time] of times.entries()) {
-      if (time.seen) {
-        this.points.push({ ms: time.ms, at: below + weight / 2 });
-        below += weight;
-      } else if (index < times.length - 1) {
-        // Its weight goes to the times above it; each already weighs `weight`.
-        weight += weight / (times.length - index - 1);
-      }
+    for (const [index, { from, to }] of innermost.entries()) {
+      const weight = weights[index]!;
+      if (to === Infinity || weight === 0) continue;
+      if (from === to) this.points.push({ ms: from, at: below + weight / 2 });
+      else this.points.push({ ms: from, at: below }, { ms: to, at: below + weight });
+      below += weight;
     }
     this.seenWeight = below;
-    this.latestKnownMs = times.at(-1)?.ms ?? 0;
+    this.latestKnownMs = Math.max(0, ...times.flatMap(({ after, by }) => (by === Infinity ? [after] : [after, by])));
   }
 
   /**
@@ -246,6 +241,35 @@ export class TimesEstimate {
     return from.at + ((to.at - from.at) * (ms - from.ms)) / (to.ms - from.ms);
   }
 }
+
+/** Where a start of an interval is followed by an end, in order (at equal times starts come first: the intervals are closed). */
+function innermostIntervals(times: readonly EffectTime[]): { from: number; to: number }[] {
+  const ends = times.flatMap(({ after, by }) => [{ ms: after, start: true }, { ms: by, start: false }]).sort((a, b) => a.ms - b.ms || Number(b.start) - Number(a.start));
+  return ends.flatMap((end, index) => (end.start && ends[index + 1]?.start === false ? [{ from: end.ms, to: ends[index + 1]!.ms }] : []));
+}
+
+/**
+ * The weight of each innermost interval: each time hands its share (1/n) to the innermost
+ * intervals within it in proportion to their weights, until the weights no longer change.
+ */
+function selfConsistentWeights(times: readonly EffectTime[], innermost: readonly { from: number; to: number }[]): number[] {
+  const within = times.map(({ after, by }) => innermost.flatMap(({ from, to }, index) => (after <= from && to <= by ? [index] : [])));
+  let weights = innermost.map(() => 1 / innermost.length);
+  for (let round = 0; round < TURNBULL_ROUNDS; round++) {
+    const next = innermost.map(() => 0);
+    for (const indices of within) {
+      const total = indices.reduce((sum, index) => sum + weights[index]!, 0);
+      for (const index of indices) next[index]! += weights[index]! / total / times.length;
+    }
+    const change = Math.max(...next.map((weight, index) => Math.abs(weight - weights[index]!)));
+    weights = next;
+    if (change < 1e-6) break;
+  }
+  return weights;
+}
+
+/** At most this many rounds of averaging: a few dozen times settle within a few hundred. */
+const TURNBULL_ROUNDS = 500;
 
 // The default for every wait. With the contract project's `isolate: false` a worker also keeps it
 // across spec files, so later files start with what earlier ones learned.
@@ -306,6 +330,12 @@ export function onWait(listener: (wait: WaitAttempts) => void): () => void {
   return () => waitListeners.delete(listener);
 }
 
+/** What a read is told about its attempt. */
+export interface ReadAttempt {
+  /** The deadline has come: no read follows this one, so it must be able to see the awaited state wherever it is. */
+  final: boolean;
+}
+
 /** The deadline passed before the awaited state was seen. */
 export class NotConsistentError extends Error {
   override readonly name = 'NotConsistentError';
@@ -338,7 +368,7 @@ export class WaitRejectedError extends Error {
  */
 export function eventually<T>(
   what: string,
-  read: () => Promise<ApiResponse>,
+  read: (attempt: ReadAttempt) => Promise<ApiResponse>,
   until: (response: ApiResponse) => T | undefined | null | false,
   options: WaitOptions,
 ): Promise<Consistent<T>> {
@@ -357,7 +387,7 @@ export function eventually<T>(
  */
 export function watch<T>(
   what: string,
-  read: () => Promise<ApiResponse>,
+  read: (attempt: ReadAttempt) => Promise<ApiResponse>,
   shows: (response: ApiResponse) => T | undefined | null | false,
   options: WaitOptions,
 ): Promise<Consistent<T> | undefined> {
@@ -375,7 +405,7 @@ interface AtDeadline<D> {
 async function poll<T, D>(
   title: string,
   what: string,
-  read: () => Promise<ApiResponse>,
+  read: (attempt: ReadAttempt) => Promise<ApiResponse>,
   until: (response: ApiResponse) => T | undefined | null | false,
   options: WaitOptions,
   atDeadline: AtDeadline<D>,
@@ -396,6 +426,8 @@ async function poll<T, D>(
   const waitKey = {};
   const [earliest, latest] = POLLING.learningFirstLook;
   const firstLookShare = earliest + random() * (latest - earliest);
+  let waitedForFirstLook = false;
+  let firstLookKnownAt: number | undefined;
   const remaining = () => options.timeoutMs - (clock.now() - started);
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
@@ -411,6 +443,7 @@ async function poll<T, D>(
       // Nothing learned yet: one wait reads for all of them, the others look again shortly.
       if (transition && firstLookMs === undefined && !scouting && !(scouting = history.claimScout(clock.now()))) {
         if (remaining() <= 0) return;
+        waitedForFirstLook = true;
         await clock.sleep(Math.min(remaining(), POLLING.followerCheckMs));
         continue;
       }
@@ -418,7 +451,11 @@ async function poll<T, D>(
       // Learning, a first read comes at this wait's own share of the first look, which is looked at
       // again until then: the waits that read earlier move it with what they saw or did not see yet.
       if (firstRead && learning && firstLookMs !== undefined && !scouting) {
-        const dueIn = firstLookMs * firstLookShare - (clock.now() - origin);
+        // A wait that waited for the first look to be learned spreads its first read as far after
+        // that moment as its share lies past the earliest: the waits that join together then do
+        // not all read at once, where most would miss before any of them could move the first look.
+        firstLookKnownAt ??= waitedForFirstLook ? clock.now() - origin : 0;
+        const dueIn = Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin);
         if (dueIn <= 0 || remaining() <= 0) return;
         await clock.sleep(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
         continue;
@@ -436,7 +473,7 @@ async function poll<T, D>(
         if (transition || attempts > 1 || atDeadline.minIntervalMs !== undefined) await untilNextRead(attempts === 1, askedToWait);
         const asked = clock.now() - started;
         const { response, value } = await step(`attempt ${attempts} after ${asked} ms`, async (handle) => {
-          const answer = await read();
+          const answer = await read({ final: remaining() <= 0 });
           const seen = until(answer);
           const verdict = seen === undefined || seen === null || seen === false ? 'not yet' : 'holds';
           await handle.rename(`attempt ${attempts} after ${asked} ms: ${answer.status} (${verdict})`);
@@ -446,7 +483,7 @@ async function poll<T, D>(
         if (value !== undefined && value !== null && value !== false) {
           // The read that saw it was sent at `at`; its own duration is not part of the delay.
           if (learnedAs !== undefined) {
-            history.record(learnedAs, notYetAt === undefined ? history.firstReadSample(learnedAs, sinceOrigin(at), waitKey) : Math.round((sinceOrigin(at) + sinceOrigin(notYetAt)) / 2));
+            history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : sinceOrigin(notYetAt));
           }
           return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
         }

@@ -183,8 +183,27 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
 export const MAX_PAGES = 500;
 
 export interface ListRead extends ApiResponse {
-  /** How the list was paged and how much of it was read: `complete` when to its last page. */
-  paging: { convention: PagingConvention; pages: number; complete: boolean };
+  /**
+   * How the list was paged and how much of it was read: `complete` when from its first page to its
+   * last; `lastPage`, how the last page read was asked for (undefined: as the list's first page).
+   */
+  paging: { convention: PagingConvention; pages: number; complete: boolean; lastPage?: NextPage };
+}
+
+/** GETs the page `at` asks for, or the list's first page. */
+function fetchPage(api: ApiClient, path: string, options: RequestOptions, at: NextPage | undefined): Promise<ApiResponse> {
+  if (at === undefined) return api.request('GET', path, options);
+  return 'url' in at ? api.request('GET', at.url, { ...options, query: undefined }) : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
+}
+
+/**
+ * GETs the one page `at` asks for (the list's first without it): a look where records were seen
+ * before, never a reading of the whole list, so `complete` only when a first page says it is the last.
+ */
+export async function readPage(api: ApiClient, path: string, options: RequestOptions, at?: NextPage): Promise<ListRead> {
+  const page = await fetchPage(api, path, options, at);
+  const step = page.ok ? nextPage(page) : undefined;
+  return { ...page, paging: { convention: step?.convention ?? 'single page', pages: page.ok ? 1 : 0, complete: at === undefined && step !== undefined && !step.next && !step.unreachable, lastPage: at } };
 }
 
 /**
@@ -206,9 +225,10 @@ export async function readPages(
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
   let complete = false;
-  let page = await api.request('GET', path, options);
+  let at: NextPage | undefined;
+  let page = await fetchPage(api, path, options, at);
   for (;;) {
-    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete } };
+    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete, lastPage: at } };
     read.push(page);
     if (until(read.map((each) => each.body))) break;
     const step = nextPage(page, firstPage);
@@ -224,12 +244,11 @@ export async function readPages(
     const key = JSON.stringify(step.next);
     if (asked.has(key)) throw new ListIncompleteError(path, convention, read.length, `the next page ${key} was already read: the paging loops`);
     asked.add(key);
-    page = 'url' in step.next
-      ? await api.request('GET', step.next.url, { ...options, query: undefined })
-      : await api.request('GET', path, { ...options, query: { ...options.query, ...step.next.query } });
+    at = step.next;
+    page = await fetchPage(api, path, options, at);
   }
   const last = read[read.length - 1]!;
-  const paging = { convention, pages: read.length, complete };
+  const paging = { convention, pages: read.length, complete, lastPage: at };
   if (read.length === 1) return { ...last, paging };
   return {
     ...last,

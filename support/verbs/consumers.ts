@@ -3,8 +3,8 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
-import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
-import { readPages, type ListRead } from '../readings/list-reader.js';
+import { eventually, watch, type AwaitedTransition, type ReadAttempt } from '../readings/eventually.js';
+import { readPage, readPages, type ListRead, type NextPage } from '../readings/list-reader.js';
 import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
@@ -14,8 +14,9 @@ type ListName = 'consumers' | 'subscribed persons';
 
 /**
  * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
- * so a record can be on any page: a look for a record reads pages until it is found, and a check
- * that a record is absent reads them all.
+ * so a record can be on any page: a look for a record reads pages until it is found (or glances at
+ * the page where the run's records appeared, SharedListReads), and a check that a record is absent
+ * reads them all.
  */
 export class ConsumerData {
   constructor(
@@ -44,14 +45,20 @@ export class ConsumerData {
   /**
    * The reads of one wait on the list, shared with the other waits on it (SharedListReads): none
    * older than the wait itself (it began after its write was answered), each newer than the last.
+   * A wait for a record to appear may glance (`glances`): read only the page where the run's
+   * records last appeared, and the whole list after `GLANCES_BEFORE_FULL` glances that missed and
+   * at its deadline, so a record that appears elsewhere is still seen.
    */
-  private readsTogether(list: ListName): (found: (bodies: unknown[]) => boolean) => Promise<ApiResponse> {
+  private readsTogether(list: ListName, glances = false): (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt) => Promise<ApiResponse> {
     const { path, options } = this.listAt(list);
     let lookedAt = Date.now();
-    return async (found) => {
+    let missedGlances = 0;
+    return async (found, attempt) => {
       const begun = Date.now();
-      const read = await listReadsOf(this.api).read(path, options, found, lookedAt);
+      const glance = glances && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
+      const read = await listReadsOf(this.api).read(path, options, found, lookedAt, glance);
       lookedAt = begun;
+      missedGlances = read.ok && !read.paging.complete && !found(pagesOf(read)) ? missedGlances + 1 : 0;
       return read;
     };
   }
@@ -72,7 +79,7 @@ export class ConsumerData {
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
-      this.readsTogether('consumers'),
+      this.readsTogether('consumers', true),
       (body) => consumerRecord(body, consumerId),
       until,
       transition,
@@ -83,7 +90,7 @@ export class ConsumerData {
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      this.readsTogether('subscribed persons'),
+      this.readsTogether('subscribed persons', true),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until,
       transition,
@@ -93,14 +100,14 @@ export class ConsumerData {
   /** Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for it. */
   private async awaitItem(
     what: string,
-    list: (stop: (bodies: unknown[]) => boolean) => Promise<ApiResponse>,
+    list: (stop: (bodies: unknown[]) => boolean, attempt: ReadAttempt) => Promise<ApiResponse>,
     find: (body: unknown) => unknown,
     until: (item: unknown) => boolean,
     transition?: AwaitedTransition,
   ): Promise<unknown> {
     const { value } = await eventually(
       what,
-      () => list((bodies) => find(bodies) !== undefined),
+      (attempt) => list((bodies) => find(bodies) !== undefined, attempt),
       (response) => {
         const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
@@ -166,6 +173,9 @@ export class ConsumerData {
   }
 }
 
+/** A wait glancing at a list reads all of it after this many glances in a row that did not show its record. */
+const GLANCES_BEFORE_FULL = 2;
+
 /**
  * The waits of every test on one list of one client read it together: a wait that wants to look
  * while another's read of that list is in flight joins it, and the read goes on until every joined
@@ -174,24 +184,40 @@ export class ConsumerData {
  * if it shows the wait's record or was read to its last page: it is the look the wait would have
  * had a moment earlier. A list not yet showing a record costs a read of every page, so one answer
  * for all of them saves the most where waits are most frequent.
+ *
+ * Neither the order of a list nor what its pages hold is documented, but a read that stopped
+ * because it found the records it was for shows where the run's new records appear: the page it
+ * stopped on (the first of a list shown newest first, the last of one shown oldest first). A
+ * glance reads that page only, or the first page until a read has found records. What it shows is
+ * shown, affirmative evidence like any page's; what it does not show may be on another
+ * page, so the wait's next reads include whole ones (ConsumerData). A glance the target refuses (a
+ * page token that expired) forgets the page and reads the whole list instead.
  */
 export class SharedListReads {
   /**
    * At most this old, and always newer than the wait's own last look, so it never looks less often
-   * than its schedule: less than a step of its reads at the delays seen (35 % of the time waited).
+   * than its schedule: less than a step of its reads at the delays seen (30 % of the time waited).
    */
   static readonly FRESH_MS = 400;
   private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
+  /** Per list, the page where the last records found by a read that stopped for them were. */
+  private readonly newRecordsAt = new Map<string, { at?: NextPage }>();
 
   constructor(
     private readonly api: ApiClient,
     private readonly freshMs = SharedListReads.FRESH_MS,
   ) {}
 
-  /** A read for a wait whose last look began at `lookedAt` (or whose write was answered then). */
-  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number): Promise<ListRead> {
-    const current = this.inFlight.get(path);
+  /**
+   * A read for a wait whose last look began at `lookedAt` (or whose write was answered then): a
+   * glance at the page where new records appear when `glance` and that page is known, else every
+   * page until `found` holds.
+   */
+  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, glance = false): Promise<ListRead> {
+    const hot = glance ? (this.newRecordsAt.get(path) ?? {}) : undefined;
+    // A glance is served by a whole read in flight too; a whole read only by another whole one.
+    const current = this.inFlight.get(`${path} whole`) ?? (hot ? this.inFlight.get(`${path} glance`) : undefined);
     if (current) {
       current.found.push(found);
       return current.read;
@@ -200,10 +226,25 @@ export class SharedListReads {
     const latest = this.latest.get(path);
     if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
     const joined = [found];
-    const read = readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() => this.inFlight.delete(path));
-    this.inFlight.set(path, { found: joined, read });
+    const kind = hot ? 'glance' : 'whole';
+    const read = (hot ? this.glance(path, options, hot.at, joined) : this.readWhole(path, options, joined)).finally(() => this.inFlight.delete(`${path} ${kind}`));
+    this.inFlight.set(`${path} ${kind}`, { found: joined, read });
     void read.then((answer) => this.latest.set(path, { read: answer, begunAt: now }), () => undefined);
     return read;
+  }
+
+  private async readWhole(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
+    const read = await readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies)));
+    // Stopped before the list's end: every record it was for was found, the last on its last page.
+    if (read.ok && !read.paging.complete) this.newRecordsAt.set(path, { at: read.paging.lastPage });
+    return read;
+  }
+
+  private async glance(path: string, options: RequestOptions, at: NextPage | undefined, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
+    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appeared` }, at);
+    if (read.ok) return read;
+    this.newRecordsAt.delete(path);
+    return this.readWhole(path, options, joined);
   }
 }
 

@@ -132,19 +132,28 @@ describe('eventually', () => {
     expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(1_000);
   });
 
-  it('learns, from a wait for a transition, the middle of the interval its effect came in, or, from a first read that saw it, the median of the times learned up to that read', async () => {
+  it('tells the read at the deadline that it is the last, and no read before it', async () => {
+    const clock = fakeClock();
+    const finals: boolean[] = [];
+    const { read } = reads(clock, [answer(404)], 0);
+    await eventually('never', async (attempt) => (finals.push(attempt.final), read()), found, { timeoutMs: 1_000, clock, random: () => 0.5, history: historyOf() }).catch(() => undefined);
+    expect(finals.length).toBeGreaterThan(2);
+    expect(finals.at(-1)).toBe(true);
+    expect(finals.slice(0, -1)).not.toContain(true);
+  });
+
+  it('learns, from a wait for a transition, the interval its effect came in: from its last read that did not see it, or from the write when its first read saw it', async () => {
     const clock = fakeClock();
     const history = historyOf();
     const created = { name: 'create' as const, since: clock.now() - 100 };
     await eventually('later', reads(clock, [answer(404), answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history, transition: created });
-    // Read 100 ms after the write (not yet), then after the 50 ms minimum interval at 160 ms.
-    expect(history.firstLookMs('create')).toBe(130);
-    expect(historyOf().firstReadSample('create', 1_000), 'nothing learned: a share of the read\'s time').toBe(1_000 * POLLING.firstReadShareUnlearned);
-    const learned = historyOf(1_000, 2_000, 3_000);
-    expect(learned.firstReadSample('create', 2_000), 'the median of the times up to 2 s: the 25th percentile').toBe(1_250);
-    expect(learned.firstReadSample('create', 9_000), 'a late first read is no sign of slower effects').toBe(2_000);
+    // Read 100 ms after the write (not yet), then after the 50 ms minimum interval at 160 ms: its weight lies evenly on 100 to 160 ms.
+    expect(history.firstLookMs('create')).toBe(Math.round(100 + 60 * POLLING.firstLookQuantile));
     await eventually('a lookup', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock, history });
-    expect(history.firstLookMs('create'), 'a wait that is not for a transition teaches nothing').toBe(130);
+    expect(history.firstLookMs('create'), 'a wait that is not for a transition teaches nothing').toBe(Math.round(100 + 60 * POLLING.firstLookQuantile));
+    const seenAtOnce = historyOf();
+    await eventually('at once', reads(clock, [answer(200, { gedi: 'g' })], 10).read, found, { timeoutMs: 1_000, clock, random: () => 0.5, history: seenAtOnce, transition: { name: 'create', since: clock.now() - 2_000 } });
+    expect(seenAtOnce.firstLookMs('create'), 'seen by its first read, 2 s after the write: somewhere in 0 to 2 s').toBe(Math.round(2_000 * POLLING.firstLookQuantile));
   });
 
   it('tells wait listeners how many attempts each wait took and what the reads that did not yet see it answered', async () => {
@@ -173,13 +182,13 @@ describe('a wait for a transition', () => {
     expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
   });
 
-  it('reads first at the 30th percentile of the learned times after the write, not at once, then 35 % of the time since the write apart', async () => {
+  it('reads first at the 25th percentile of the learned times after the write, not at once, then 30 % of the time since the write apart', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
-    expect(clock.sleeps).toEqual([2_000, 700, 945]);
+    expect(clock.sleeps).toEqual([1_750, 525, 683]);
     expect(result.attempts).toBe(3);
   });
 
@@ -210,6 +219,27 @@ describe('a wait for a transition', () => {
     expect(log).toEqual(['scout 404', 'scout 200', 'follower 200']);
   });
 
+  it('spreads the first reads of the waits that waited for the scout from the moment it saw its effect, rather than all at once', async () => {
+    const clock = fakeClock();
+    const history = historyOf();
+    const firstReads: Record<string, number> = {};
+    const timed = (name: string, responses: ApiResponse[]) => {
+      const { read } = reads(clock, responses, 10);
+      return () => ((firstReads[name] ??= clock.now()), read());
+    };
+    const created = () => ({ name: 'create' as const, since: clock.now() });
+    await Promise.all([
+      eventually('scout', timed('scout', [answer(404), answer(404), answer(404), answer(404), answer(200, { gedi: 'a' })]), found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: created() }),
+      // The earliest share of the first look, and the latest.
+      eventually('early', timed('early', [answer(200, { gedi: 'b' })]), found, { timeoutMs: 30_000, clock, random: () => 0, history, transition: created() }),
+      eventually('late', timed('late', [answer(200, { gedi: 'c' })]), found, { timeoutMs: 30_000, clock, random: () => 0.999, history, transition: created() }),
+    ]);
+    // The first look, about the time the scout saw its effect, was learned after the earliest share
+    // of it (0.6) had passed: that wait reads at once, the latest (1.3) not before 0.7 of it more.
+    const learnedAfter = firstReads.early! - firstReads.scout!;
+    expect(firstReads.late! - firstReads.early!).toBeGreaterThan(0.5 * learnedAfter);
+  });
+
   it('times an effect that follows another one from that sighting, and reports its time from the write', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000);
@@ -227,11 +257,11 @@ describe('a wait for a transition', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     const other = {};
     history.notYet(other, 'create', 6_000);
-    // One of six not seen by 6 s: its weight goes to nothing seen, so the 30th percentile moves later.
-    expect(history.firstLookMs('create')).toBe(2_300);
-    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_000);
-    history.settled(other);
+    // One of six not seen by 6 s: its weight goes to nothing seen, so the 25th percentile moves later.
     expect(history.firstLookMs('create')).toBe(2_000);
+    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(1_750);
+    history.settled(other);
+    expect(history.firstLookMs('create')).toBe(1_750);
   });
 });
 
@@ -248,12 +278,12 @@ describe('pollDelay', () => {
   it('with a first look learned, waits for it, then reads a share of the time since the write apart', () => {
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 400, firstLookMs: 2_000 })).toBe(1_600);
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(0);
-    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(875);
+    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(750);
   });
 
   it('after a read before the first look (a scout\'s, or one the jitter brought forward), reads next at the first look at the earliest', () => {
     expect(pollDelay({ ...plan, sinceWriteMs: 300, firstLookMs: 2_000 })).toBe(1_700);
-    expect(pollDelay({ ...plan, sinceWriteMs: 1_900, firstLookMs: 2_000 })).toBe(665);
+    expect(pollDelay({ ...plan, sinceWriteMs: 1_900, firstLookMs: 2_000 })).toBe(570);
   });
 
   it('steps wider while the first look is learned from only a few effects', () => {
@@ -270,8 +300,11 @@ describe('pollDelay', () => {
 });
 
 describe('TimesEstimate', () => {
+  const exact = (...times: number[]) => times.map((ms) => ({ after: ms, by: ms }));
+  const notSeenBy = (...times: number[]) => times.map((ms) => ({ after: ms, by: Infinity }));
+
   it('interpolates between the times seen, each at the middle of its weight', () => {
-    const estimate = new TimesEstimate([3_000, 1_000, 2_000]);
+    const estimate = new TimesEstimate(exact(3_000, 1_000, 2_000));
     expect([0.1, 0.3, 0.5, 0.9].map((q) => estimate.quantile(q))).toEqual([1_000, 1_400, 2_000, 3_000]);
     expect([500, 1_000, 1_500, 5_000].map((ms) => estimate.shareBy(ms)?.toFixed(3))).toEqual(['0.083', '0.167', '0.333', '1.000']);
     expect(new TimesEstimate([]).quantile(0.3)).toBeUndefined();
@@ -279,15 +312,30 @@ describe('TimesEstimate', () => {
 
   it('hands the weight of an effect not seen yet to the times above it (Kaplan-Meier)', () => {
     // Two of four not seen by 1.5 s: their weight goes to 3 s, the one time seen above them, which then weighs 3/4.
-    const estimate = new TimesEstimate([1_000, 3_000], [1_500, 1_500]);
+    const estimate = new TimesEstimate([...exact(1_000, 3_000), ...notSeenBy(1_500, 1_500)]);
     expect(estimate.shareBy(1_000)).toBeCloseTo(0.125);
-    expect([new TimesEstimate([1_000, 3_000]).quantile(0.5), estimate.quantile(0.5)]).toEqual([2_000, 2_500]);
+    expect([new TimesEstimate(exact(1_000, 3_000)).quantile(0.5), estimate.quantile(0.5)]).toEqual([2_000, 2_500]);
     expect(estimate.quantile(0.7)).toBe(3_000);
   });
 
   it('answers the latest time known when effects not seen yet hold the quantile beyond every time seen', () => {
-    expect(new TimesEstimate([1_000], [2_000, 2_500]).quantile(0.3)).toBe(1_000);
-    expect(new TimesEstimate([1_000], [2_000, 2_500]).quantile(0.5)).toBe(2_500);
+    const estimate = new TimesEstimate([...exact(1_000), ...notSeenBy(2_000, 2_500)]);
+    expect([estimate.quantile(0.3), estimate.quantile(0.5)]).toEqual([1_000, 2_500]);
+  });
+
+  it('spreads a time known as an interval evenly over it where no other time says more', () => {
+    const estimate = new TimesEstimate([{ after: 1_000, by: 2_000 }]);
+    expect([0, 0.25, 1].map((q) => estimate.quantile(q))).toEqual([1_000, 1_250, 2_000]);
+  });
+
+  it('hands the weight of an effect seen by a first read to the times found below that read, in their proportions, as they come (Turnbull)', () => {
+    // Seen by 2 s, with nothing else known: anywhere in 0 to 2 s.
+    expect(new TimesEstimate([{ after: 0, by: 2_000 }]).quantile(0.5)).toBe(1_000);
+    // Then effects seen at 1 s once and at 1.9 s twice: it goes with them, one third to 1 s, two thirds to 1.9 s,
+    // not to where the one time known when it was seen (1 s) would have put it for good.
+    const estimate = new TimesEstimate([...exact(1_000), { after: 0, by: 2_000 }, ...exact(1_900, 1_900)]);
+    expect(estimate.shareBy(1_000)).toBeCloseTo(1 / 6);
+    expect(estimate.quantile(0.5)).toBe(1_600);
   });
 });
 
@@ -296,12 +344,13 @@ describe('ConsistencyHistory', () => {
     const history = new ConsistencyHistory();
     expect(history.firstLookMs('create')).toBeUndefined();
     for (const ms of [1_000, 2_000, 3_000]) history.record('create', ms);
-    expect(history.firstLookMs('update')).toBe(1_400);
+    const ofCreates = new TimesEstimate([1_000, 2_000, 3_000].map((ms) => ({ after: ms, by: ms }))).quantile(POLLING.firstLookQuantile);
+    expect(history.firstLookMs('update')).toBe(ofCreates);
     history.record('subscription', 6_000);
-    expect(history.firstLookMs('subscription'), 'one time of its own says little').toBe(1_700);
+    expect(history.firstLookMs('subscription'), 'one time of its own says little').toBe(new TimesEstimate([1_000, 2_000, 3_000, 6_000].map((ms) => ({ after: ms, by: ms }))).quantile(POLLING.firstLookQuantile));
     for (const ms of [6_000, 6_000]) history.record('subscription', ms);
     expect(history.firstLookMs('subscription')).toBe(6_000);
-    expect(history.firstLookMs('create')).toBe(1_400);
+    expect(history.firstLookMs('create')).toBe(ofCreates);
     expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([POLLING.ownFrom, 6]);
   });
 

@@ -2,7 +2,7 @@
 // five records a page, and against lists it cannot read to their end.
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordsOwning } from '../../support/readings/facts.js';
-import { ListIncompleteError, nextPage, readPages } from '../../support/readings/list-reader.js';
+import { ListIncompleteError, nextPage, readPage, readPages } from '../../support/readings/list-reader.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, startServer, type LocalServer } from './local-server.js';
 
@@ -107,6 +107,32 @@ describe('readPages', () => {
     const found = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-2').length > 0);
     expect(recordsOwning(found.body, 'c-2')[0]?.item).toEqual({ consumerId: 'c-2' });
     expect(server.received).toHaveLength(2);
+  });
+
+  it.each(conventions)('says how it asked for the page it stopped on, and reads that page alone again, when the list is paged by %s', async (_name, serve) => {
+    server = await startServer((request, response) => {
+      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server!.url);
+      sendJson(response, 200, body, headers);
+    });
+    const api = new ApiClient({ baseUrl: server.url });
+    const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
+    expect(stopped.paging).toMatchObject({ pages: 2, complete: false });
+    expect(stopped.paging.lastPage).toBeDefined();
+    const again = await readPage(api, '/v3/consumers', {}, stopped.paging.lastPage);
+    expect(again.paging).toMatchObject({ pages: 1, complete: false });
+    expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
+    expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
+    expect(server.received).toHaveLength(3);
+  });
+
+  it('calls a first page complete only when it is the only one', async () => {
+    server = await startServer((request, response) =>
+      request.url.includes('short') ? sendJson(response, 200, { items: [1], next: null }) : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
+    );
+    const api = new ApiClient({ baseUrl: server.url });
+    expect((await readPage(api, '/v3/short', {})).paging.complete).toBe(true);
+    expect((await readPage(api, '/v3/consumers', {})).paging.complete).toBe(false);
+    expect((await readPage(api, '/v3/short', {}, { url: `${server.url}/v3/short?page=2` })).paging.complete, 'a later page: the pages before it were not read').toBe(false);
   });
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {

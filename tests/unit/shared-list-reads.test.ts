@@ -19,10 +19,11 @@ it('serves concurrent waits on one list with one read, read on until every recor
       ? sendJson(response, 200, { items: [{ consumerId: 'c-2', state: 'IDENTIFIED' }], next: null })
       : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
   );
-  const api = new ApiClient({ baseUrl: server.url });
-  const [first, second] = [new ConsumerData(api, config), new ConsumerData(api, config)];
-  const items = await Promise.all([first.awaitConsumer('c-1', 'to be listed'), second.awaitConsumer('c-2', 'to be listed')]);
-  expect(items).toEqual([{ consumerId: 'c-1', state: 'IDENTIFIED' }, { consumerId: 'c-2', state: 'IDENTIFIED' }]);
+  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
+  const shows = (consumerId: string) => (bodies: unknown[]) => JSON.stringify(bodies).includes(`"${consumerId}"`);
+  const before = Date.now() - 1;
+  const [first, second] = await Promise.all([reads.read(DEFAULT_PATHS.consumers, {}, shows('c-1'), before), reads.read(DEFAULT_PATHS.consumers, {}, shows('c-2'), before)]);
+  expect(second).toBe(first);
   expect(server.received.map((request) => request.url)).toEqual(['/consumer-intelligence/v3/consumers', '/consumer-intelligence/v3/consumers?pageToken=2']);
 });
 
@@ -48,4 +49,36 @@ it('gives a wait that asks just after another\'s read that answer, when it shows
   expect(await reads.read(path, {}, shows('c-9'), before), 'read to the end: it says c-9 is on no page').toBe(whole);
   await reads.read(path, {}, shows('c-1'), Date.now());
   expect(server.received, 'begun before the wait\'s last look: read anew').toHaveLength(6);
+});
+
+it('glances at the page where the run\'s records last appeared, and reads the whole list after two glances that missed', async () => {
+  // Two pages: c-1 on the first; c-2 and c-3 on the second.
+  server = await startServer((request, response) =>
+    request.url.includes('pageToken=2')
+      ? sendJson(response, 200, { items: [{ consumerId: 'c-2' }, { consumerId: 'c-3' }], next: null })
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+  );
+  const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  await consumers.awaitConsumer('c-2', 'to be listed');
+  expect(pages(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
+  await consumers.awaitConsumer('c-3', 'to be listed');
+  expect(pages().slice(4), 'the second page showed the last record found: a glance there').toEqual([2]);
+});
+
+it('forgets a page the target refuses to serve again, and reads the whole list instead', async () => {
+  let tokenExpired = false;
+  server = await startServer((request, response) => {
+    if (request.url.includes('pageToken=2')) {
+      if (tokenExpired) return sendJson(response, 400, { error: 'page token expired' });
+      return sendJson(response, 200, { items: [{ consumerId: 'c-2' }], next: null });
+    }
+    return sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` });
+  });
+  const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+  await consumers.awaitConsumer('c-2', 'to be listed');
+  tokenExpired = true;
+  const error = await consumers.awaitConsumer('c-1', 'to be listed').then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeUndefined();
+  expect(server.received.at(-1)?.url).toBe('/consumer-intelligence/v3/consumers');
 });

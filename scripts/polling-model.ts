@@ -1,0 +1,118 @@
+/**
+ * npm run polling-model [-- runs]: the polling helper (support/readings/eventually.ts) against a
+ * model of the suite's waits on a simulated clock, many runs in a few seconds, so schedules can be
+ * compared without the noise of one 25-second bench run on a shared machine. Figures are printed;
+ * nothing here asserts anything. `npm run bench` measures the real suite; this measures only the
+ * schedule, and only against the delays modelled here.
+ *
+ * One modelled run: 25 waits for creations start together (as the suite's first wave does), 20
+ * waits for other transitions start between 2.5 and 4.5 s, and 6 subscriptions between 5 and 7 s;
+ * every effect comes after a delay drawn evenly from 1 to 3 s (the realistic profile's 2 s ±50 %),
+ * and every read takes 50 ms. Cold: the run knows nothing at its start. Warm: the history already
+ * holds 32 effects of the same delays, the best any learning could do.
+ */
+import { ConsistencyHistory, eventually, type Clock, type Transition } from '../support/readings/eventually.js';
+import type { ApiResponse } from '../support/transport/http.js';
+
+const DELAY = { fromMs: 1_000, spanMs: 2_000 };
+const READ_MS = 50;
+/** The profile's delay, the figure notice lag is reported against (as the bench does). */
+const NOMINAL_DELAY_MS = DELAY.fromMs + DELAY.spanMs / 2;
+
+/** A clock whose sleeps end in order of their deadlines, one at a time, once every wait has run up to its next sleep. */
+class SimulatedClock implements Clock {
+  private ms = 0;
+  private order = 0;
+  private readonly sleeping: { at: number; order: number; wake: () => void }[] = [];
+
+  now = (): number => this.ms;
+
+  sleep = (ms: number): Promise<void> => new Promise((wake) => this.sleeping.push({ at: this.ms + Math.max(0, ms), order: this.order++, wake }));
+
+  /** Runs until every sleep has ended and nothing sleeps again. */
+  async run(): Promise<void> {
+    for (;;) {
+      await new Promise((settled) => setImmediate(settled));
+      this.sleeping.sort((a, b) => a.at - b.at || a.order - b.order);
+      const next = this.sleeping.shift();
+      if (!next) return;
+      this.ms = Math.max(this.ms, next.at);
+      next.wake();
+    }
+  }
+}
+
+/** A small seeded generator, so that a run can be repeated. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const answer = (status: number): ApiResponse => ({ status, ok: status < 300, headers: {}, body: {}, text: '', url: '', exchanges: [], receivedAt: 0 });
+
+interface WaitFigures {
+  reads: number;
+  lagMs: number;
+  firstWave: boolean;
+}
+
+async function modelledRun(seed: number, warm: boolean): Promise<WaitFigures[]> {
+  const clock = new SimulatedClock();
+  const random = seeded(seed);
+  const delay = () => DELAY.fromMs + DELAY.spanMs * random();
+  const history = new ConsistencyHistory();
+  if (warm) for (let i = 0; i < 32; i++) history.record('create', Math.round(delay()));
+  const figures: WaitFigures[] = [];
+  const awaitEffect = async (name: Transition, startMs: number) => {
+    await clock.sleep(startMs);
+    const since = clock.now();
+    const visibleAt = since + delay();
+    let reads = 0;
+    let seenAt = 0;
+    const read = async () => {
+      await clock.sleep(READ_MS);
+      reads += 1;
+      // The target looks half way through the read.
+      const lookedAt = clock.now() - READ_MS / 2;
+      if (lookedAt < visibleAt) return answer(404);
+      seenAt = lookedAt;
+      return answer(200);
+    };
+    await eventually(`${name} effect`, read, (response) => response.ok || undefined, { timeoutMs: 60_000, clock, random, history, transition: { name, since } });
+    figures.push({ reads, lagMs: seenAt - visibleAt, firstWave: startMs === 0 });
+  };
+  const others: Transition[] = ['update', 'identification', 'delete', 'merge'];
+  const waits = [
+    ...Array.from({ length: 25 }, () => awaitEffect('create', 0)),
+    ...Array.from({ length: 20 }, (_, index) => awaitEffect(others[index % others.length]!, 2_500 + 2_000 * random())),
+    ...Array.from({ length: 6 }, () => awaitEffect('subscription', 5_000 + 2_000 * random())),
+  ];
+  await clock.run();
+  await Promise.all(waits);
+  return figures;
+}
+
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+const at = (values: number[], share: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
+
+function summary(runs: WaitFigures[][], which: (wait: WaitFigures) => boolean): string {
+  const reads = runs.map((run) => mean(run.filter(which).map((wait) => wait.reads)));
+  const lag = runs.map((run) => mean(run.filter(which).map((wait) => wait.lagMs)) / NOMINAL_DELAY_MS);
+  return `reads per wait ${mean(reads).toFixed(2)} (runs p10 ${at(reads, 0.1).toFixed(2)}, p90 ${at(reads, 0.9).toFixed(2)}); notice lag ${(100 * mean(lag)).toFixed(1)} % of the delay (p90 ${(100 * at(lag, 0.9)).toFixed(1)} %)`;
+}
+
+const runs = Number(process.argv[2] ?? 100);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`polling-model: runs must be a whole number, 1 or more (got ${JSON.stringify(process.argv[2])}): npm run polling-model -- 100`);
+  process.exit(2);
+}
+console.log(`polling-model: ${runs} modelled runs of 51 waits each; delays evenly 1 to 3 s, reads of ${READ_MS} ms`);
+for (const warm of [false, true]) {
+  const results: WaitFigures[][] = [];
+  for (let seed = 1; seed <= runs; seed++) results.push(await modelledRun(seed, warm));
+  console.log(`${warm ? 'warm' : 'cold'}: every wait: ${summary(results, () => true)}`);
+  console.log(`      first wave: ${summary(results, (wait) => wait.firstWave)}; later: ${summary(results, (wait) => !wait.firstWave)}`);
+}
