@@ -16,6 +16,9 @@
  * run the suite only: their bound is the limit's pace (requests ÷ limit) or the longest chain of
  * waits, whichever is longer, and their cost the share of requests answered 429. With
  * `--suite-only` every profile runs the suite only (the request and polling figures, quickly).
+ * Every run starts knowing nothing of the target's times to consistency, unless `--warm`: then a
+ * first suite run, not measured, learns them, and every measured run starts from what the run
+ * before it learned (CONTRACT_LEARNED_TIMES), as nightly runs against one sandbox do.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -25,6 +28,7 @@ import type { WaitAttempts } from '../support/readings/eventually.js';
 import { simulatorAsRemoteTarget } from '../support/run/simulator-target.js';
 import { runContract, runVitest } from '../support/run/child-runs.js';
 import { BENCH_DIR, REPORTS_DIR } from '../support/run/paths.js';
+import { LEARNED_TIMES_VARIABLE } from '../support/readings/learned-times.js';
 
 interface Profile {
   name: string;
@@ -249,14 +253,22 @@ function paceFigures(limit: number, wallMs: number, requests: number, chainMs: n
   return { limitPerSecond: limit, pacedMs, wallToPaced: ratio(wallMs, pacedMs), boundMs: Math.round(boundMs), withinBound: wallMs <= boundMs };
 }
 
-async function benchProfile(profile: Profile, suiteOnly: boolean) {
+async function benchProfile(profile: Profile, suiteOnly: boolean, warm: boolean) {
   const limit = profile.rateLimitPerSecond;
-  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}`);
+  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? '; warm' : ''}`);
   const simulator = await startSimulator({ ...profile, control: true, seed: SEED });
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) };
+    // Cold unless --warm: then every run starts from what the run before it learned of this simulator.
+    const learnedTimes = join(OUT_DIR, `${profile.name}-learned-times.json`);
+    rmSync(learnedTimes, { force: true });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED), [LEARNED_TIMES_VARIABLE]: warm ? learnedTimes : 'off' };
     const waitLog = join(OUT_DIR, `${profile.name}-waits.jsonl`);
     rmSync(waitLog, { force: true });
+    if (warm) {
+      // The run the measured ones start from, as a nightly run starts from the night before's.
+      const learning = await timedVitest(`${profile.name}-learning`, [], env);
+      console.log(`bench: ${profile.name}: the run learned from first: ${learning.wallMs} ms${learning.passed ? '' : ', FAILED'}`);
+    }
 
     await control(simulator, 'POST', 'reset');
     const suite = await timedVitest(`${profile.name}-suite`, [], { ...env, CONTRACT_WAIT_LOG: waitLog });
@@ -268,6 +280,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean) {
     const cost = suiteCost(profile, requests, records, waits, simulator.options.clients.length);
     const figures = {
       profile,
+      warm,
       suiteWallMs: suite.wallMs,
       suiteCpuS: suite.cpuS,
       observedChainOfWaits: chain,
@@ -331,9 +344,10 @@ function printSummary(results: ProfileResult[]): void {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const suiteOnly = args.includes('--suite-only');
+  const warm = args.includes('--warm');
   // `fixed` alone: the fixed cost only, the quick figure for a change to what every run loads.
   const fixedOnly = args.includes('fixed');
-  const wanted = args.filter((arg) => arg !== '--suite-only' && arg !== 'fixed');
+  const wanted = args.filter((arg) => !['--suite-only', '--warm', 'fixed'].includes(arg));
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
     console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}, or fixed for the fixed cost alone`);
@@ -345,7 +359,7 @@ async function main(): Promise<number> {
   const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost() : undefined;
   if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
-  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly));
+  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly, warm));
   if (results.length > 0) printSummary(results);
   if (fixed) {
     console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);

@@ -8,10 +8,10 @@
  * One modelled run: 25 waits for creations start together (as the suite's first wave does), 20
  * waits for other transitions start between 2.5 and 4.5 s, and 6 subscriptions between 5 and 7 s;
  * every effect comes after a delay drawn evenly from 1 to 3 s (the realistic profile's 2 s ±50 %),
- * and every read takes 50 ms. Cold: the run knows nothing at its start. Warm: the history already
- * holds 32 effects of the same delays, the best any learning could do.
+ * and every read takes 50 ms. Cold: the run knows nothing at its start. Warm: it starts from what
+ * a cold run before it learned, as a nightly run starts from the night before's (learned-times.ts).
  */
-import { ConsistencyHistory, eventually, type Clock, type Transition } from '../support/readings/eventually.js';
+import { ConsistencyHistory, eventually, type Clock, type EffectTime, type Transition } from '../support/readings/eventually.js';
 import type { ApiResponse } from '../support/transport/http.js';
 
 const DELAY = { fromMs: 1_000, spanMs: 2_000 };
@@ -59,12 +59,13 @@ interface WaitFigures {
   firstWave: boolean;
 }
 
-async function modelledRun(seed: number, warm: boolean): Promise<WaitFigures[]> {
+/** One modelled run, starting from what `earlier` learned (a run before it against the same target); its figures and what it learned. */
+async function modelledRun(seed: number, earlier?: Record<string, EffectTime[]>): Promise<{ figures: WaitFigures[]; learned: Record<string, EffectTime[]> }> {
   const clock = new SimulatedClock();
   const random = seeded(seed);
   const delay = () => DELAY.fromMs + DELAY.spanMs * random();
   const history = new ConsistencyHistory();
-  if (warm) for (let i = 0; i < 32; i++) history.record('create', Math.round(delay()));
+  if (earlier) history.startFrom(earlier);
   const figures: WaitFigures[] = [];
   const awaitEffect = async (name: Transition, startMs: number) => {
     await clock.sleep(startMs);
@@ -92,7 +93,7 @@ async function modelledRun(seed: number, warm: boolean): Promise<WaitFigures[]> 
   ];
   await clock.run();
   await Promise.all(waits);
-  return figures;
+  return { figures, learned: history.learned() };
 }
 
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -110,9 +111,13 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 console.log(`polling-model: ${runs} modelled runs of 51 waits each; delays evenly 1 to 3 s, reads of ${READ_MS} ms`);
-for (const warm of [false, true]) {
-  const results: WaitFigures[][] = [];
-  for (let seed = 1; seed <= runs; seed++) results.push(await modelledRun(seed, warm));
-  console.log(`${warm ? 'warm' : 'cold'}: every wait: ${summary(results, () => true)}`);
+const [cold, warm]: WaitFigures[][][] = [[], []];
+for (let seed = 1; seed <= runs; seed++) {
+  const first = await modelledRun(seed);
+  cold.push(first.figures);
+  warm.push((await modelledRun(seed + runs, first.learned)).figures);
+}
+for (const [name, results] of [['cold', cold], ['warm', warm]] as const) {
+  console.log(`${name}: every wait: ${summary(results, () => true)}`);
   console.log(`      first wave: ${summary(results, (wait) => wait.firstWave)}; later: ${summary(results, (wait) => !wait.firstWave)}`);
 }

@@ -13,10 +13,12 @@ export type { Clock } from '../transport/http.js';
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
 // A wait for a write's effect counts its time from the write, and one target's effects take similar
 // times, so the run learns them: once earlier waits have seen consistency, a wait's first read
-// comes when a share of those effects had come (the 25th percentile of their times, each known as
+// comes when a share of those effects had come (the 40th percentile of their times, each known as
 // the interval between a read that missed it and the one that saw it, waits still under way counted
-// as not seen by their last read), not at once, where it would only be wasted, and later reads
-// follow at a share of the time since the write, so they grow with the time already waited.
+// as not seen by their last read; earlier while first reads see their effects much more often than
+// it plans), not at once, where it would only be wasted, and later reads follow at a share of the
+// time since the write, so they grow with the time already waited. A run starts from what the last
+// run against the same target learned, when it was kept (learned-times.ts).
 // Knowing nothing, the run's first waits, which all start together, do not each poll on a guess:
 // one of them scouts, reading at intervals that grow with the time waited (scale-free: a fast
 // effect is seen within ~50 ms), joined by another each time the scouting has lasted twice as long
@@ -40,9 +42,18 @@ export const POLLING = {
   scoutRelayFactor: 2,
   scoutRelayFromMs: 800,
   /** With history: the first read comes at this quantile of the times to consistency seen... */
-  firstLookQuantile: 0.25,
+  firstLookQuantile: 0.4,
+  /**
+   * ...brought earlier, down to this share of it, while more of the last `firstReadsKept` first
+   * reads aimed at it saw their effect than the quantile plans, by more than `firstReadHitsMargin`
+   * (at least `firstReadsFrom` of them): by as much as the excess.
+   */
+  earliestFirstLookShare: 0.4,
+  firstReadHitsMargin: 0.25,
+  firstReadsKept: 12,
+  firstReadsFrom: 6,
   /** ...and every later one after this share of the time since the write... */
-  shareAfterFirstLook: 0.3,
+  shareAfterFirstLook: 0.2,
   /**
    * ...or this larger share while fewer than `learnedFrom` effects were seen: those few are the
    * earliest of the run's first waits, so reads set by them come early, and a wider step makes
@@ -89,6 +100,8 @@ export const POLLING = {
  */
 export class ConsistencyHistory {
   private readonly samples = new Map<string, EffectTime[]>();
+  /** Per transition, whether each recent first read aimed at the first look saw its effect. */
+  private readonly firstReads = new Map<string, boolean[]>();
   /** Waits of this process under way that have read and not yet seen their effect: when, after the write. */
   private readonly notSeenYet = new Map<object, { transition: string; ms: number }>();
   private scouts = 0;
@@ -106,8 +119,9 @@ export class ConsistencyHistory {
     // A listening channel must not keep a finished worker alive (`unref` is missing from @types/node 20).
     (history.channel as unknown as { unref(): void }).unref();
     history.channel.onmessage = (event) => {
-      const { transition, time } = event.data as { transition: string; time: EffectTime };
-      history.keep(transition, time);
+      const message = event.data as { transition: string; time: EffectTime } | { transition: string; firstReadSaw: boolean };
+      if ('time' in message) history.keep(message.transition, message.time);
+      else history.keepFirstRead(message.transition, message.firstReadSaw);
     };
     return history;
   }
@@ -120,6 +134,25 @@ export class ConsistencyHistory {
     const time = { after: afterMs, by: byMs };
     this.keep(transition, time);
     this.channel?.postMessage({ transition, time });
+  }
+
+  /**
+   * Starts from what an earlier run against the same target learned, as if its waits had been this
+   * run's earliest: no wait scouts, and this run's own times replace them as they come.
+   */
+  startFrom(times: Readonly<Record<string, readonly EffectTime[]>>): void {
+    for (const [transition, each] of Object.entries(times)) for (const time of each.slice(-POLLING.historySize)) this.keep(transition, time);
+  }
+
+  /** What the history holds now, per transition: for the next run against the same target. */
+  learned(): Record<string, EffectTime[]> {
+    return Object.fromEntries([...this.samples].map(([transition, times]) => [transition, [...times]]));
+  }
+
+  /** A wait for `transition` whose first read was aimed at the first look saw its effect with it, or not. */
+  firstRead(transition: string, saw: boolean): void {
+    this.keepFirstRead(transition, saw);
+    this.channel?.postMessage({ transition, firstReadSaw: saw });
   }
 
   /** The wait `wait`, under way, read `notYetAfterMs` after its write and did not see the effect of `transition` yet. */
@@ -139,7 +172,23 @@ export class ConsistencyHistory {
    * an effect.
    */
   firstLookMs(transition: string, asking?: object): number | undefined {
-    return this.estimate(transition, asking).quantile(POLLING.firstLookQuantile);
+    const firstLook = this.estimate(transition, asking).quantile(POLLING.firstLookQuantile);
+    return firstLook === undefined ? undefined : Math.round(firstLook * this.earlier(transition));
+  }
+
+  /**
+   * How much earlier than the estimate's quantile the first look comes: by as much as the recent
+   * first reads aimed at it saw their effects more often than the quantile plans. Those reads' hits
+   * say only that each effect came before its read, so an estimate that learned nothing earlier (the
+   * run's first effects all came late, or an earlier run's did) stays late however often they hit;
+   * reads brought earlier miss or hit there, and the estimate learns from them.
+   */
+  private earlier(transition: string): number {
+    const own = this.firstReads.get(transition) ?? [];
+    const outcomes = own.length >= POLLING.firstReadsFrom ? own : [...this.firstReads.values()].flat();
+    if (outcomes.length < POLLING.firstReadsFrom) return 1;
+    const hits = outcomes.filter(Boolean).length / outcomes.length;
+    return Math.max(POLLING.earliestFirstLookShare, 1 - Math.max(0, hits - POLLING.firstLookQuantile - POLLING.firstReadHitsMargin));
   }
 
   /** The times of `transition`, or of every transition's while it has fewer than `ownFrom`, with the waits under way but `asking`. */
@@ -168,6 +217,13 @@ export class ConsistencyHistory {
 
   releaseScout(): void {
     this.scouts -= 1;
+  }
+
+  private keepFirstRead(transition: string, saw: boolean): void {
+    const outcomes = this.firstReads.get(transition) ?? [];
+    outcomes.push(saw);
+    if (outcomes.length > POLLING.firstReadsKept) outcomes.shift();
+    this.firstReads.set(transition, outcomes);
   }
 
   private keep(transition: string, time: EffectTime): void {
@@ -274,6 +330,16 @@ const TURNBULL_ROUNDS = 500;
 // The default for every wait. With the contract project's `isolate: false` a worker also keeps it
 // across spec files, so later files start with what earlier ones learned.
 const runHistory = ConsistencyHistory.shared('contract-suite:consistency');
+
+/** The run's waits start from what an earlier run against the same target learned (support/readings/learned-times.ts). */
+export function startFromEarlierRun(times: Readonly<Record<string, readonly EffectTime[]>>): void {
+  runHistory.startFrom(times);
+}
+
+/** What the run's waits have learned, per transition. */
+export function learnedByThisRun(): Record<string, EffectTime[]> {
+  return runHistory.learned();
+}
 
 /** The documented transitions whose time to consistency the run measures (reports/observed/timings.json). */
 export type Transition = 'create' | 'update' | 'merge' | 'remove' | 'delete' | 'relationship-death' | 'relationship-deregistration' | 'identification' | 'subscription' | 'subscription-update';
@@ -427,6 +493,8 @@ async function poll<T, D>(
   const [earliest, latest] = POLLING.learningFirstLook;
   const firstLookShare = earliest + random() * (latest - earliest);
   let waitedForFirstLook = false;
+  /** The first read was planned at the first look (not a scout's, nor one whose write was older than it). */
+  let aimed: boolean | undefined;
   let firstLookKnownAt: number | undefined;
   const remaining = () => options.timeoutMs - (clock.now() - started);
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
@@ -456,10 +524,12 @@ async function poll<T, D>(
         // not all read at once, where most would miss before any of them could move the first look.
         firstLookKnownAt ??= waitedForFirstLook ? clock.now() - origin : 0;
         const dueIn = Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin);
+        aimed ??= dueIn > 0;
         if (dueIn <= 0 || remaining() <= 0) return;
         await clock.sleep(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
         continue;
       }
+      if (firstRead && firstLookMs !== undefined && !scouting) aimed ??= clock.now() - origin < firstLookMs;
       const delay = Math.max(delayAtLeast, pollDelay({ sinceWriteMs: clock.now() - origin, firstRead, firstLookMs, random: random(), minIntervalMs: atDeadline.minIntervalMs, scouting, learning }));
       // The last attempt lands on the deadline rather than past it.
       if (delay > 0 && remaining() > 0) await clock.sleep(Math.min(remaining(), delay));
@@ -480,7 +550,9 @@ async function poll<T, D>(
           return { response: answer, value: seen };
         });
         const at = sentAtOf(response, started) ?? asked;
-        if (value !== undefined && value !== null && value !== false) {
+        const saw = value !== undefined && value !== null && value !== false;
+        if (attempts === 1 && aimed && learnedAs !== undefined) history.firstRead(learnedAs, saw);
+        if (saw) {
           // The read that saw it was sent at `at`; its own duration is not part of the delay.
           if (learnedAs !== undefined) {
             history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : sinceOrigin(notYetAt));

@@ -196,9 +196,9 @@ const GLANCES_BEFORE_FULL = 2;
 export class SharedListReads {
   /**
    * At most this old, and always newer than the wait's own last look, so it never looks less often
-   * than its schedule: less than a step of its reads at the delays seen (30 % of the time waited).
+   * than its schedule: less than a step of its reads at the delays seen (20 % of the time waited).
    */
-  static readonly FRESH_MS = 400;
+  static readonly FRESH_MS = 300;
   private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, the page where the last records found by a read that stopped for them were. */

@@ -12,7 +12,8 @@ import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
 import { ConsumerData } from './consumers.js';
 import { AmlScreening } from './screening.js';
-import { onWait } from '../readings/eventually.js';
+import { learnedByThisRun, onWait, startFromEarlierRun } from '../readings/eventually.js';
+import { earlierTimes, keepTimes, learnedTimesFile } from '../readings/learned-times.js';
 import { attachExchanges, attachText } from '../evidence/report.js';
 import { registerSecret } from '../transport/redact.js';
 import { proxySettings } from '../transport/dispatcher.js';
@@ -70,6 +71,17 @@ export const test = base
       waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`)) : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
+  })
+  // The waits start from what the last run against this target learned, and leave what they learned for the next.
+  .extend('learnedTimes', { scope: 'worker', auto: true }, ({ run }, { onCleanup }) => {
+    const file = learnedTimesFile();
+    if (!file) return;
+    const earlier = earlierTimes(file, run.config.baseUrl);
+    if (earlier) {
+      startFromEarlierRun(earlier.times);
+      console.log(`contract: the waits start from the times to consistency the run of ${earlier.at} learned of ${run.config.baseUrl} (${file})`);
+    }
+    onCleanup(() => keepTimes(file, run.config.baseUrl, learnedByThisRun()));
   })
   .extend('config', { scope: 'worker' }, ({ run }) => run.config)
   .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))

@@ -182,13 +182,13 @@ describe('a wait for a transition', () => {
     expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
   });
 
-  it('reads first at the 25th percentile of the learned times after the write, not at once, then 30 % of the time since the write apart', async () => {
+  it('reads first at the 40th percentile of the learned times after the write, not at once, then 20 % of the time since the write apart', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
-    expect(clock.sleeps).toEqual([1_750, 525, 683]);
+    expect(clock.sleeps).toEqual([2_500, 500, 600]);
     expect(result.attempts).toBe(3);
   });
 
@@ -257,11 +257,11 @@ describe('a wait for a transition', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     const other = {};
     history.notYet(other, 'create', 6_000);
-    // One of six not seen by 6 s: its weight goes to nothing seen, so the 25th percentile moves later.
-    expect(history.firstLookMs('create')).toBe(2_000);
-    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(1_750);
+    // One of six not seen by 6 s: its weight goes to nothing seen, so the 40th percentile moves later.
+    expect(history.firstLookMs('create')).toBe(2_900);
+    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_500);
     history.settled(other);
-    expect(history.firstLookMs('create')).toBe(1_750);
+    expect(history.firstLookMs('create')).toBe(2_500);
   });
 });
 
@@ -278,12 +278,12 @@ describe('pollDelay', () => {
   it('with a first look learned, waits for it, then reads a share of the time since the write apart', () => {
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 400, firstLookMs: 2_000 })).toBe(1_600);
     expect(pollDelay({ ...plan, firstRead: true, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(0);
-    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(750);
+    expect(pollDelay({ ...plan, sinceWriteMs: 2_500, firstLookMs: 2_000 })).toBe(500);
   });
 
   it('after a read before the first look (a scout\'s, or one the jitter brought forward), reads next at the first look at the earliest', () => {
     expect(pollDelay({ ...plan, sinceWriteMs: 300, firstLookMs: 2_000 })).toBe(1_700);
-    expect(pollDelay({ ...plan, sinceWriteMs: 1_900, firstLookMs: 2_000 })).toBe(570);
+    expect(pollDelay({ ...plan, sinceWriteMs: 1_900, firstLookMs: 2_000 })).toBe(380);
   });
 
   it('steps wider while the first look is learned from only a few effects', () => {
@@ -352,6 +352,38 @@ describe('ConsistencyHistory', () => {
     expect(history.firstLookMs('subscription')).toBe(6_000);
     expect(history.firstLookMs('create')).toBe(ofCreates);
     expect([history.learnedFrom('create'), history.learnedFrom('update')]).toEqual([POLLING.ownFrom, 6]);
+  });
+
+  it('starts from what an earlier run learned, as if its waits had been the first: no wait scouts, and this run\'s times replace them as they come', () => {
+    const history = new ConsistencyHistory();
+    history.startFrom({ create: [1_000, 2_000, 3_000].map((ms) => ({ after: ms, by: ms })) });
+    expect(history.firstLookMs('create')).toBe(new TimesEstimate([1_000, 2_000, 3_000].map((ms) => ({ after: ms, by: ms }))).quantile(POLLING.firstLookQuantile));
+    expect(history.learnedFrom('create')).toBe(3);
+    for (let i = 0; i < POLLING.historySize; i++) history.record('create', 5_000);
+    expect(history.learned()).toEqual({ create: Array.from({ length: POLLING.historySize }, () => ({ after: 5_000, by: 5_000 })) });
+  });
+
+  it('brings the first look earlier while its first reads see their effects much more often than it plans, by as much as the excess', () => {
+    const history = historyOf(2_000, 2_000, 2_000);
+    const planned = history.firstLookMs('create')!;
+    for (let i = 0; i < POLLING.firstReadsFrom - 1; i++) history.firstRead('create', true);
+    expect(history.firstLookMs('create'), 'too few first reads to say').toBe(planned);
+    history.firstRead('create', true);
+    const excess = 1 - POLLING.firstLookQuantile - POLLING.firstReadHitsMargin;
+    expect(history.firstLookMs('create')).toBe(Math.round(planned * (1 - excess)));
+    for (let i = 0; i < POLLING.firstReadsKept; i++) history.firstRead('create', i % 5 < 2);
+    expect(history.firstLookMs('create'), 'two in five: as planned').toBe(planned);
+  });
+
+  it('counts the first reads aimed at the first look, not a scout\'s nor one of a write older than it', async () => {
+    const clock = fakeClock();
+    const history = historyOf(1_000, 1_000, 1_000);
+    const firstReads = vi.spyOn(history, 'firstRead');
+    const { read } = reads(clock, [answer(200, { gedi: 'g' })], 10);
+    await eventually('aimed', read, found, { timeoutMs: 5_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
+    await eventually('written long ago', read, found, { timeoutMs: 5_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() - 5_000 } });
+    await eventually('scout', read, found, { timeoutMs: 5_000, clock, random: () => 0.5, history: historyOf(), transition: { name: 'create', since: clock.now() } });
+    expect(firstReads.mock.calls).toEqual([['create', true]]);
   });
 
   it('keeps the recent times of a transition only', () => {
