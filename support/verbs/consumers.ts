@@ -45,20 +45,26 @@ export class ConsumerData {
   /**
    * The reads of one wait on the list, shared with the other waits on it (SharedListReads): none
    * older than the wait itself (it began after its write was answered), each newer than the last.
-   * A wait for a record to appear may glance (`glances`): read only the page where the run's
-   * records last appeared, and the whole list after `GLANCES_BEFORE_FULL` glances that missed and
-   * at its deadline, so a record that appears elsewhere is still seen.
+   * A wait for a record may glance (`glancing`): read only the page where the run's new records
+   * appear, and the whole list after `GLANCES_BEFORE_FULL` glances that missed and at its deadline,
+   * so a record that appears elsewhere is still seen. A wait for a record new to the list (not a
+   * new version of one listed before) that finds it on the last page a read asked for, and on no
+   * page before, shows where new records appear.
    */
-  private readsTogether(list: ListName, glances = false): (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt) => Promise<ApiResponse> {
+  private readsTogether(list: ListName, glancing?: { newRecord: boolean }): (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt) => Promise<ApiResponse> {
     const { path, options } = this.listAt(list);
+    const reads = listReadsOf(this.api);
     let lookedAt = Date.now();
     let missedGlances = 0;
     return async (found, attempt) => {
       const begun = Date.now();
-      const glance = glances && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
-      const read = await listReadsOf(this.api).read(path, options, found, lookedAt, glance);
+      const glance = glancing !== undefined && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
+      const read = await reads.read(path, options, found, lookedAt, glance);
       lookedAt = begun;
-      missedGlances = read.ok && !read.paging.complete && !found(pagesOf(read)) ? missedGlances + 1 : 0;
+      const pages = pagesOf(read);
+      const shows = read.ok && found(pages);
+      missedGlances = read.ok && !read.paging.complete && !shows ? missedGlances + 1 : 0;
+      if (glancing?.newRecord && shows && !found(pages.slice(0, -1))) reads.newRecordsAppearAt(path, read.paging.lastPage);
       return read;
     };
   }
@@ -79,20 +85,24 @@ export class ConsumerData {
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
-      this.readsTogether('consumers', true),
+      // Consumers are awaited after their upload: new to the list.
+      this.readsTogether('consumers', { newRecord: true }),
       (body) => consumerRecord(body, consumerId),
       until,
       transition,
     );
   }
 
-  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
+  /**
+   * Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for
+   * it: without `until`, a subscription new to the list; with it, a new version of one listed before.
+   */
+  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until?: (item: unknown) => boolean, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      this.readsTogether('subscribed persons', true),
+      this.readsTogether('subscribed persons', { newRecord: until === undefined }),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
-      until,
+      until ?? (() => true),
       transition,
     );
   }
@@ -185,10 +195,10 @@ const GLANCES_BEFORE_FULL = 2;
  * had a moment earlier. A list not yet showing a record costs a read of every page, so one answer
  * for all of them saves the most where waits are most frequent.
  *
- * Neither the order of a list nor what its pages hold is documented, but a read that stopped
- * because it found the records it was for shows where the run's new records appear: the page it
- * stopped on (the first of a list shown newest first, the last of one shown oldest first). A
- * glance reads that page only, or the first page until a read has found records. What it shows is
+ * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record
+ * new to the list shows where the run's new records appear (ConsumerData): the first page of a list
+ * shown newest first, the last of one shown oldest first. A glance reads that page only, or the
+ * first page until such a record was found. What it shows is
  * shown, affirmative evidence like any page's; what it does not show may be on another
  * page, so the wait's next reads include whole ones (ConsumerData). A glance the target refuses (a
  * page token that expired) forgets the page and reads the whole list instead.
@@ -201,7 +211,7 @@ export class SharedListReads {
   static readonly FRESH_MS = 300;
   private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
-  /** Per list, the page where the last records found by a read that stopped for them were. */
+  /** Per list, the page where a wait last found a record new to it. */
   private readonly newRecordsAt = new Map<string, { at?: NextPage }>();
 
   constructor(
@@ -233,11 +243,13 @@ export class SharedListReads {
     return read;
   }
 
-  private async readWhole(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
-    const read = await readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies)));
-    // Stopped before the list's end: every record it was for was found, the last on its last page.
-    if (read.ok && !read.paging.complete) this.newRecordsAt.set(path, { at: read.paging.lastPage });
-    return read;
+  /** A wait found a record new to the list on the page `at` asks for (undefined: the first). */
+  newRecordsAppearAt(path: string, at: NextPage | undefined): void {
+    this.newRecordsAt.set(path, { at });
+  }
+
+  private readWhole(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
+    return readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies)));
   }
 
   private async glance(path: string, options: RequestOptions, at: NextPage | undefined, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {

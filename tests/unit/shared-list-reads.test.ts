@@ -3,6 +3,7 @@ import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js'
 import { ApiClient } from '../../support/transport/http.js';
 import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
 import { sendJson, startServer, type LocalServer } from './local-server.js';
+import type { StoredPerson } from '../../support/verbs/persons.js';
 
 let server: LocalServer | undefined;
 afterEach(async () => {
@@ -81,4 +82,20 @@ it('forgets a page the target refuses to serve again, and reads the whole list i
   const error = await consumers.awaitConsumer('c-1', 'to be listed').then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeUndefined();
   expect(server.received.at(-1)?.url).toBe('/consumer-intelligence/v3/consumers');
+});
+
+it('learns where new records appear only from a record new to the list, not from a new version of one listed before', async () => {
+  // Two pages of subscribed persons: g-new on the first; g-old, listed long before, on the second.
+  server = await startServer((request, response) =>
+    request.url.includes('pageToken=2')
+      ? sendJson(response, 200, { items: [{ gedi: 'g-old', familyName: 'Berg' }], next: null })
+      : sendJson(response, 200, { items: [{ gedi: 'g-new' }], next: `${server!.url}/consumer-intelligence/v3/subscriptions/persons?pageToken=2` }),
+  );
+  const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+  const stored = (gedi: string) => ({ gedi, person: { legalId: `legal-${gedi}` } }) as StoredPerson;
+  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  await consumers.awaitSubscription(stored('g-old'), 'to show the family name Berg', (item) => JSON.stringify(item).includes('Berg'));
+  expect(pages()).toEqual([1, 1, 1, 2]);
+  await consumers.awaitSubscription(stored('g-new'));
+  expect(pages().slice(4), 'still a glance at the first page').toEqual([1]);
 });
