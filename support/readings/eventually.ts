@@ -24,10 +24,10 @@ export type { Clock } from '../transport/http.js';
 // effect is seen within ~50 ms), joined by another each time the scouting has lasted twice as long
 // from 0.8 s on, while the others wait without reading until a scout, or any wait of the run, has
 // seen an effect; then they join, their first reads spread from that moment on so that the
-// earliest move the first look for the rest. An effect that follows another one the wait saw (a subscription
-// after identification) is timed from that sighting. A wait that is not for a write's effect (a
-// lookup of something already shown) reads at once and then on the scale-free schedule; a watch
-// reads once, at the end of its window.
+// earliest move the first look for the rest. An effect that follows another one the wait saw (a
+// subscription after identification) is timed from that sighting. A wait that is not for a write's
+// effect (a lookup of something already shown) reads at once and then on the scale-free schedule;
+// a watch reads once, at the end of its window.
 export const POLLING = {
   /** A wait that is not for a write's effect: the interval is this share of the time since its start. */
   shareOfElapsed: 0.3,

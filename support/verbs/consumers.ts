@@ -15,8 +15,8 @@ type ListName = 'consumers' | 'subscribed persons';
 /**
  * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
  * so a record can be on any page: a look for a record reads pages until it is found (or glances at
- * the page where the run's records appeared, SharedListReads), and a check that a record is absent
- * reads them all.
+ * the page where the run's new records appear, SharedListReads), and a check that a record is
+ * absent reads them all.
  */
 export class ConsumerData {
   constructor(
@@ -198,10 +198,10 @@ const GLANCES_BEFORE_FULL = 2;
  * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record
  * new to the list shows where the run's new records appear (ConsumerData): the first page of a list
  * shown newest first, the last of one shown oldest first. A glance reads that page only, or the
- * first page until such a record was found. What it shows is
- * shown, affirmative evidence like any page's; what it does not show may be on another
- * page, so the wait's next reads include whole ones (ConsumerData). A glance the target refuses (a
- * page token that expired) forgets the page and reads the whole list instead.
+ * first page until such a record was found. What it shows is shown, affirmative evidence like any
+ * page's; what it does not show may be on another page, so the wait's next reads include whole
+ * ones (ConsumerData). A glance the target refuses (a page token that expired) forgets the page and
+ * reads the whole list instead.
  */
 export class SharedListReads {
   /**
@@ -253,7 +253,7 @@ export class SharedListReads {
   }
 
   private async glance(path: string, options: RequestOptions, at: NextPage | undefined, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
-    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appeared` }, at);
+    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, at);
     if (read.ok) return read;
     this.newRecordsAt.delete(path);
     return this.readWhole(path, options, joined);
