@@ -104,6 +104,10 @@ export class ConsistencyHistory {
   private readonly firstReads = new Map<string, boolean[]>();
   /** Waits of this process under way that have read and not yet seen their effect: when, after the write. */
   private readonly notSeenYet = new Map<object, { transition: string; ms: number }>();
+  /** Bumped whenever a time is kept or a wait under way read: an estimate of an earlier version is stale. */
+  private version = 0;
+  /** Per transition, the estimate every wait without a read under way of its own shares, at `version`. */
+  private readonly estimates = new Map<string, { version: number; estimate: TimesEstimate }>();
   private scouts = 0;
   private scoutingSince?: number;
   private channel?: BroadcastChannel;
@@ -158,11 +162,12 @@ export class ConsistencyHistory {
   /** The wait `wait`, under way, read `notYetAfterMs` after its write and did not see the effect of `transition` yet. */
   notYet(wait: object, transition: string, notYetAfterMs: number): void {
     this.notSeenYet.set(wait, { transition, ms: notYetAfterMs });
+    this.version += 1;
   }
 
   /** The wait `wait` is over: what it saw, if anything, is `record`ed. */
   settled(wait: object): void {
-    this.notSeenYet.delete(wait);
+    if (this.notSeenYet.delete(wait)) this.version += 1;
   }
 
   /**
@@ -184,8 +189,7 @@ export class ConsistencyHistory {
    * reads brought earlier miss or hit there, and the estimate learns from them.
    */
   private earlier(transition: string): number {
-    const own = this.firstReads.get(transition) ?? [];
-    const outcomes = own.length >= POLLING.firstReadsFrom ? own : [...this.firstReads.values()].flat();
+    const { entries: outcomes } = ownOrAll(this.firstReads, transition, POLLING.firstReadsFrom);
     if (outcomes.length < POLLING.firstReadsFrom) return 1;
     const hits = outcomes.filter(Boolean).length / outcomes.length;
     return Math.max(POLLING.earliestFirstLookShare, 1 - Math.max(0, hits - POLLING.firstLookQuantile - POLLING.firstReadHitsMargin));
@@ -193,16 +197,20 @@ export class ConsistencyHistory {
 
   /** The times of `transition`, or of every transition's while it has fewer than `ownFrom`, with the waits under way but `asking`. */
   private estimate(transition: string, asking?: object): TimesEstimate {
-    const own = (this.samples.get(transition)?.length ?? 0) >= POLLING.ownFrom;
-    const seen = own ? this.samples.get(transition)! : [...this.samples.values()].flat();
+    // The waits that have not read yet (the run's first ones look every `followerCheckMs`) share one.
+    const shared = asking === undefined || !this.notSeenYet.has(asking);
+    const cached = shared ? this.estimates.get(transition) : undefined;
+    if (cached?.version === this.version) return cached.estimate;
+    const { entries: seen, own } = ownOrAll(this.samples, transition, POLLING.ownFrom);
     const notSeen = [...this.notSeenYet.entries()].flatMap(([wait, { transition: of, ms }]) => (wait !== asking && (!own || of === transition) ? [{ after: ms, by: Infinity }] : []));
-    return new TimesEstimate([...seen, ...notSeen]);
+    const estimate = new TimesEstimate([...seen, ...notSeen]);
+    if (shared) this.estimates.set(transition, { version: this.version, estimate });
+    return estimate;
   }
 
   /** How many effects the first look of `transition` is taken from. */
   learnedFrom(transition: string): number {
-    const own = this.samples.get(transition) ?? [];
-    return own.length >= POLLING.ownFrom ? own.length : [...this.samples.values()].flat().length;
+    return ownOrAll(this.samples, transition, POLLING.ownFrom).entries.length;
   }
 
   /** Becomes one of the waits that read while nothing is known, at `now` (epoch ms), unless enough already do. */
@@ -231,7 +239,14 @@ export class ConsistencyHistory {
     times.push(time);
     if (times.length > POLLING.historySize) times.shift();
     this.samples.set(transition, times);
+    this.version += 1;
   }
+}
+
+/** A transition's own entries once it has `from` of them; before, every transition's together (a handful says little). */
+function ownOrAll<T>(byTransition: ReadonlyMap<string, readonly T[]>, transition: string, from: number): { entries: readonly T[]; own: boolean } {
+  const own = byTransition.get(transition) ?? [];
+  return own.length >= from ? { entries: own, own: true } : { entries: [...byTransition.values()].flat(), own: false };
 }
 
 /** When one effect became visible, in ms after its write: after `after`, by `by` (Infinity: not seen yet). */
@@ -248,7 +263,7 @@ export interface EffectTime {
  * the shares that explain the intervals best (self-consistency, by repeated averaging). With exact
  * and not-yet-seen times only this is Kaplan-Meier. For the quantiles, an exact time stands at the
  * middle of its weight and a wider interval spreads its weight evenly, with straight lines between
- * (and from zero to the first).
+ * (and the first time below the first weight).
  */
 export class TimesEstimate {
   private readonly points: { ms: number; at: number }[] = [];
@@ -284,17 +299,6 @@ export class TimesEstimate {
     if (above === 0) return this.points[0]!.ms;
     const [from, to] = [this.points[above - 1]!, this.points[above]!];
     return Math.round(from.ms + ((to.ms - from.ms) * (q - from.at)) / (to.at - from.at));
-  }
-
-  /** The share of effects come by `ms` (undefined with nothing seen). */
-  shareBy(ms: number): number | undefined {
-    const first = this.points[0];
-    if (first === undefined) return undefined;
-    if (ms <= first.ms) return first.ms === 0 ? first.at : (first.at * Math.max(0, ms)) / first.ms;
-    const above = this.points.findIndex((point) => point.ms > ms);
-    if (above === -1) return this.seenWeight;
-    const [from, to] = [this.points[above - 1]!, this.points[above]!];
-    return from.at + ((to.at - from.at) * (ms - from.ms)) / (to.ms - from.ms);
   }
 }
 

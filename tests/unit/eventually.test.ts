@@ -255,6 +255,7 @@ describe('a wait for a transition', () => {
 
   it('counts a wait under way as an effect not seen by its last read, but not for its own next read', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
+    expect(history.firstLookMs('create'), 'nothing under way').toBe(2_500);
     const other = {};
     history.notYet(other, 'create', 6_000);
     // One of six not seen by 6 s: its weight goes to nothing seen, so the 40th percentile moves later.
@@ -306,14 +307,16 @@ describe('TimesEstimate', () => {
   it('interpolates between the times seen, each at the middle of its weight', () => {
     const estimate = new TimesEstimate(exact(3_000, 1_000, 2_000));
     expect([0.1, 0.3, 0.5, 0.9].map((q) => estimate.quantile(q))).toEqual([1_000, 1_400, 2_000, 3_000]);
-    expect([500, 1_000, 1_500, 5_000].map((ms) => estimate.shareBy(ms)?.toFixed(3))).toEqual(['0.083', '0.167', '0.333', '1.000']);
+    // Each weighs a third: 1 s stands at 1/6, 2 s at 1/2, 3 s at 5/6.
+    expect([1 / 6, 1 / 3, 5 / 6].map((q) => estimate.quantile(q))).toEqual([1_000, 1_500, 3_000]);
     expect(new TimesEstimate([]).quantile(0.3)).toBeUndefined();
   });
 
   it('hands the weight of an effect not seen yet to the times above it (Kaplan-Meier)', () => {
     // Two of four not seen by 1.5 s: their weight goes to 3 s, the one time seen above them, which then weighs 3/4.
     const estimate = new TimesEstimate([...exact(1_000, 3_000), ...notSeenBy(1_500, 1_500)]);
-    expect(estimate.shareBy(1_000)).toBeCloseTo(0.125);
+    // 1 s weighs 1/4 and stands at 1/8; 3 s stands at 1/4 + 3/8.
+    expect([estimate.quantile(0.125), estimate.quantile(0.25)]).toEqual([1_000, 1_500]);
     expect([new TimesEstimate(exact(1_000, 3_000)).quantile(0.5), estimate.quantile(0.5)]).toEqual([2_000, 2_500]);
     expect(estimate.quantile(0.7)).toBe(3_000);
   });
@@ -334,7 +337,8 @@ describe('TimesEstimate', () => {
     // Then effects seen at 1 s once and at 1.9 s twice: it goes with them, one third to 1 s, two thirds to 1.9 s,
     // not to where the one time known when it was seen (1 s) would have put it for good.
     const estimate = new TimesEstimate([...exact(1_000), { after: 0, by: 2_000 }, ...exact(1_900, 1_900)]);
-    expect(estimate.shareBy(1_000)).toBeCloseTo(1 / 6);
+    // 1 s weighs 1/3 and stands at 1/6; 1.9 s stands at 1/3 + 1/3.
+    expect([estimate.quantile(1 / 6), estimate.quantile(0.25)]).toEqual([1_000, 1_150]);
     expect(estimate.quantile(0.5)).toBe(1_600);
   });
 });
