@@ -13,11 +13,11 @@
  */
 import { ConsistencyHistory, eventually, type Clock, type EffectTime, type Transition } from '../support/readings/eventually.js';
 import type { ApiResponse } from '../support/transport/http.js';
+import { jittered, seededRandom } from '../simulator/random.js';
 
-const DELAY = { fromMs: 1_000, spanMs: 2_000 };
+/** The realistic profile's delay, ±50 % per effect as the simulator draws it; notice lag is reported against `ms`, as the bench does. */
+const DELAY = { ms: 2_000, share: 0.5 };
 const READ_MS = 50;
-/** The profile's delay, the figure notice lag is reported against (as the bench does). */
-const NOMINAL_DELAY_MS = DELAY.fromMs + DELAY.spanMs / 2;
 
 /** A clock whose sleeps end in order of their deadlines, one at a time, once every wait has run up to its next sleep. */
 class SimulatedClock implements Clock {
@@ -42,15 +42,6 @@ class SimulatedClock implements Clock {
   }
 }
 
-/** A small seeded generator, so that a run can be repeated. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 const answer = (status: number): ApiResponse => ({ status, ok: status < 300, headers: {}, body: {}, text: '', url: '', exchanges: [], receivedAt: 0 });
 
 interface WaitFigures {
@@ -62,8 +53,8 @@ interface WaitFigures {
 /** One modelled run, starting from what `earlier` learned (a run before it against the same target); its figures and what it learned. */
 async function modelledRun(seed: number, earlier?: Record<string, EffectTime[]>): Promise<{ figures: WaitFigures[]; learned: Record<string, EffectTime[]> }> {
   const clock = new SimulatedClock();
-  const random = seeded(seed);
-  const delay = () => DELAY.fromMs + DELAY.spanMs * random();
+  const random = seededRandom(seed);
+  const delay = () => jittered(DELAY.ms, DELAY.share, random);
   const history = new ConsistencyHistory();
   if (earlier) history.startFrom(earlier);
   const figures: WaitFigures[] = [];
@@ -101,7 +92,7 @@ const at = (values: number[], share: number): number => [...values].sort((a, b) 
 
 function summary(runs: WaitFigures[][], which: (wait: WaitFigures) => boolean): string {
   const reads = runs.map((run) => mean(run.filter(which).map((wait) => wait.reads)));
-  const lag = runs.map((run) => mean(run.filter(which).map((wait) => wait.lagMs)) / NOMINAL_DELAY_MS);
+  const lag = runs.map((run) => mean(run.filter(which).map((wait) => wait.lagMs)) / DELAY.ms);
   return `reads per wait ${mean(reads).toFixed(2)} (runs p10 ${at(reads, 0.1).toFixed(2)}, p90 ${at(reads, 0.9).toFixed(2)}); notice lag ${(100 * mean(lag)).toFixed(1)} % of the delay (p90 ${(100 * at(lag, 0.9)).toFixed(1)} %)`;
 }
 

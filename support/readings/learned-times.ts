@@ -27,8 +27,10 @@ export interface KeptTimes {
   times: Record<string, EffectTime[]>;
 }
 
-const isEffectTime = (value: unknown): value is EffectTime =>
-  typeof value === 'object' && value !== null && Number.isFinite((value as EffectTime).after) && Number.isFinite((value as EffectTime).by) && (value as EffectTime).after <= (value as EffectTime).by;
+function isEffectTime(value: unknown): value is EffectTime {
+  const { after, by } = (typeof value === 'object' && value !== null ? value : {}) as Partial<EffectTime>;
+  return after !== undefined && by !== undefined && Number.isFinite(after) && Number.isFinite(by) && after <= by;
+}
 
 /**
  * The times an earlier run kept in `file` for `target`; undefined when there are none, they are

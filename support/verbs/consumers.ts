@@ -211,8 +211,8 @@ export class SharedListReads {
   static readonly FRESH_MS = 300;
   private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
-  /** Per list, the page where a wait last found a record new to it. */
-  private readonly newRecordsAt = new Map<string, { at?: NextPage }>();
+  /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
+  private readonly newRecordsAt = new Map<string, NextPage>();
 
   constructor(
     private readonly api: ApiClient,
@@ -221,13 +221,11 @@ export class SharedListReads {
 
   /**
    * A read for a wait whose last look began at `lookedAt` (or whose write was answered then): a
-   * glance at the page where new records appear when `glance` and that page is known, else every
-   * page until `found` holds.
+   * glance at the page where new records appear when `glance`, else every page until `found` holds.
    */
   read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, glance = false): Promise<ListRead> {
-    const hot = glance ? (this.newRecordsAt.get(path) ?? {}) : undefined;
     // A glance is served by a whole read in flight too; a whole read only by another whole one.
-    const current = this.inFlight.get(`${path} whole`) ?? (hot ? this.inFlight.get(`${path} glance`) : undefined);
+    const current = this.inFlight.get(`${path} whole`) ?? (glance ? this.inFlight.get(`${path} glance`) : undefined);
     if (current) {
       current.found.push(found);
       return current.read;
@@ -236,8 +234,8 @@ export class SharedListReads {
     const latest = this.latest.get(path);
     if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
     const joined = [found];
-    const kind = hot ? 'glance' : 'whole';
-    const read = (hot ? this.glance(path, options, hot.at, joined) : this.readWhole(path, options, joined)).finally(() => this.inFlight.delete(`${path} ${kind}`));
+    const kind = glance ? 'glance' : 'whole';
+    const read = (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined)).finally(() => this.inFlight.delete(`${path} ${kind}`));
     this.inFlight.set(`${path} ${kind}`, { found: joined, read });
     void read.then((answer) => this.latest.set(path, { read: answer, begunAt: now }), () => undefined);
     return read;
@@ -245,15 +243,16 @@ export class SharedListReads {
 
   /** A wait found a record new to the list on the page `at` asks for (undefined: the first). */
   newRecordsAppearAt(path: string, at: NextPage | undefined): void {
-    this.newRecordsAt.set(path, { at });
+    if (at === undefined) this.newRecordsAt.delete(path);
+    else this.newRecordsAt.set(path, at);
   }
 
   private readWhole(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
     return readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies)));
   }
 
-  private async glance(path: string, options: RequestOptions, at: NextPage | undefined, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
-    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, at);
+  private async glance(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
+    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, this.newRecordsAt.get(path));
     if (read.ok) return read;
     this.newRecordsAt.delete(path);
     return this.readWhole(path, options, joined);
