@@ -38,6 +38,9 @@ function ownFields(record: unknown, path = '$'): Field[] {
   return Object.entries(record).flatMap(([key, value]) => [{ path: `${path}.${key}`, key, value }, ...ownFields(value, `${path}.${key}`)]);
 }
 
+/** The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status), normalized. */
+const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normal);
+
 /** Scalars among a record's own fields. */
 function ownScalars(record: unknown): unknown[] {
   return ownFields(record).map((field) => field.value).filter((value) => !isRecord(value) && !Array.isArray(value));
@@ -74,7 +77,7 @@ const ECHO_KEYS = new Set(['query', 'request', 'search', 'searchcriteria', 'crit
 
 /** An object is a person record when one of its own fields, outside an echo of the request, is a gedi or a legal id. */
 function isPersonRecord(item: JsonRecord): boolean {
-  return ownFields(item).some(({ path, key }) => (normal(key) === 'gedi' || isLegalIdKey(key)) && !path.split('.').slice(1, -1).some((parent) => ECHO_KEYS.has(normal(parent))));
+  return ownFields(item).some(({ path, key }) => (normal(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some((parent) => ECHO_KEYS.has(parent)));
 }
 
 /**
@@ -104,7 +107,7 @@ function legalIdFields(value: unknown, path: string, underLegalIdKey: boolean): 
 
 /** The record's own gedi: a `gedi` of its own fields, not the one a merge field names. */
 function personGedis(record: unknown): Field[] {
-  return ownFields(record).filter(({ path, key }) => normal(key) === 'gedi' && !path.split('.').slice(1, -1).some((parent) => MERGE_KEYS.has(normal(parent))));
+  return ownFields(record).filter(({ path, key }) => normal(key) === 'gedi' && !parentsOf(path).some((parent) => MERGE_KEYS.has(parent)));
 }
 
 /** The person record carries `legalId` as a legal id of its own. */
@@ -284,8 +287,7 @@ function matchEntries(body: unknown, path = '$'): Located[] {
 const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'screening', 'screeningresult']);
 
 function onTheSubject(path: string): boolean {
-  const parents = path.split('.').slice(1, -1);
-  return parents.every((parent) => SUBJECT_ENVELOPES.has(normal(parent)));
+  return parentsOf(path).every((parent) => SUBJECT_ENVELOPES.has(parent));
 }
 
 /** Fields of an entry of a match's category list (`lists: [{ "type": "PEP", "name": … }]`) that name the list. */
