@@ -27,7 +27,8 @@ export type { Clock } from '../transport/http.js';
 // earliest move the first look for the rest. An effect that follows another one the wait saw (a
 // subscription after identification) is timed from that sighting. A wait that is not for a write's
 // effect (a lookup of something already shown) reads at once and then on the scale-free schedule;
-// a watch reads once, at the end of its window.
+// a watch reads once, at the end of its window. Where one answer shows many waits' states (a list),
+// a wait hears the answers read for the others and reads at once when one shows its state.
 export const POLLING = {
   /** A wait that is not for a write's effect: the interval is this share of the time since its start. */
   shareOfElapsed: 0.3,
@@ -367,6 +368,12 @@ export interface WaitOptions {
   /** Defaults to the history shared by the waits of this run's workers. */
   history?: ConsistencyHistory;
   transition?: AwaitedTransition;
+  /**
+   * Tells the wait of every answer that reads for other waits bring (one list answers every wait
+   * on it); returns how to stop. A wait that one of them shows its state reads at once instead of
+   * at its next planned read, and its read takes that answer (support/verbs/consumers.ts).
+   */
+  othersReads?: (heard: (answer: ApiResponse) => void) => () => void;
 }
 
 export interface Consistent<T> {
@@ -501,6 +508,21 @@ async function poll<T, D>(
   let aimed: boolean | undefined;
   let firstLookKnownAt: number | undefined;
   const remaining = () => options.timeoutMs - (clock.now() - started);
+  /** Another wait's read showed the awaited state since this wait's last: it reads now. */
+  let shownElsewhere = false;
+  let wake: (() => void) | undefined;
+  const stopHearing = options.othersReads?.((answer) => {
+    if (!holds(until(answer))) return;
+    shownElsewhere = true;
+    wake?.();
+  });
+  const nap = (ms: number): Promise<void> =>
+    shownElsewhere
+      ? Promise.resolve()
+      : new Promise<void>((woken) => {
+          wake = woken;
+          void clock.sleep(ms).then(woken);
+        }).finally(() => (wake = undefined));
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
     const sinceWrite = (at: number | undefined) => (transition && at !== undefined ? Math.max(0, started + at - transition.since) : undefined);
@@ -511,12 +533,13 @@ async function poll<T, D>(
   /** Sleeps until the next read is due; `delayAtLeast` is what the last answer asked for (Retry-After). */
   const untilNextRead = async (firstRead: boolean, delayAtLeast: number): Promise<void> => {
     for (;;) {
+      if (shownElsewhere) return;
       const firstLookMs = learnedAs === undefined ? undefined : history.firstLookMs(learnedAs, waitKey);
       // Nothing learned yet: one wait reads for all of them, the others look again shortly.
       if (transition && firstLookMs === undefined && !scouting && !(scouting = history.claimScout(clock.now()))) {
         if (remaining() <= 0) return;
         waitedForFirstLook = true;
-        await clock.sleep(Math.min(remaining(), POLLING.followerCheckMs));
+        await nap(Math.min(remaining(), POLLING.followerCheckMs));
         continue;
       }
       const learning = learnedAs !== undefined && history.learnedFrom(learnedAs) < POLLING.learnedFrom;
@@ -530,13 +553,13 @@ async function poll<T, D>(
         const dueIn = Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin);
         aimed ??= dueIn > 0;
         if (dueIn <= 0 || remaining() <= 0) return;
-        await clock.sleep(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
+        await nap(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
         continue;
       }
       if (firstRead && firstLookMs !== undefined && !scouting) aimed ??= clock.now() - origin < firstLookMs;
       const delay = Math.max(delayAtLeast, pollDelay({ sinceWriteMs: clock.now() - origin, firstRead, firstLookMs, random: random(), minIntervalMs: atDeadline.minIntervalMs, scouting, learning }));
       // The last attempt lands on the deadline rather than past it.
-      if (delay > 0 && remaining() > 0) await clock.sleep(Math.min(remaining(), delay));
+      if (delay > 0 && remaining() > 0) await nap(Math.min(remaining(), delay));
       return;
     }
   };
@@ -546,15 +569,16 @@ async function poll<T, D>(
       for (let attempts = 1; ; attempts++) {
         if (transition || attempts > 1 || atDeadline.minIntervalMs !== undefined) await untilNextRead(attempts === 1, askedToWait);
         const asked = clock.now() - started;
-        const { response, value } = await step(`attempt ${attempts} after ${asked} ms`, async (handle) => {
+        const title = `attempt ${attempts} after ${asked} ms${shownElsewhere ? ", when another wait's read showed it" : ''}`;
+        shownElsewhere = false;
+        const { response, value } = await step(title, async (handle) => {
           const answer = await read({ final: remaining() <= 0 });
           const seen = until(answer);
-          const verdict = seen === undefined || seen === null || seen === false ? 'not yet' : 'holds';
-          await handle.rename(`attempt ${attempts} after ${asked} ms: ${answer.status} (${verdict})`);
+          await handle.rename(`${title}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
           return { response: answer, value: seen };
         });
         const at = sentAtOf(response, started) ?? asked;
-        const saw = value !== undefined && value !== null && value !== false;
+        const saw = holds(value);
         if (attempts === 1 && aimed && learnedAs !== undefined) history.firstRead(learnedAs, saw);
         if (saw) {
           // The read that saw it was sent at `at`; its own duration is not part of the delay.
@@ -576,10 +600,16 @@ async function poll<T, D>(
         askedToWait = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       }
     } finally {
+      stopHearing?.();
       if (scouting) history.releaseScout();
       history.settled(waitKey);
     }
   });
+}
+
+/** What `until` returns for an answer that shows the awaited state. */
+function holds<T>(seen: T | undefined | null | false): seen is T {
+  return seen !== undefined && seen !== null && seen !== false;
 }
 
 /**

@@ -51,12 +51,13 @@ export class ConsumerData {
    * new version of one listed before) that finds it on the last page a read asked for, and on no
    * page before, shows where new records appear.
    */
-  private readsTogether(list: ListName, glancing?: { newRecord: boolean }): (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt) => Promise<ApiResponse> {
+  private readsTogether(list: ListName, glancing?: { newRecord: boolean }): TogetherReads {
     const { path, options } = this.listAt(list);
     const reads = listReadsOf(this.api);
     let lookedAt = Date.now();
     let missedGlances = 0;
-    return async (found, attempt) => {
+    const othersReads = (heard: (answer: ApiResponse) => void) => reads.onRead(path, heard);
+    const read = async (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse> => {
       const begun = Date.now();
       const glance = glancing !== undefined && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
       const read = await reads.read(path, options, found, lookedAt, glance);
@@ -67,6 +68,7 @@ export class ConsumerData {
       if (glancing?.newRecord && shows && !found(pages.slice(0, -1))) reads.newRecordsAppearAt(path, read.paging.lastPage);
       return read;
     };
+    return { read, othersReads };
   }
 
   /** Operation 6: every page, or only until `until` holds for the pages read so far. */
@@ -110,19 +112,19 @@ export class ConsumerData {
   /** Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for it. */
   private async awaitItem(
     what: string,
-    list: (stop: (bodies: unknown[]) => boolean, attempt: ReadAttempt) => Promise<ApiResponse>,
+    list: TogetherReads,
     find: (body: unknown) => unknown,
     until: (item: unknown) => boolean,
     transition?: AwaitedTransition,
   ): Promise<unknown> {
     const { value } = await eventually(
       what,
-      (attempt) => list((bodies) => find(bodies) !== undefined, attempt),
+      (attempt) => list.read((bodies) => find(bodies) !== undefined, attempt),
       (response) => {
         const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
       },
-      { timeoutMs: this.config.availabilityTimeoutMs, transition },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition, othersReads: list.othersReads },
     );
     return value.item;
   }
@@ -168,7 +170,7 @@ export class ConsumerData {
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
-    const read = this.readsTogether(list);
+    const { read } = this.readsTogether(list);
     const seen = await watch(
       `${what} (it must not)`,
       // Each page is read once for the stop: the pages before it were read when they came.
@@ -183,6 +185,12 @@ export class ConsumerData {
   }
 }
 
+/** A wait's reads of a list shared with every other wait on it, and the answers their reads bring. */
+interface TogetherReads {
+  read(found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse>;
+  othersReads(heard: (answer: ApiResponse) => void): () => void;
+}
+
 /** A wait glancing at a list reads all of it after this many glances in a row that did not show its record. */
 const GLANCES_BEFORE_FULL = 2;
 
@@ -192,8 +200,11 @@ const GLANCES_BEFORE_FULL = 2;
  * wait's record is found (or the list ends). A wait that wants to look just after another's read
  * (begun at most `FRESH_MS` before, and after the wait's own last look) takes that answer instead,
  * if it shows the wait's record or was read to its last page: it is the look the wait would have
- * had a moment earlier. A list not yet showing a record costs a read of every page, so one answer
- * for all of them saves the most where waits are most frequent.
+ * had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): one
+ * whose state an answer shows reads at once, and takes that answer, instead of sleeping on to its
+ * own next read (`eventually`'s othersReads), so an effect is noticed by whichever wait on the list
+ * reads first. A list not yet showing a record costs a read of every page, so one answer for all of
+ * them saves the most where waits are most frequent.
  *
  * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record
  * new to the list shows where the run's new records appear (ConsumerData): the first page of a list
@@ -213,6 +224,8 @@ export class SharedListReads {
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, NextPage>();
+  /** Per list, the waits told of every answer read from it (`onRead`). */
+  private readonly hearing = new Map<string, Set<(answer: ListRead) => void>>();
 
   constructor(
     private readonly api: ApiClient,
@@ -237,8 +250,21 @@ export class SharedListReads {
     const kind = glance ? 'glance' : 'whole';
     const read = (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined)).finally(() => this.inFlight.delete(`${path} ${kind}`));
     this.inFlight.set(`${path} ${kind}`, { found: joined, read });
-    void read.then((answer) => this.latest.set(path, { read: answer, begunAt: now }), () => undefined);
+    void read.then(
+      (answer) => {
+        this.latest.set(path, { read: answer, begunAt: now });
+        for (const heard of [...(this.hearing.get(path) ?? [])]) heard(answer);
+      },
+      () => undefined,
+    );
     return read;
+  }
+
+  /** Tells `heard` of every answer read from the list at `path` from now on; returns how to stop. */
+  onRead(path: string, heard: (answer: ListRead) => void): () => void {
+    const hearing = this.hearing.get(path) ?? new Set();
+    this.hearing.set(path, hearing.add(heard));
+    return () => hearing.delete(heard);
   }
 
   /** A wait found a record new to the list on the page `at` asks for (undefined: the first). */

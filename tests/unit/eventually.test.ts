@@ -253,6 +253,31 @@ describe('a wait for a transition', () => {
     expect(history.firstLookMs('create'), 'the run learned a time after the sighting, not after the upload').toBeLessThan(1_000);
   });
 
+  it("reads at once when another wait's read shows its state, rather than at its next planned read", async () => {
+    // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.5 s away.
+    let now = 0;
+    const sleeps: number[] = [];
+    const clock = { now: () => now, sleep: (ms: number) => (sleeps.push(ms), new Promise<void>(() => undefined)), sleeps, advance: (ms: number) => void (now += ms) };
+    const hearing = new Set<(answer: ApiResponse) => void>();
+    const othersReads = (heard: (answer: ApiResponse) => void) => (hearing.add(heard), () => hearing.delete(heard));
+    const shown = answer(200, { gedi: 'g1' });
+    const { read, count } = reads(clock, [shown], 0);
+    const waits: WaitAttempts[] = [];
+    const stop = onWait((wait) => waits.push(wait));
+    const waiting = eventually('person g1 to be listed', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history: historyOf(1_000, 2_000, 3_000, 4_000, 5_000), transition: { name: 'create', since: 0 }, othersReads });
+    await vi.waitFor(() => expect(sleeps).toEqual([2_500]));
+    now = 400;
+    for (const heard of hearing) heard(answer(404));
+    await new Promise((settled) => setImmediate(settled));
+    expect(count(), 'an answer that does not show its state leaves it asleep').toBe(0);
+    for (const heard of hearing) heard(shown);
+    const result = await waiting;
+    stop();
+    expect([result.attempts, count()]).toEqual([1, 1]);
+    expect(hearing.size, 'it stops listening when it ends').toBe(0);
+    expect(waits).toEqual([expect.objectContaining({ consistentAfterMs: 400, attempts: 1 })]);
+  });
+
   it('counts a wait under way as an effect not seen by its last read, but not for its own next read', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     expect(history.firstLookMs('create'), 'nothing under way').toBe(2_500);

@@ -52,6 +52,21 @@ it('gives a wait that asks just after another\'s read that answer, when it shows
   expect(server.received, 'begun before the wait\'s last look: read anew').toHaveLength(6);
 });
 
+it('tells the waits on a list of every answer read from it, not of an answer handed on again, until they stop listening', async () => {
+  server = await startServer((_request, response) => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null }));
+  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }), 60_000);
+  const path = DEFAULT_PATHS.consumers;
+  const heard: unknown[] = [];
+  const stop = reads.onRead(path, (answer) => heard.push(answer));
+  const shows = (bodies: unknown[]) => JSON.stringify(bodies).includes('"c-1"');
+  const first = await reads.read(path, {}, shows, Date.now() - 1);
+  await reads.read(path, {}, shows, Date.now() - 1_000);
+  expect(heard, 'the second read was the first answer again').toEqual([first]);
+  stop();
+  await reads.read(path, {}, shows, Date.now());
+  expect([server.received.length, heard.length]).toEqual([2, 1]);
+});
+
 it('glances at the page where the run\'s records last appeared, and reads the whole list after two glances that missed', async () => {
   // Two pages: c-1 on the first; c-2 and c-3 on the second.
   server = await startServer((request, response) =>
