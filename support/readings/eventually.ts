@@ -581,9 +581,10 @@ async function poll<T, D>(
         const saw = holds(value);
         if (attempts === 1 && aimed && learnedAs !== undefined) history.firstRead(learnedAs, saw);
         if (saw) {
-          // The read that saw it was sent at `at`; its own duration is not part of the delay.
+          // The read that saw it was sent at `at`; its own duration is not part of the delay. Another
+          // wait's read can have been sent before this wait's last miss (both held at the pace).
           if (learnedAs !== undefined) {
-            history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : sinceOrigin(notYetAt));
+            history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : Math.min(sinceOrigin(notYetAt), sinceOrigin(at)));
           }
           return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
         }

@@ -101,6 +101,8 @@ export class Pace {
   private startTimer: Promise<void> | undefined;
   private pausedUntil = 0;
   private nextSlotAt = 0;
+  /** How far pauses have pushed the queue back in all (ms): a request that waits keeps its place behind them. */
+  private pushedBackMs = 0;
   private lastChangeAt: number;
   private readonly startedAt: number;
   private heldBack = false;
@@ -130,20 +132,22 @@ export class Pace {
     if (this.window !== undefined && this.inFlight >= this.window) this.endStartInTime();
     while (this.window !== undefined && this.inFlight >= this.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
-    for (;;) {
+    let at = Math.max(this.clock.now(), this.pausedUntil, this.nextSlotAt);
+    this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
+    for (let pushedBack = this.pushedBackMs; ; pushedBack = this.pushedBackMs) {
       const now = this.clock.now();
-      const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
       // Only a wait can miss the deadline: a request free to go now goes, however late it was asked for.
       if (at > now && at > deadline) {
         this.finished();
         return false;
       }
-      this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
       if (at <= now) return true;
       this.heldBack = true;
       await this.clock.sleep(at - now);
-      // A throttled answer that came meanwhile paused everyone again: queue anew behind the pause.
-      if (this.pausedUntil <= this.clock.now()) return true;
+      // A throttled answer that came meanwhile paused everyone again: the whole queue moves back by
+      // the pause, in its order. Queueing anew behind it instead sent a request that every pause
+      // caught to the end of the queue again, until its deadline passed with the run half done.
+      at += this.pushedBackMs - pushedBack;
     }
   }
 
@@ -241,8 +245,13 @@ export class Pace {
   }
 
   private pause(until: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, until);
-    this.nextSlotAt = Math.max(this.nextSlotAt, this.pausedUntil);
+    const now = this.clock.now();
+    const longer = until - Math.max(now, this.pausedUntil);
+    if (longer <= 0) return;
+    this.pausedUntil = until;
+    // The requests waiting for their slots, and the slots still to give, move back by the pause.
+    this.pushedBackMs += longer;
+    this.nextSlotAt = Math.max(this.nextSlotAt + longer, until);
   }
 }
 

@@ -213,12 +213,14 @@ export class SandboxPersons {
 
   /**
    * Reads the person by gedi for `windowMs` and returns the first answer `changed` holds for, or
-   * undefined when none did: a negative, watched for as long as the caller's positive controls
-   * took to show, so an asynchronous effect had that long to appear.
+   * the last answer when none did: a negative, watched for as long as the caller's positive
+   * controls took to show, so an asynchronous effect had that long to appear.
    */
-  async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse | undefined> {
-    const seen = await watch(`person ${stored.gedi} ${what} (it must not)`, () => this.retrieve(stored.gedi, 'watch for a change'), (answer) => changed(answer), { timeoutMs: windowMs });
-    return seen?.response;
+  async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse> {
+    let last: ApiResponse | undefined;
+    await watch(`person ${stored.gedi} ${what} (it must not)`, async () => (last = await this.retrieve(stored.gedi, 'watch for a change')), (answer) => changed(answer), { timeoutMs: windowMs });
+    // A watch reads at least once, at the end of its window.
+    return last!;
   }
 
   /**

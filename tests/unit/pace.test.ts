@@ -80,6 +80,34 @@ describe('Pace', () => {
     expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
   });
 
+  it('keeps the place of every request waiting for its slot when a throttled answer pauses everyone: the queue moves back in its order', async () => {
+    // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
+    let now = 0;
+    const sleeping: { at: number; wake: () => void }[] = [];
+    const clock = { now: () => now, sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })) };
+    const settle = () => new Promise((settled) => setImmediate(settled));
+    const runUntil = async (until: number) => {
+      for (await settle(); sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until; await settle()) {
+        sleeping.sort((a, b) => a.at - b.at);
+        const next = sleeping.shift()!;
+        now = next.at;
+        next.wake();
+      }
+      now = until;
+    };
+    const pace = new Pace(clock, 4);
+    const wentAt: Record<string, number> = {};
+    const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
+    const queued = ['first', 'second', 'third'].map(send);
+    await runUntil(100);
+    // The first went at once; the others wait for 250 and 500 ms. Then one answer asks for a second's rest.
+    pace.observe({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
+    const later = send('later');
+    await runUntil(5_000);
+    await Promise.all([...queued, later]);
+    expect(wentAt).toEqual({ first: 0, second: 1_250, third: 1_500, later: 1_750 });
+  });
+
   it('lowers the pace below what the target accepted when a burst is refused, once per burst, and not for one refusal now and then', async () => {
     const clock = fakeClock();
     const pace = new Pace(clock);
