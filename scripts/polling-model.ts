@@ -10,6 +10,7 @@
  * every effect comes after a delay drawn evenly from 1 to 3 s (the realistic profile's 2 s ±50 %),
  * and every read takes 50 ms. Cold: the run knows nothing at its start. Warm: it starts from what
  * a cold run before it learned, as a nightly run starts from the night before's (learned-times.ts).
+ * Last, the bound no schedule can beat: the fewest reads at each notice lag, knowing the delays.
  */
 import { ConsistencyHistory, eventually, type Clock, type EffectTime, type Transition } from '../support/readings/eventually.js';
 import type { ApiResponse } from '../support/transport/http.js';
@@ -96,6 +97,41 @@ function summary(runs: WaitFigures[][], which: (wait: WaitFigures) => boolean): 
   return `reads per wait ${mean(reads).toFixed(2)} (runs p10 ${at(reads, 0.1).toFixed(2)}, p90 ${at(reads, 0.9).toFixed(2)}); notice lag ${(100 * mean(lag)).toFixed(1)} % of the delay (p90 ${(100 * at(lag, 0.9)).toFixed(1)} %)`;
 }
 
+/**
+ * The fewest reads a wait could average at a mean notice lag of `lagShare` of the delay, knowing the
+ * delays exactly (evenly from 1 to 3 s, reads taking no time): the best schedule of reads after the
+ * write, by dynamic programming over 10 ms steps, for the price of lag in reads that spends the
+ * whole allowance. A read at step j after a miss at step i costs one read for every effect still to
+ * come, and the lag of those that came between. No learned schedule can do better than this.
+ */
+function fewestReads(lagShare: number): number {
+  const [from, to, step] = [DELAY.ms * (1 - DELAY.share), DELAY.ms * (1 + DELAY.share), 10];
+  const steps = (to - from) / step;
+  const comeBy = (index: number) => index / steps;
+  const lagOf = (i: number, j: number) => ((j - i) * step) ** 2 / 2 / (to - from);
+  const plan = (price: number) => {
+    const cost = new Array<number>(steps + 1).fill(0);
+    const next = new Array<number>(steps + 1).fill(steps);
+    for (let i = steps - 1; i >= 0; i--) {
+      cost[i] = Infinity;
+      for (let j = i + 1; j <= steps; j++) {
+        const total = 1 - comeBy(i) + price * lagOf(i, j) + cost[j]!;
+        if (total < cost[i]!) [cost[i], next[i]] = [total, j];
+      }
+    }
+    let [reads, lagMs] = [0, 0];
+    for (let i = 0; i < steps; i = next[i]!) [reads, lagMs] = [reads + 1 - comeBy(i), lagMs + lagOf(i, next[i]!)];
+    return { reads, lagMs };
+  };
+  let [cheap, dear] = [1e-7, 1];
+  for (let round = 0; round < 50; round++) {
+    const middle = Math.sqrt(cheap * dear);
+    if (plan(middle).lagMs > lagShare * DELAY.ms) cheap = middle;
+    else dear = middle;
+  }
+  return plan(dear).reads;
+}
+
 const runs = Number(process.argv[2] ?? 100);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`polling-model: runs must be a whole number, 1 or more (got ${JSON.stringify(process.argv[2])}): npm run polling-model -- 100`);
@@ -112,3 +148,5 @@ for (const [name, results] of [['cold', cold], ['warm', warm]] as const) {
   console.log(`${name}: every wait: ${summary(results, () => true)}`);
   console.log(`      first wave: ${summary(results, (wait) => wait.firstWave)}; later: ${summary(results, (wait) => !wait.firstWave)}`);
 }
+const bounds = [0.1, 0.15, 0.2, 0.25].map((share) => `${fewestReads(share).toFixed(2)} at ${100 * share} %`);
+console.log(`the fewest reads per wait any schedule could average, knowing these delays exactly, at a notice lag of: ${bounds.join(', ')}`);

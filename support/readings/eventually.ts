@@ -28,7 +28,7 @@ export type { Clock } from '../transport/http.js';
 // subscription after identification) is timed from that sighting. A wait that is not for a write's
 // effect (a lookup of something already shown) reads at once and then on the scale-free schedule;
 // a watch reads once, at the end of its window. Where one answer shows many waits' states (a list),
-// a wait hears the answers read for the others and reads at once when one shows its state.
+// a wait hears the answers read for the others, and one that shows its state is its next attempt.
 export const POLLING = {
   /** A wait that is not for a write's effect: the interval is this share of the time since its start. */
   shareOfElapsed: 0.3,
@@ -370,8 +370,8 @@ export interface WaitOptions {
   transition?: AwaitedTransition;
   /**
    * Tells the wait of every answer that reads for other waits bring (one list answers every wait
-   * on it); returns how to stop. A wait that one of them shows its state reads at once instead of
-   * at its next planned read, and its read takes that answer (support/verbs/consumers.ts).
+   * on it); returns how to stop. An answer that shows the wait's state is its next attempt, at
+   * once, instead of a read of its own at its next planned time (support/verbs/consumers.ts).
    */
   othersReads?: (heard: (answer: ApiResponse) => void) => () => void;
 }
@@ -508,12 +508,12 @@ async function poll<T, D>(
   let aimed: boolean | undefined;
   let firstLookKnownAt: number | undefined;
   const remaining = () => options.timeoutMs - (clock.now() - started);
-  /** Another wait's read showed the awaited state since this wait's last: it reads now. */
-  let shownElsewhere = false;
+  /** An answer read for another wait, since this wait's last read, that shows the awaited state: this wait's next attempt. */
+  let shownElsewhere: ApiResponse | undefined;
   let wake: (() => void) | undefined;
   const stopHearing = options.othersReads?.((answer) => {
     if (!holds(until(answer))) return;
-    shownElsewhere = true;
+    shownElsewhere = answer;
     wake?.();
   });
   const nap = (ms: number): Promise<void> =>
@@ -569,10 +569,11 @@ async function poll<T, D>(
       for (let attempts = 1; ; attempts++) {
         if (transition || attempts > 1 || atDeadline.minIntervalMs !== undefined) await untilNextRead(attempts === 1, askedToWait);
         const asked = clock.now() - started;
-        const title = `attempt ${attempts} after ${asked} ms${shownElsewhere ? ", when another wait's read showed it" : ''}`;
-        shownElsewhere = false;
+        const heard = shownElsewhere;
+        shownElsewhere = undefined;
+        const title = `attempt ${attempts} after ${asked} ms${heard ? ": the answer another wait's read had" : ''}`;
         const { response, value } = await step(title, async (handle) => {
-          const answer = await read({ final: remaining() <= 0 });
+          const answer = heard ?? (await read({ final: remaining() <= 0 }));
           const seen = until(answer);
           await handle.rename(`${title}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
           return { response: answer, value: seen };

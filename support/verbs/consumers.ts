@@ -200,10 +200,10 @@ const GLANCES_BEFORE_FULL = 2;
  * wait's record is found (or the list ends). A wait that wants to look just after another's read
  * (begun at most `FRESH_MS` before, and after the wait's own last look) takes that answer instead,
  * if it shows the wait's record or was read to its last page: it is the look the wait would have
- * had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): one
- * whose state an answer shows reads at once, and takes that answer, instead of sleeping on to its
- * own next read (`eventually`'s othersReads), so an effect is noticed by whichever wait on the list
- * reads first. A list not yet showing a record costs a read of every page, so one answer for all of
+ * had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): an
+ * answer that shows a wait's state is that wait's next attempt, at once, instead of a read of its
+ * own after sleeping on (`eventually`'s othersReads), so an effect is noticed by whichever wait on
+ * the list reads first. A list not yet showing a record costs a read of every page, so one answer for all of
  * them saves the most where waits are most frequent.
  *
  * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record

@@ -253,7 +253,7 @@ describe('a wait for a transition', () => {
     expect(history.firstLookMs('create'), 'the run learned a time after the sighting, not after the upload').toBeLessThan(1_000);
   });
 
-  it("reads at once when another wait's read shows its state, rather than at its next planned read", async () => {
+  it("takes an answer read for another wait that shows its state as its next attempt, at once, rather than reading at its next planned read", async () => {
     // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.5 s away.
     let now = 0;
     const sleeps: number[] = [];
@@ -273,7 +273,7 @@ describe('a wait for a transition', () => {
     for (const heard of hearing) heard(shown);
     const result = await waiting;
     stop();
-    expect([result.attempts, count()]).toEqual([1, 1]);
+    expect([result.attempts, count(), result.response], 'that answer is its attempt: no read of its own').toEqual([1, 0, shown]);
     expect(hearing.size, 'it stops listening when it ends').toBe(0);
     expect(waits).toEqual([expect.objectContaining({ consistentAfterMs: 400, attempts: 1 })]);
   });
