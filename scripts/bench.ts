@@ -18,7 +18,9 @@
  * `--suite-only` every profile runs the suite only (the request and polling figures, quickly).
  * Every run starts knowing nothing of the target's times to consistency, unless `--warm`: then a
  * first suite run, not measured, learns them, and every measured run starts from what the run
- * before it learned (CONTRACT_LEARNED_TIMES), as nightly runs against one sandbox do.
+ * before it learned (CONTRACT_LEARNED_TIMES), as nightly runs against one sandbox do. `--warm=N`:
+ * N such runs first, each adding its times to what the ones before learned, as a nightly some
+ * nights in (most transitions have one or two waits a run, so one night teaches them little).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -253,9 +255,10 @@ function paceFigures(limit: number, wallMs: number, requests: number, chainMs: n
   return { limitPerSecond: limit, pacedMs, wallToPaced: ratio(wallMs, pacedMs), boundMs: Math.round(boundMs), withinBound: wallMs <= boundMs };
 }
 
-async function benchProfile(profile: Profile, suiteOnly: boolean, warm: boolean) {
+async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: number) {
   const limit = profile.rateLimitPerSecond;
-  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? '; warm' : ''}`);
+  const warm = learningRuns > 0;
+  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? `; warm after ${learningRuns} run(s)` : ''}`);
   const simulator = await startSimulator({ ...profile, control: true, seed: SEED });
   try {
     // Cold unless --warm: then every run starts from what the run before it learned of this simulator.
@@ -264,10 +267,11 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, warm: boolean)
     const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED), [LEARNED_TIMES_VARIABLE]: warm ? learnedTimes : 'off' };
     const waitLog = join(OUT_DIR, `${profile.name}-waits.jsonl`);
     rmSync(waitLog, { force: true });
-    if (warm) {
-      // The run the measured ones start from, as a nightly run starts from the night before's.
+    // The runs the measured ones start from, as a nightly run starts from the nights before's:
+    // each adds its times to the file, up to the history's size per transition.
+    for (let run = 1; run <= learningRuns; run++) {
       const learning = await timedVitest(`${profile.name}-learning`, [], env);
-      console.log(`bench: ${profile.name}: the run learned from first: ${learning.wallMs} ms${learning.passed ? '' : ', FAILED'}`);
+      console.log(`bench: ${profile.name}: learning run ${run} of ${learningRuns}: ${learning.wallMs} ms${learning.passed ? '' : ', FAILED'}`);
     }
 
     await control(simulator, 'POST', 'reset');
@@ -280,7 +284,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, warm: boolean)
     const cost = suiteCost(profile, requests, records, waits, simulator.options.clients.length);
     const figures = {
       profile,
-      warm,
+      learningRuns,
       suiteWallMs: suite.wallMs,
       suiteCpuS: suite.cpuS,
       observedChainOfWaits: chain,
@@ -344,10 +348,12 @@ function printSummary(results: ProfileResult[]): void {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const suiteOnly = args.includes('--suite-only');
-  const warm = args.includes('--warm');
+  // --warm: one run learns before the measured ones; --warm=N: N runs, a nightly some nights in.
+  const warmArg = args.find((arg) => /^--warm(=\d+)?$/.test(arg));
+  const learningRuns = warmArg === undefined ? 0 : Number(warmArg.split('=')[1] ?? 1);
   // `fixed` alone: the fixed cost only, the quick figure for a change to what every run loads.
   const fixedOnly = args.includes('fixed');
-  const wanted = args.filter((arg) => !['--suite-only', '--warm', 'fixed'].includes(arg));
+  const wanted = args.filter((arg) => !['--suite-only', 'fixed'].includes(arg) && arg !== warmArg);
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
     console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}, or fixed for the fixed cost alone`);
@@ -359,7 +365,7 @@ async function main(): Promise<number> {
   const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost() : undefined;
   if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
-  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly, warm));
+  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly, learningRuns));
   if (results.length > 0) printSummary(results);
   if (fixed) {
     console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
