@@ -585,7 +585,7 @@ async function poll<T, D>(
           // The read that saw it was sent at `at`; its own duration is not part of the delay. Another
           // wait's read can have been sent before this wait's last miss (both held at the pace).
           if (learnedAs !== undefined) {
-            history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : Math.min(sinceOrigin(notYetAt), sinceOrigin(at)));
+            history.record(learnedAs, sinceOrigin(at), notYetAt === undefined ? 0 : sinceOrigin(Math.min(notYetAt, at)));
           }
           return { value, response, attempts, elapsedMs: finish('consistent', attempts, at) };
         }

@@ -133,14 +133,15 @@ export class Pace {
     while (this.window !== undefined && this.inFlight >= this.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
     let at = Math.max(this.clock.now(), this.pausedUntil, this.nextSlotAt);
-    this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
-    for (let pushedBack = this.pushedBackMs; ; pushedBack = this.pushedBackMs) {
+    for (let pushedBack = this.pushedBackMs, queued = false; ; pushedBack = this.pushedBackMs, queued = true) {
       const now = this.clock.now();
       // Only a wait can miss the deadline: a request free to go now goes, however late it was asked for.
       if (at > now && at > deadline) {
         this.finished();
         return false;
       }
+      // The slot is taken once the request is known to go in time: one refused at once takes none.
+      if (!queued) this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
       if (at <= now) return true;
       this.heldBack = true;
       await this.clock.sleep(at - now);

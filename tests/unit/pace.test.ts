@@ -43,6 +43,14 @@ describe('Pace', () => {
     expect(await pace.acquire(asked)).toBe(true);
     pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
     expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
+    // A ceiling of 1 a second: a request refused for its deadline takes no slot from the next one.
+    const paced = new Pace(clock, 1);
+    expect(await paced.acquire()).toBe(true);
+    paced.finished();
+    expect(await paced.acquire(clock.now() + 500), 'its slot is a second away').toBe(false);
+    const before = clock.now();
+    await paced.acquire();
+    expect(clock.now() - before, 'the next request goes in the refused one\'s slot, not after it').toBe(1_000);
   });
 
   it('ends the start in time even when no answer comes', async () => {
