@@ -12,7 +12,6 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { consumerRecord } from '../../support/verbs/consumers.js';
 import { containsValue } from '../../support/readings/lookup.js';
 import { identified } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
@@ -32,8 +31,7 @@ rule('consumer.unknown-not-identified').test('does not identify, nor subscribe t
   );
 
   await Then('the unmatched consumer is not IDENTIFIED', async () => {
-    const list = await consumers.listConsumers();
-    const record = consumerRecord(list.body, unmatched.consumerId);
+    const record = await consumers.lookUpConsumer(unmatched.consumerId);
     expect(record, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
     await expectNoFact(identified(record), `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is IDENTIFIED`);
   });

@@ -83,6 +83,18 @@ export class ConsumerData {
     return readPages(this.api, path, options, until);
   }
 
+  /**
+   * Operation 6, for one consumer listed before: its record as the list shows it now. A glance at
+   * the page where the run's new records appear, and the pages up to its record when it is not
+   * there; undefined when the list, read to its end, has no record of it.
+   */
+  async lookUpConsumer(consumerId: string): Promise<unknown> {
+    const shows = (bodies: unknown[]) => consumerRecord(bodies, consumerId) !== undefined;
+    const { read } = this.readsTogether('consumers', { newRecord: false });
+    const recordIn = (answer: ApiResponse) => (answer.ok ? consumerRecord(answer.body, consumerId) : undefined);
+    return recordIn(await read(shows)) ?? recordIn(await read(shows, { final: true }));
+  }
+
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
@@ -220,7 +232,7 @@ export class SharedListReads {
    * than its schedule: less than a step of its reads at the delays seen (20 % of the time waited).
    */
   static readonly FRESH_MS = 300;
-  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead> }>();
+  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead>; begunAt: number }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, NextPage>();
@@ -238,7 +250,8 @@ export class SharedListReads {
    */
   read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, glance = false): Promise<ListRead> {
     // A glance is served by a whole read in flight too; a whole read only by another whole one.
-    const current = this.inFlight.get(`${path} whole`) ?? (glance ? this.inFlight.get(`${path} glance`) : undefined);
+    // Neither when it began before the wait's last look: what it shows may be older than that.
+    const current = [this.inFlight.get(`${path} whole`), glance ? this.inFlight.get(`${path} glance`) : undefined].find((read) => read !== undefined && read.begunAt > lookedAt);
     if (current) {
       current.found.push(found);
       return current.read;
@@ -248,8 +261,10 @@ export class SharedListReads {
     if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
     const joined = [found];
     const kind = glance ? 'glance' : 'whole';
-    const read = (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined)).finally(() => this.inFlight.delete(`${path} ${kind}`));
-    this.inFlight.set(`${path} ${kind}`, { found: joined, read });
+    const read: Promise<ListRead> = (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined)).finally(() => {
+      if (this.inFlight.get(`${path} ${kind}`)?.read === read) this.inFlight.delete(`${path} ${kind}`);
+    });
+    this.inFlight.set(`${path} ${kind}`, { found: joined, read, begunAt: now });
     void read.then(
       (answer) => {
         this.latest.set(path, { read: answer, begunAt: now });

@@ -114,3 +114,43 @@ it('learns where new records appear only from a record new to the list, not from
   await consumers.awaitSubscription(stored('g-new'));
   expect(pages().slice(4), 'still a glance at the first page').toEqual([1]);
 });
+
+it('never joins a read in flight that began before the wait\'s last look, and keeps serving the newer one to others', async () => {
+  // The first two reads are answered when the test says; any later one at once.
+  const answers: (() => void)[] = [];
+  server = await startServer((_request, response) => {
+    const answer = () => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null });
+    if (answers.push(answer) > 2) answer();
+  });
+  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
+  const path = DEFAULT_PATHS.consumers;
+  const shows = (bodies: unknown[]) => JSON.stringify(bodies).includes('"c-1"');
+  const older = reads.read(path, {}, shows, Date.now() - 1_000);
+  await expect.poll(() => answers.length).toBe(1);
+  const lookedAt = Date.now();
+  await new Promise((after) => setTimeout(after, 5));
+  const newer = reads.read(path, {}, shows, lookedAt);
+  await expect.poll(() => answers.length, { message: 'begun before the last look: a read of its own' }).toBe(2);
+  answers[0]!();
+  await older;
+  const joined = reads.read(path, {}, shows, lookedAt);
+  answers[1]!();
+  expect(await joined, 'the older read ending did not forget the newer one in flight').toBe(await newer);
+  expect(server.received).toHaveLength(2);
+});
+
+it('looks up a consumer listed before on the page where the run\'s records appear, and reads up to its record when it is not there', async () => {
+  // Two pages: c-1 on the first; c-2 on the second.
+  server = await startServer((request, response) =>
+    request.url.includes('pageToken=2')
+      ? sendJson(response, 200, { items: [{ consumerId: 'c-2', state: 'NOT_IDENTIFIED' }], next: null })
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+  );
+  const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  expect(await consumers.lookUpConsumer('c-2')).toEqual({ consumerId: 'c-2', state: 'NOT_IDENTIFIED' });
+  expect(pages(), 'a glance at the first page, then the pages up to the record').toEqual([1, 1, 2]);
+  expect(await consumers.lookUpConsumer('c-1')).toEqual({ consumerId: 'c-1', state: 'IDENTIFIED' });
+  expect(pages().slice(3), 'the glance showed it').toEqual([1]);
+  expect(await consumers.lookUpConsumer('c-9')).toBeUndefined();
+});
