@@ -25,7 +25,9 @@ export type { Clock } from '../transport/http.js';
 // from 0.8 s on, while the others wait without reading until a scout, or any wait of the run, has
 // seen an effect; then they join, their first reads spread from that moment on so that the
 // earliest move the first look for the rest. An effect that follows another one the wait saw (a
-// subscription after identification) is timed from that sighting. A wait that is not for a write's
+// subscription after identification) is timed from that sighting; one that follows an effect the
+// wait does not await is timed from the write, its first look that effect's and then its own after
+// it, until the run has times of its own for it. A wait that is not for a write's
 // effect (a lookup of something already shown) reads at once and then on the scale-free schedule;
 // a watch reads once, at the end of its window. Where one answer shows many waits' states (a list),
 // a wait hears the answers read for the others, and one that shows its state is its next attempt.
@@ -180,6 +182,18 @@ export class ConsistencyHistory {
   firstLookMs(transition: string, asking?: object): number | undefined {
     const firstLook = this.estimate(transition, asking).quantile(POLLING.firstLookQuantile);
     return firstLook === undefined ? undefined : Math.round(firstLook * this.earlier(transition));
+  }
+
+  /**
+   * `firstLookMs` of an effect that comes after another one, `follows`, whose sighting the wait
+   * does not await: timed from the write, until it has times of its own, its first look is that
+   * effect's and then its own after it (a subscription after identification, both learned from
+   * waits that saw the one and then the other): every transition's together would be half of it.
+   */
+  firstLookAfterMs(transition: string, follows: string, asking?: object): number | undefined {
+    if ((this.samples.get(transition)?.length ?? 0) >= POLLING.ownFrom) return this.firstLookMs(transition, asking);
+    const [first, then] = [this.firstLookMs(follows, asking), this.firstLookMs(afterTheEffectItFollows(transition), asking)];
+    return first === undefined || then === undefined ? this.firstLookMs(transition, asking) : first + then;
   }
 
   /**
@@ -359,6 +373,17 @@ export interface AwaitedTransition {
    * reads are timed from it, and the run learns these times apart from those counted from a write.
    */
   after?: number;
+  /**
+   * An effect this one follows that the wait does not await (a subscription follows identification):
+   * its reads are timed from the write, and until the run has times of its own for it, its first
+   * look is that effect's and then its own after it (ConsistencyHistory.firstLookAfterMs).
+   */
+  follows?: Transition;
+}
+
+/** What the run learns the times of an effect timed from the sighting of the one it follows as. */
+function afterTheEffectItFollows(transition: string): string {
+  return `${transition} (after the effect it follows)`;
 }
 
 export interface WaitOptions {
@@ -496,7 +521,8 @@ async function poll<T, D>(
   const origin = transition?.after ?? transition?.since ?? started;
   /** ms since the origin of a moment given in ms since the wait started. */
   const sinceOrigin = (at: number) => started + at - origin;
-  const learnedAs = transition && (transition.after === undefined ? transition.name : `${transition.name} (after the effect it follows)`);
+  const learnedAs = transition && (transition.after === undefined ? transition.name : afterTheEffectItFollows(transition.name));
+  const follows = transition?.after === undefined ? transition?.follows : undefined;
   const notYetStatuses: number[] = [];
   let notYetAt: number | undefined;
   let scouting = false;
@@ -534,7 +560,7 @@ async function poll<T, D>(
   const untilNextRead = async (firstRead: boolean, delayAtLeast: number): Promise<void> => {
     for (;;) {
       if (shownElsewhere) return;
-      const firstLookMs = learnedAs === undefined ? undefined : history.firstLookMs(learnedAs, waitKey);
+      const firstLookMs = learnedAs === undefined ? undefined : follows ? history.firstLookAfterMs(learnedAs, follows, waitKey) : history.firstLookMs(learnedAs, waitKey);
       // Nothing learned yet: one wait reads for all of them, the others look again shortly.
       if (transition && firstLookMs === undefined && !scouting && !(scouting = history.claimScout(clock.now()))) {
         if (remaining() <= 0) return;

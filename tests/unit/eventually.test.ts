@@ -253,6 +253,16 @@ describe('a wait for a transition', () => {
     expect(history.firstLookMs('create'), 'the run learned a time after the sighting, not after the upload').toBeLessThan(1_000);
   });
 
+  it('reads first for an effect that follows another one, not awaited, at that effect\'s first look and then its own after it', async () => {
+    const clock = fakeClock();
+    const history = historyOf(1_000, 1_000, 1_000);
+    for (const ms of [2_000, 2_000, 2_000]) history.record('identification', ms);
+    for (const ms of [1_500, 1_500, 1_500]) history.record('subscription (after the effect it follows)', ms);
+    const subscription = { name: 'subscription' as const, since: clock.now(), follows: 'identification' as const };
+    await eventually('subscribed', reads(clock, [answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: subscription });
+    expect(clock.sleeps, 'at 3.5 s: not at the first look of every transition\'s times').toEqual([3_500]);
+  });
+
   it("takes an answer read for another wait that shows its state as its next attempt, at once, rather than reading at its next planned read", async () => {
     // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.5 s away.
     let now = 0;
@@ -369,6 +379,18 @@ describe('TimesEstimate', () => {
 });
 
 describe('ConsistencyHistory', () => {
+  it('times an effect that follows another one, not awaited, from the write: that effect\'s first look and then its own after it, until it has times of its own', () => {
+    const history = new ConsistencyHistory();
+    for (const ms of [1_000, 1_000, 1_000]) history.record('create', ms);
+    expect(new ConsistencyHistory().firstLookAfterMs('subscription', 'identification'), 'nothing seen: no first look').toBeUndefined();
+    expect(history.firstLookAfterMs('subscription', 'identification'), 'neither learned yet: two effects of every transition\'s times').toBe(2 * history.firstLookMs('subscription')!);
+    for (const ms of [2_000, 2_000, 2_000]) history.record('identification', ms);
+    for (const ms of [1_500, 1_500, 1_500]) history.record('subscription (after the effect it follows)', ms);
+    expect(history.firstLookAfterMs('subscription', 'identification')).toBe(3_500);
+    for (const ms of [5_000, 5_000, 5_000]) history.record('subscription', ms);
+    expect(history.firstLookAfterMs('subscription', 'identification'), 'its own times').toBe(5_000);
+  });
+
   it('learns nothing before an effect was seen, then from every transition, and per transition once it has a few times of its own', () => {
     const history = new ConsistencyHistory();
     expect(history.firstLookMs('create')).toBeUndefined();
