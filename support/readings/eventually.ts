@@ -13,7 +13,7 @@ export type { Clock } from '../transport/http.js';
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
 // A wait for a write's effect counts its time from the write, and one target's effects take similar
 // times, so the run learns them: once earlier waits have seen consistency, a wait's first read
-// comes when a share of those effects had come (the 40th percentile of their times, each known as
+// comes when a share of those effects had come (the 36th percentile of their times, each known as
 // the interval between a read that missed it and the one that saw it, waits still under way counted
 // as not seen by their last read; earlier while first reads see their effects much more often than
 // it plans), not at once, where it would only be wasted, and later reads follow at a share of the
@@ -45,7 +45,7 @@ export const POLLING = {
   scoutRelayFactor: 2,
   scoutRelayFromMs: 800,
   /** With history: the first read comes at this quantile of the times to consistency seen... */
-  firstLookQuantile: 0.4,
+  firstLookQuantile: 0.36,
   /**
    * ...brought earlier, down to this share of it, while more of the last `firstReadsKept` first
    * reads aimed at it saw their effect than the quantile plans, by more than `firstReadHitsMargin`

@@ -182,13 +182,13 @@ describe('a wait for a transition', () => {
     expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
   });
 
-  it('reads first at the 40th percentile of the learned times after the write, not at once, then 20 % of the time since the write apart', async () => {
+  it('reads first at the 36th percentile of the learned times after the write, not at once, then 20 % of the time since the write apart', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
     expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
-    expect(clock.sleeps).toEqual([2_500, 500, 600]);
+    expect(clock.sleeps).toEqual([2_300, 460, 552]);
     expect(result.attempts).toBe(3);
   });
 
@@ -264,7 +264,7 @@ describe('a wait for a transition', () => {
   });
 
   it("takes an answer read for another wait that shows its state as its next attempt, at once, rather than reading at its next planned read", async () => {
-    // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.5 s away.
+    // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.3 s away.
     let now = 0;
     const sleeps: number[] = [];
     const clock = { now: () => now, sleep: (ms: number) => (sleeps.push(ms), new Promise<void>(() => undefined)), sleeps, advance: (ms: number) => void (now += ms) };
@@ -275,7 +275,7 @@ describe('a wait for a transition', () => {
     const waits: WaitAttempts[] = [];
     const stop = onWait((wait) => waits.push(wait));
     const waiting = eventually('person g1 to be listed', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history: historyOf(1_000, 2_000, 3_000, 4_000, 5_000), transition: { name: 'create', since: 0 }, othersReads });
-    await vi.waitFor(() => expect(sleeps).toEqual([2_500]));
+    await vi.waitFor(() => expect(sleeps).toEqual([2_300]));
     now = 400;
     for (const heard of hearing) heard(answer(404));
     await new Promise((settled) => setImmediate(settled));
@@ -290,14 +290,14 @@ describe('a wait for a transition', () => {
 
   it('counts a wait under way as an effect not seen by its last read, but not for its own next read', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
-    expect(history.firstLookMs('create'), 'nothing under way').toBe(2_500);
+    expect(history.firstLookMs('create'), 'nothing under way').toBe(2_300);
     const other = {};
     history.notYet(other, 'create', 6_000);
-    // One of six not seen by 6 s: its weight goes to nothing seen, so the 40th percentile moves later.
-    expect(history.firstLookMs('create')).toBe(2_900);
-    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_500);
+    // One of six not seen by 6 s: its weight goes to nothing seen, so the 36th percentile moves later.
+    expect(history.firstLookMs('create')).toBe(2_660);
+    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_300);
     history.settled(other);
-    expect(history.firstLookMs('create')).toBe(2_500);
+    expect(history.firstLookMs('create')).toBe(2_300);
   });
 });
 
