@@ -191,7 +191,7 @@ export class ConsistencyHistory {
    * waits that saw the one and then the other): every transition's together would be half of it.
    */
   firstLookAfterMs(transition: string, follows: string, asking?: object): number | undefined {
-    if ((this.samples.get(transition)?.length ?? 0) >= POLLING.ownFrom) return this.firstLookMs(transition, asking);
+    if (ownOrAll(this.samples, transition, POLLING.ownFrom).own) return this.firstLookMs(transition, asking);
     const [first, then] = [this.firstLookMs(follows, asking), this.firstLookMs(afterTheEffectItFollows(transition), asking)];
     return first === undefined || then === undefined ? this.firstLookMs(transition, asking) : first + then;
   }
