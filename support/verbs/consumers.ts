@@ -86,13 +86,16 @@ export class ConsumerData {
   /**
    * Operation 6, for one consumer listed before: its record as the list shows it now. A glance at
    * the page where the run's new records appear, and the pages up to its record when it is not
-   * there; undefined when the list, read to its end, has no record of it.
+   * there; undefined when the list, read to its end, has no record of it. A list the target refuses
+   * fails as that refusal (a 403 as not permitted), never as a consumer missing from it.
    */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const shows = (bodies: unknown[]) => consumerRecord(bodies, consumerId) !== undefined;
     const { read } = this.readsTogether('consumers', { newRecord: false });
-    const recordIn = (answer: ApiResponse) => (answer.ok ? consumerRecord(answer.body, consumerId) : undefined);
-    return recordIn(await read(shows)) ?? recordIn(await read(shows, { final: true }));
+    const glanced = await read(shows);
+    const answer = glanced.ok && consumerRecord(glanced.body, consumerId) !== undefined ? glanced : await read(shows, { final: true });
+    expectAccepted(answer, 'the consumer list');
+    return consumerRecord(answer.body, consumerId);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */

@@ -154,3 +154,9 @@ it('looks up a consumer listed before on the page where the run\'s records appea
   expect(pages().slice(3), 'the glance showed it').toEqual([1]);
   expect(await consumers.lookUpConsumer('c-9')).toBeUndefined();
 });
+
+it('fails a look-up the target refuses as that refusal, not as a consumer missing from the list', async () => {
+  server = await startServer((_request, response) => sendJson(response, 403, { message: 'no permission for consumers' }));
+  const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+  await expect(consumers.lookUpConsumer('c-1')).rejects.toThrow(/Not permitted: the consumer list .*answered 403/);
+});
