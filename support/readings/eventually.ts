@@ -13,7 +13,7 @@ export type { Clock } from '../transport/http.js';
 // effect is visible to the read that sees it; lags add up along a spec's chain of dependent waits).
 // A wait for a write's effect counts its time from the write, and one target's effects take similar
 // times, so the run learns them: once earlier waits have seen consistency, a wait's first read
-// comes when a share of those effects had come (the 36th percentile of their times, each known as
+// comes when half of those effects had come (the median of their times, each known as
 // the interval between a read that missed it and the one that saw it, waits still under way counted
 // as not seen by their last read; earlier while first reads see their effects much more often than
 // it plans), not at once, where it would only be wasted, and later reads follow at a share of the
@@ -45,7 +45,7 @@ export const POLLING = {
   scoutRelayFactor: 2,
   scoutRelayFromMs: 800,
   /** With history: the first read comes at this quantile of the times to consistency seen... */
-  firstLookQuantile: 0.36,
+  firstLookQuantile: 0.5,
   /**
    * ...brought earlier, down to this share of it, while more of the last `firstReadsKept` first
    * reads aimed at it saw their effect than the quantile plans, by more than `firstReadHitsMargin`
@@ -60,10 +60,12 @@ export const POLLING = {
   /**
    * ...or this larger share while fewer than `learnedFrom` effects were seen: those few are the
    * earliest of the run's first waits, so reads set by them come early, and a wider step makes
-   * up for it at the price of some notice lag.
+   * up for it at the price of some notice lag. Counted as the first look's times are (ownOrAll),
+   * so never more than `ownFrom`: a transition that has just begun to count its own times would
+   * step wide again, though the run's times had set its steps until then.
    */
   shareWhileLearning: 0.45,
-  learnedFrom: 5,
+  learnedFrom: 3,
   /**
    * ...and the first reads of the waits that join then are spread over these shares of the first
    * look (from the moment it was learned on, for those that waited for it), rather than all at one
@@ -576,7 +578,8 @@ async function poll<T, D>(
         // that moment as its share lies past the earliest: the waits that join together then do
         // not all read at once, where most would miss before any of them could move the first look.
         firstLookKnownAt ??= waitedForFirstLook ? clock.now() - origin : 0;
-        const dueIn = Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin);
+        // Whole milliseconds, as timers sleep: a fraction of one would not move a clock that counts in them.
+        const dueIn = Math.ceil(Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin));
         aimed ??= dueIn > 0;
         if (dueIn <= 0 || remaining() <= 0) return;
         await nap(Math.min(remaining(), dueIn, POLLING.followerCheckMs));

@@ -182,14 +182,24 @@ describe('a wait for a transition', () => {
     expect(waits).toEqual([expect.objectContaining({ transition: 'create', notYetAfterMs: 160, consistentAfterMs: 221, notYetStatuses: [404, 404] })]);
   });
 
-  it('reads first at the 36th percentile of the learned times after the write, not at once, then 20 % of the time since the write apart', async () => {
+  it('reads first at the 50th percentile of the learned times after the write, not at once, then 20 % of the time since the write apart', async () => {
     const clock = fakeClock();
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
-    expect(history.learnedFrom('create')).toBe(POLLING.learnedFrom);
+    expect(history.learnedFrom('create'), 'learned: not the wider steps of a run that knows little yet').toBeGreaterThanOrEqual(POLLING.learnedFrom);
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'create', since: clock.now() } });
-    expect(clock.sleeps).toEqual([2_300, 460, 552]);
+    expect(clock.sleeps).toEqual([3_000, 600, 720]);
     expect(result.attempts).toBe(3);
+  });
+
+  it('steps 20 % apart for a transition that has just begun to count its own times, not the wider steps of a run that knows little', async () => {
+    const clock = fakeClock();
+    const history = historyOf(...Array.from({ length: 10 }, () => 1_000));
+    for (let i = 0; i < POLLING.ownFrom; i++) history.record('update', 2_000);
+    const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
+    await eventually('person g1 to show the update', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history, transition: { name: 'update', since: clock.now() } });
+    // Its own three times, all 2 s: the first look at 2 s, then 20 % of the time since the write apart.
+    expect(clock.sleeps).toEqual([2_000, 400, 480]);
   });
 
   it('reads at once when the write is older than the first look', async () => {
@@ -264,7 +274,7 @@ describe('a wait for a transition', () => {
   });
 
   it("takes an answer read for another wait that shows its state as its next attempt, at once, rather than reading at its next planned read", async () => {
-    // A clock whose sleeps end only when told: the wait sleeps until the first look, 2.3 s away.
+    // A clock whose sleeps end only when told: the wait sleeps until the first look, 3 s away.
     let now = 0;
     const sleeps: number[] = [];
     const clock = { now: () => now, sleep: (ms: number) => (sleeps.push(ms), new Promise<void>(() => undefined)), sleeps, advance: (ms: number) => void (now += ms) };
@@ -275,7 +285,7 @@ describe('a wait for a transition', () => {
     const waits: WaitAttempts[] = [];
     const stop = onWait((wait) => waits.push(wait));
     const waiting = eventually('person g1 to be listed', read, found, { timeoutMs: 30_000, clock, random: () => 0.5, history: historyOf(1_000, 2_000, 3_000, 4_000, 5_000), transition: { name: 'create', since: 0 }, othersReads });
-    await vi.waitFor(() => expect(sleeps).toEqual([2_300]));
+    await vi.waitFor(() => expect(sleeps).toEqual([3_000]));
     now = 400;
     for (const heard of hearing) heard(answer(404));
     await new Promise((settled) => setImmediate(settled));
@@ -290,14 +300,14 @@ describe('a wait for a transition', () => {
 
   it('counts a wait under way as an effect not seen by its last read, but not for its own next read', () => {
     const history = historyOf(1_000, 2_000, 3_000, 4_000, 5_000);
-    expect(history.firstLookMs('create'), 'nothing under way').toBe(2_300);
+    expect(history.firstLookMs('create'), 'nothing under way').toBe(3_000);
     const other = {};
     history.notYet(other, 'create', 6_000);
-    // One of six not seen by 6 s: its weight goes to nothing seen, so the 36th percentile moves later.
-    expect(history.firstLookMs('create')).toBe(2_660);
-    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(2_300);
+    // One of six not seen by 6 s: its weight goes to nothing seen, so the median moves later.
+    expect(history.firstLookMs('create')).toBe(3_500);
+    expect(history.firstLookMs('create', other), 'its own miss does not push its next read').toBe(3_000);
     history.settled(other);
-    expect(history.firstLookMs('create')).toBe(2_300);
+    expect(history.firstLookMs('create')).toBe(3_000);
   });
 });
 
