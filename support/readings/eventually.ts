@@ -549,7 +549,8 @@ async function poll<T, D>(
       ? Promise.resolve()
       : new Promise<void>((woken) => {
           wake = woken;
-          void clock.sleep(ms).then(woken);
+          // Whole milliseconds, as timers sleep: a fraction of one would not move a clock that counts in them.
+          void clock.sleep(Math.ceil(ms)).then(woken);
         }).finally(() => (wake = undefined));
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, sawItAt?: number): number => {
     const elapsedMs = clock.now() - started;
@@ -578,8 +579,7 @@ async function poll<T, D>(
         // that moment as its share lies past the earliest: the waits that join together then do
         // not all read at once, where most would miss before any of them could move the first look.
         firstLookKnownAt ??= waitedForFirstLook ? clock.now() - origin : 0;
-        // Whole milliseconds, as timers sleep: a fraction of one would not move a clock that counts in them.
-        const dueIn = Math.ceil(Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin));
+        const dueIn = Math.max(firstLookMs * firstLookShare, firstLookKnownAt + firstLookMs * (firstLookShare - earliest)) - (clock.now() - origin);
         aimed ??= dueIn > 0;
         if (dueIn <= 0 || remaining() <= 0) return;
         await nap(Math.min(remaining(), dueIn, POLLING.followerCheckMs));
