@@ -28,9 +28,7 @@ class SimulatedClock implements Clock {
 
   now = (): number => this.ms;
 
-  // Whole milliseconds, as setTimeout's: a sleep shorter than the clock's float can tell apart from
-  // now would leave the clock where it is, and a wait looking again until then would never get there.
-  sleep = (ms: number): Promise<void> => new Promise((wake) => this.sleeping.push({ at: this.ms + Math.max(0, Math.ceil(ms)), order: this.order++, wake }));
+  sleep = (ms: number): Promise<void> => new Promise((wake) => this.sleeping.push({ at: this.ms + Math.max(0, ms), order: this.order++, wake }));
 
   /** Runs until every sleep has ended and nothing sleeps again. */
   async run(): Promise<void> {
