@@ -21,6 +21,9 @@
  * before it learned (CONTRACT_LEARNED_TIMES), as nightly runs against one sandbox do. `--warm=N`:
  * N such runs first, each adding its times to what the ones before learned, as a nightly some
  * nights in (most transitions have one or two waits a run, so one night teaches them little).
+ * `--seeds=7,5,3,11` runs every profile once per seed and adds, per profile, the mean and range of
+ * the figures the bars are set on: one run draws its delays once, and a bar read off one draw says
+ * more about that draw than about the polling.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -50,6 +53,7 @@ const PROFILES: readonly Profile[] = [
 /** How many of the slowest files of the suite run are timed alone: the slowest in a busy run need not be the slowest alone. */
 const CRITICAL_CANDIDATES = 3;
 const OUT_DIR = BENCH_DIR;
+/** The simulator's seed when `--seeds` names none. */
 const SEED = Number(process.env.BENCH_SEED ?? 7);
 
 interface VitestJson {
@@ -174,10 +178,10 @@ async function timedContract(env: NodeJS.ProcessEnv) {
  * vitest run of every spec, and as the whole `npm run contract` command (its report included): once
  * as the first run after an install (vitest's module cache emptied) and once as any later run.
  */
-async function fixedCost() {
-  const simulator = await startSimulator({ availabilityDelayMs: 0, latencyMs: 0, seed: SEED });
+async function fixedCost(seed: number) {
+  const simulator = await startSimulator({ availabilityDelayMs: 0, latencyMs: 0, seed });
   try {
-    const env = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED) };
+    const env = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(seed) };
     await runVitest(['--clearCache']);
     const firstAfterInstall = await timedContract(env);
     const run = await timedVitest('fixed-cost', [], env);
@@ -255,16 +259,16 @@ function paceFigures(limit: number, wallMs: number, requests: number, chainMs: n
   return { limitPerSecond: limit, pacedMs, wallToPaced: ratio(wallMs, pacedMs), boundMs: Math.round(boundMs), withinBound: wallMs <= boundMs };
 }
 
-async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: number) {
+async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: number, seed: number) {
   const limit = profile.rateLimitPerSecond;
   const warm = learningRuns > 0;
-  console.log(`bench: profile ${profile.name}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? `; warm after ${learningRuns} run(s)` : ''}`);
-  const simulator = await startSimulator({ ...profile, control: true, seed: SEED });
+  console.log(`bench: profile ${profile.name}, seed ${seed}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? `; warm after ${learningRuns} run(s)` : ''}`);
+  const simulator = await startSimulator({ ...profile, control: true, seed });
   try {
     // Cold unless --warm: then every run starts from what the run before it learned of this simulator.
     const learnedTimes = join(OUT_DIR, `${profile.name}-learned-times.json`);
     rmSync(learnedTimes, { force: true });
-    const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(SEED), [LEARNED_TIMES_VARIABLE]: warm ? learnedTimes : 'off' };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...simulatorAsRemoteTarget(simulator), CONTRACT_SEED: String(seed), [LEARNED_TIMES_VARIABLE]: warm ? learnedTimes : 'off' };
     const waitLog = join(OUT_DIR, `${profile.name}-waits.jsonl`);
     rmSync(waitLog, { force: true });
     // The runs the measured ones start from, as a nightly run starts from the nights before's:
@@ -284,6 +288,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: 
     const cost = suiteCost(profile, requests, records, waits, simulator.options.clients.length);
     const figures = {
       profile,
+      seed,
       learningRuns,
       suiteWallMs: suite.wallMs,
       suiteCpuS: suite.cpuS,
@@ -340,9 +345,45 @@ function printSummary(results: ProfileResult[]): void {
     ['notice lag mean / p95 (ms)', (r) => `${r.noticeLag.meanMs} / ${r.noticeLag.p95Ms} over ${r.noticeLag.records} records`],
     ['notice lag mean / p95 (share of delay)', (r) => `${r.noticeLag.meanShareOfDelay} / ${r.noticeLag.p95ShareOfDelay}`],
   ];
-  console.log(`\n| figure | ${results.map((r) => `${r.profile.name} (${r.profile.availabilityDelayMs} ms${r.profile.rateLimitPerSecond ? `, ${r.profile.rateLimitPerSecond}/s` : ''})`).join(' | ')} |`);
+  console.log(`\n| figure | ${results.map((r) => `${r.profile.name} (${r.profile.availabilityDelayMs} ms${r.profile.rateLimitPerSecond ? `, ${r.profile.rateLimitPerSecond}/s` : ''}), seed ${r.seed}`).join(' | ')} |`);
   console.log(`|---|${results.map(() => '---|').join('')}`);
   for (const [label, cell] of rows) console.log(`| ${label} | ${results.map((r) => String(cell(r))).join(' | ')} |`);
+}
+
+/**
+ * One run is one draw of the delays (which wait gets which, and how early the first effect comes):
+ * runs of several seeds differ by far more than two versions of the polling do. Per profile run
+ * with more than one seed, the mean and the range of the figures a bar is set on.
+ */
+function printSpread(results: ProfileResult[]): void {
+  const byProfile = new Map<string, ProfileResult[]>();
+  for (const result of results) byProfile.set(result.profile.name, [...(byProfile.get(result.profile.name) ?? []), result]);
+  const spread = (values: (number | null)[], digits = 0) => {
+    const known = values.filter((value): value is number => value !== null);
+    if (known.length === 0) return '?';
+    const round = (value: number) => value.toFixed(digits);
+    return `${round(known.reduce((sum, value) => sum + value, 0) / known.length)} (${round(Math.min(...known))} to ${round(Math.max(...known))})`;
+  };
+  for (const [name, runs] of byProfile) {
+    if (runs.length < 2) continue;
+    const paced = runs.flatMap((run) => ('pace' in run ? [run.pace] : []));
+    console.log(`\n| ${name}: ${runs.length} runs (seeds ${runs.map((run) => run.seed).join(', ')}) | mean (range) |`);
+    console.log('|---|---|');
+    console.log(`| requests | ${spread(runs.map((run) => run.requests.total))} |`);
+    console.log(`| reads per wait | ${spread(runs.map((run) => run.waits.attemptsMean), 2)} |`);
+    console.log(`| notice lag (share of delay) | ${spread(runs.map((run) => run.noticeLag.meanShareOfDelay), 2)} |`);
+    console.log(`| answered 429 (share) | ${spread(runs.map((run) => run.requests.throttledShare), 2)} |`);
+    if (paced.length > 0) console.log(`| bound met | ${paced.filter((pace) => pace.withinBound).length} of ${paced.length} |`);
+    console.log(`| passed | ${runs.filter((run) => run.passed).length} of ${runs.length} |`);
+  }
+}
+
+/** `--seeds=7,5,3,11`: the simulator's seeds, one run of each profile per seed (repeats allowed); BENCH_SEED alone by default. */
+function seedsFrom(args: string[]): number[] | undefined {
+  const arg = args.find((each) => each.startsWith('--seeds='));
+  if (arg === undefined) return [SEED];
+  const seeds = arg.slice('--seeds='.length).split(',').map(Number);
+  return seeds.length > 0 && seeds.every((seed) => Number.isInteger(seed) && seed >= 0) ? seeds : undefined;
 }
 
 async function main(): Promise<number> {
@@ -353,7 +394,12 @@ async function main(): Promise<number> {
   const learningRuns = warmArg === undefined ? 0 : Number(warmArg.split('=')[1] ?? 1);
   // `fixed` alone: the fixed cost only, the quick figure for a change to what every run loads.
   const fixedOnly = args.includes('fixed');
-  const wanted = args.filter((arg) => !['--suite-only', 'fixed'].includes(arg) && arg !== warmArg);
+  const seeds = seedsFrom(args);
+  if (seeds === undefined) {
+    console.error('bench: --seeds takes whole numbers, 0 or more, separated by commas: --seeds=7,5,3,11');
+    return 2;
+  }
+  const wanted = args.filter((arg) => !['--suite-only', 'fixed'].includes(arg) && arg !== warmArg && !arg.startsWith('--seeds='));
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
     console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}, or fixed for the fixed cost alone`);
@@ -362,11 +408,12 @@ async function main(): Promise<number> {
   mkdirSync(OUT_DIR, { recursive: true });
   const profiles = fixedOnly ? [] : PROFILES.filter((p) => wanted.length === 0 || wanted.includes(p.name));
   // The fixed cost is what the unlimited profiles are compared with; the rate-limited ones have their pace.
-  const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost() : undefined;
+  const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost(seeds[0]!) : undefined;
   if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
-  for (const profile of profiles) results.push(await benchProfile(profile, suiteOnly, learningRuns));
+  for (const profile of profiles) for (const seed of seeds) results.push(await benchProfile(profile, suiteOnly, learningRuns, seed));
   if (results.length > 0) printSummary(results);
+  printSpread(results);
   if (fixed) {
     console.log(`| fixed cost, all delays zero (ms; CPU s) | ${fixed.wallMs}; ${fixed.cpuS ?? '?'} |`);
     console.log(`| npm run contract, all delays zero (ms; CPU s; Allure report ms) | ${fixed.endToEnd.wallMs}; ${fixed.endToEnd.cpuS ?? '?'}; ${fixed.endToEnd.reportMs} |`);
