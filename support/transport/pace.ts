@@ -42,33 +42,62 @@ export const PACING = {
   increase: 1.1,
   /** A throttled answer without Retry-After pauses every caller this long. */
   defaultPauseMs: 1_000,
+  /** A rate-limit policy over a window up to this long sets the pace; a longer one is a quota a run may never use up (readRateLimitHeaders). */
+  policyWindowMaxMs: 60_000,
 };
 
 /** What a target says about its limit in response headers, when it says anything. */
 export interface RateLimitHeaders {
-  /** Requests a second the target allows, from a policy that names its window (`RateLimit-Policy: 10;w=1`). */
+  /** Requests a second the target allows: its strictest policy that names a window short enough to pace by (`RateLimit-Policy: 10;w=1`). */
   perSecond?: number;
   /** The quota is used up: come back after this many ms (`RateLimit-Remaining: 0` with `RateLimit-Reset`). */
   resetMs?: number;
 }
 
 /**
- * Reads the rate-limit headers in common use: `RateLimit-Policy` (IETF draft: `<limit>;w=<seconds>`),
- * `RateLimit-Remaining` / `X-RateLimit-Remaining` with `RateLimit-Reset` / `X-RateLimit-Reset`
- * (seconds from now, or an epoch time in seconds). A limit without its window (`X-RateLimit-Limit`
- * alone: per second, per minute or per hour?) says nothing about a rate and is ignored.
+ * Reads the rate-limit headers in common use, in the forms the IETF drafts gave them over the years
+ * and gateways still send:
+ *  - policies, each a quota with its window in seconds: `RateLimit-Policy` / `X-RateLimit-Policy` as
+ *    `10;w=1` (several: `1;w=1, 15000;w=2592000`) or as `"burst";q=10;w=1`, and the policies after the
+ *    limit in `RateLimit-Limit` / `X-RateLimit-Limit` (`20, 20;w=60`);
+ *  - a quota used up: `RateLimit-Remaining` / `X-RateLimit-Remaining` 0 with `RateLimit-Reset` /
+ *    `X-RateLimit-Reset` (seconds from now, or an epoch time in seconds), or `RateLimit` as
+ *    `"burst";r=0;t=30`.
+ * A limit without its window (`X-RateLimit-Limit: 5000` alone: a second, a minute or an hour?) says
+ * nothing about a rate, and a policy over a window longer than `policyWindowMaxMs` is a quota, not a
+ * pace: spread over its window, a daily one would hold a run to a request every few minutes that it
+ * would never use up. Such a quota is honoured once used up, by its reset or a 429's Retry-After.
  */
 export function readRateLimitHeaders(headers: Record<string, string>, nowMs: number): RateLimitHeaders {
   const read: RateLimitHeaders = {};
-  const policy = /^\s*(\d+(?:\.\d+)?)\s*;\s*w\s*=\s*(\d+(?:\.\d+)?)/i.exec(headers['ratelimit-policy'] ?? headers['x-ratelimit-policy'] ?? '');
-  if (policy && Number(policy[2]) > 0) read.perSecond = Number(policy[1]) / Number(policy[2]);
+  const policies = [headers['ratelimit-policy'], headers['x-ratelimit-policy'], headers['ratelimit-limit'], headers['x-ratelimit-limit']].flatMap((field) => (field === undefined ? [] : listItems(field)));
+  const rates = policies.flatMap(({ value, params }) => {
+    const quota = Number(params.get('q') ?? value);
+    const windowS = Number(params.get('w'));
+    return quota > 0 && windowS > 0 && windowS * 1000 <= PACING.policyWindowMaxMs ? [quota / windowS] : [];
+  });
+  if (rates.length > 0) read.perSecond = Math.min(...rates);
   const remaining = headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining'];
   const reset = Number(headers['ratelimit-reset'] ?? headers['x-ratelimit-reset']);
   if (remaining?.trim() === '0' && Number.isFinite(reset) && reset >= 0) {
     // A reset larger than a day in seconds is an epoch time (GitHub, Twitter), not a delay.
     read.resetMs = reset > 86_400 ? Math.max(0, reset * 1000 - nowMs) : reset * 1000;
   }
+  const usedUp = listItems(headers['ratelimit'] ?? '').flatMap(({ params }) => (params.get('r') === '0' && Number(params.get('t')) >= 0 ? [Number(params.get('t')) * 1000] : []));
+  if (usedUp.length > 0) read.resetMs = Math.max(read.resetMs ?? 0, ...usedUp);
   return read;
+}
+
+/** The items of a header list (`a;k=v, "b";k=v`): each item's value, unquoted, and its parameters. */
+function listItems(field: string): { value: string; params: Map<string, string> }[] {
+  return field.split(',').map((item) => {
+    const [value = '', ...params] = item.split(';').map((part) => part.trim());
+    const named = params.map((param): [string, string] => {
+      const at = param.indexOf('=');
+      return at < 0 ? [param.toLowerCase(), ''] : [param.slice(0, at).trim().toLowerCase(), param.slice(at + 1).trim()];
+    });
+    return { value: value.replace(/^"(.*)"$/, '$1'), params: new Map(named) };
+  });
 }
 
 /** One answer, as the pace learns from it. */

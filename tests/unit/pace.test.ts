@@ -180,6 +180,20 @@ describe('readRateLimitHeaders', () => {
 
   it('ignores a limit without its window, and a quota not yet used up', () => {
     expect(readRateLimitHeaders({ 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-reset': '60' }, now)).toEqual({});
+    expect(readRateLimitHeaders({ ratelimit: '"burst";r=12;t=30' }, now)).toEqual({});
+  });
+
+  it('reads the policies of every form the drafts gave them, and paces by the strictest', () => {
+    expect(readRateLimitHeaders({ 'ratelimit-policy': '"burst";q=100;w=10' }, now)).toEqual({ perSecond: 10 });
+    expect(readRateLimitHeaders({ 'x-ratelimit-limit': '20, 20;w=60' }, now)).toEqual({ perSecond: 20 / 60 });
+    expect(readRateLimitHeaders({ 'ratelimit-policy': '"burst";q=50;w=1, "minute";q=600;w=60' }, now)).toEqual({ perSecond: 10 });
+    expect(readRateLimitHeaders({ ratelimit: '"burst";r=0;t=3, "minute";r=0;t=20' }, now)).toEqual({ resetMs: 20_000 });
+  });
+
+  it('takes a quota over a long window for a quota, not a pace: a run would never use up a daily one', () => {
+    // Spread over its month, this policy would space the run's requests 3 minutes apart.
+    expect(readRateLimitHeaders({ 'x-ratelimit-policy': '15000;w=2592000, 1;w=1', 'x-ratelimit-limit': '15000, 1' }, now)).toEqual({ perSecond: 1 });
+    expect(readRateLimitHeaders({ 'ratelimit-policy': '"daily";q=5000;w=86400' }, now)).toEqual({});
   });
 });
 
