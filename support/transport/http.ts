@@ -104,11 +104,13 @@ export class TargetThrottledError extends Error {
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+/** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
+const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
 
 function heldTo(pace: PaceState): string {
   const ceiling = pace.ceilingRps === undefined ? 'CONTRACT_MAX_RPS not set' : `CONTRACT_MAX_RPS=${pace.ceilingRps}`;
-  const rate = pace.rps === undefined ? `This client was not held to a rate (${ceiling})` : `This client was held to ${pace.rps.toFixed(1)} requests a second (${ceiling})`;
-  const lower = pace.rps === undefined ? 'Set CONTRACT_MAX_RPS' : `Set CONTRACT_MAX_RPS below ${pace.rps.toFixed(1)}`;
+  const rate = pace.rps === undefined ? `This client was not held to a rate (${ceiling})` : `This client was held to ${perSecond(pace.rps)} requests a second (${ceiling})`;
+  const lower = pace.rps === undefined ? 'Set CONTRACT_MAX_RPS' : `Set CONTRACT_MAX_RPS below ${perSecond(pace.rps)}`;
   return (
     `${rate} and was throttled ${pace.throttledAnswers} time(s) over the last ${seconds(pace.throttledForMs ?? 0)}. ` +
     `${lower} (or CONTRACT_TESTS_AT_ONCE lower), or run when the sandbox is less busy.`

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, systemClock } from '../../support/transport/http.js';
+import { ApiClient, TargetThrottledError, systemClock } from '../../support/transport/http.js';
 import { PACING, Pace, readRateLimitHeaders, sharedPace } from '../../support/transport/pace.js';
 import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
@@ -194,6 +194,14 @@ describe('readRateLimitHeaders', () => {
     // Spread over its month, this policy would space the run's requests 3 minutes apart.
     expect(readRateLimitHeaders({ 'x-ratelimit-policy': '15000;w=2592000, 1;w=1', 'x-ratelimit-limit': '15000, 1' }, now)).toEqual({ perSecond: 1 });
     expect(readRateLimitHeaders({ 'ratelimit-policy': '"daily";q=5000;w=86400' }, now)).toEqual({});
+  });
+});
+
+describe('TargetThrottledError', () => {
+  it('names the rate the client was held to as the setting would be written, however slow', () => {
+    const error = new TargetThrottledError('h', 3, 30_000, { rps: 0.9 / 60, throttledAnswers: 3, throttledForMs: 30_000 }, [], 'GET /p', 'Retry-After 60 s');
+    expect(error.message).toContain('held to 0.015 requests a second (CONTRACT_MAX_RPS not set)');
+    expect(error.message).toContain('Set CONTRACT_MAX_RPS below 0.015');
   });
 });
 
