@@ -1,7 +1,8 @@
 // Owns `npm run doctor`: the first thing a new user runs against a sandbox. In a few seconds and a
 // handful of requests it says, one line per check, what works and what to fix: the configuration,
 // DNS, the proxy, TLS, a token for each client, each operation at its configured path, the
-// screening provider and scope. Every failing line names the setting that fixes it. It creates no
+// screening provider and scope, and the rate limit its answers showed. Every failing line names the
+// setting that fixes it. It creates no
 // person and uploads no consumer: the probes of write operations carry bodies the service must
 // refuse (an empty person, an empty consumer list), and reads read.
 import { lookup } from 'node:dns/promises';
@@ -23,11 +24,12 @@ import {
 import { assertSandboxTarget, resolveConfig } from './target.js';
 import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
 import { describeProxy, routeFor } from '../transport/dispatcher.js';
-import { ApiClient, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
+import { ApiClient, TargetThrottledError, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
 import { NetworkSetupError } from '../transport/network-errors.js';
-import { observeExchanges } from '../transport/exchanges.js';
+import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
+import { PACING, readRateLimitHeaders } from '../transport/pace.js';
 import { permissionNeeded } from '../evidence/refusals.js';
-import { RETRY_POLICY } from '../transport/retry.js';
+import { isThrottled, parseRetryAfter, RETRY_POLICY } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 
 export type Verdict = 'ok' | 'FAIL' | 'skip' | 'note';
@@ -119,7 +121,7 @@ export function judgeAnswer(operation: DoctorOperation, status: number): Pick<Do
       setting: operation.pathSetting,
     };
   }
-  if (status === 429) return { verdict: 'FAIL', detail: `${answered}: rate-limited even after the retries; try again later`, setting: operation.pathSetting };
+  if (status === 429) return { verdict: 'FAIL', detail: `${answered}: rate-limited even after the retries; try again later`, setting: MAX_RPS };
   if (status >= 500) return { verdict: 'FAIL', detail: `${answered}: the service failed (${status}); if it persists, the path may be wrong`, setting: operation.pathSetting };
   return { verdict: 'ok', detail: `${answered}: the operation is there` };
 }
@@ -137,11 +139,14 @@ export interface DoctorOptions {
 }
 
 const PROBE_TIMEOUT_MS = 5_000;
+const MAX_RPS = 'CONTRACT_MAX_RPS';
 
 function failureLine(check: string, error: unknown, fallbackSetting: string): DoctorLine {
   if (error instanceof NetworkSetupError) return { check, verdict: 'FAIL', detail: error.message, setting: error.setting };
   if (error instanceof TokenError) return { check, verdict: 'FAIL', detail: error.message, setting: error.variables.join(' or ') };
   if (error instanceof TargetUnavailableError) return { check, verdict: 'FAIL', detail: `${error.message}`, setting: fallbackSetting };
+  // Throttled to its deadline, the probe says nothing about the path or the credentials it used.
+  if (error instanceof TargetThrottledError) return { check, verdict: 'FAIL', detail: error.message, setting: MAX_RPS };
   return { check, verdict: 'FAIL', detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error), setting: fallbackSetting };
 }
 
@@ -248,7 +253,8 @@ async function tokenLine(config: ContractConfig, credentials: Credentials, varia
 }
 
 /** Operations 1 to 7 with the client's token, screening with the screening token when CONTRACT_SCREENING_SCOPE asks for one. */
-async function operationLines(config: ContractConfig, token: IssuedToken, screeningToken: IssuedToken | undefined): Promise<DoctorLine[]> {
+/** Each operation's line; `throttled`, the probes the target throttled to their deadline (the rate limit line says so, once). */
+async function operationLines(config: ContractConfig, token: IssuedToken, screeningToken: IssuedToken | undefined): Promise<{ lines: DoctorLine[]; throttled: TargetThrottledError[] }> {
   const bearer = (issued: IssuedToken) => new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${issued.accessToken}` } });
   const api = bearer(token);
   const screening = screeningToken && new AmlScreening(screeningToken === token ? api : bearer(screeningToken), config);
@@ -265,11 +271,15 @@ async function operationLines(config: ContractConfig, token: IssuedToken, screen
   const lines = operations.map((operation, index): DoctorLine => {
     const check = `${operation.id} ${operation.method}`;
     const answer = answers[index]!;
-    if ('error' in answer) return failureLine(check, answer.error, operation.pathSetting);
+    if ('error' in answer) {
+      if (answer.error instanceof TargetThrottledError) return { check, verdict: 'skip', detail: 'not checked: throttled to its deadline (see rate limit)' };
+      return failureLine(check, answer.error, operation.pathSetting);
+    }
     return { check, ...judgeAnswer(operation, answer.response.status) };
   });
+  const throttled = answers.flatMap((answer) => ('error' in answer && answer.error instanceof TargetThrottledError ? [answer.error] : []));
   const person = answers[operations.findIndex((operation) => operation.id === 'op8')];
-  if (!person) return [...lines, { check: 'screening', verdict: 'skip', detail: 'not checked: no screening token (see above)' }];
+  if (!person) return { lines: [...lines, { check: 'screening', verdict: 'skip', detail: 'not checked: no screening token (see above)' }], throttled };
   const status = 'response' in person ? person.response.status : undefined;
   const provider = `provider ${config.screeningProvider}`;
   let screeningLine: DoctorLine;
@@ -289,7 +299,7 @@ async function operationLines(config: ContractConfig, token: IssuedToken, screen
   } else {
     screeningLine = { check: 'screening', verdict: 'skip', detail: `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see its line)` };
   }
-  return [...lines, screeningLine];
+  return { lines: [...lines, screeningLine], throttled };
 }
 
 /**
@@ -315,14 +325,46 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
   }
 }
 
+/**
+ * What the doctor's own answers showed of the target's rate limit: how many were throttled (429, or
+ * 503 with Retry-After) and the rate-limit headers it sent, and what a run makes of them (the pace,
+ * support/transport/pace.ts). Probes throttled to their deadline fail here, once, with the setting
+ * to lower: their own lines are skipped, for the throttle says nothing about their paths.
+ */
+export function rateLimitLine(answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[], throttledProbes: readonly TargetThrottledError[] = [], nowMs = Date.now()): DoctorLine {
+  const check = 'rate limit';
+  const throttled = answers.filter(({ status, responseHeaders }) => isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(responseHeaders['retry-after'], nowMs)));
+  const kinds = new Set(throttled.map(({ status, responseHeaders }) => (responseHeaders['retry-after'] === undefined ? `${status}` : `${status} Retry-After ${responseHeaders['retry-after']}`)));
+  const refused = throttled.length === 0 ? `none of ${answers.length} answers throttled` : `${throttled.length} of ${answers.length} answers throttled (${[...kinds].join(', ')})`;
+  if (throttledProbes.length > 0) {
+    return { check, verdict: 'FAIL', detail: `${refused}; ${throttledProbes.length} probe(s) throttled to their deadline, the first: ${throttledProbes[0]!.message}`, setting: MAX_RPS };
+  }
+  const saying = answers.map(({ responseHeaders }) => responseHeaders).findLast((headers) => rateLimitHeaders(headers).length > 0);
+  if (!saying) {
+    return { check, verdict: throttled.length === 0 ? 'ok' : 'note', detail: `${refused}, no rate-limit headers: a run learns each client's pace from the refusals and their Retry-After (${MAX_RPS} caps it from the start)` };
+  }
+  const { perSecond } = readRateLimitHeaders(saying, nowMs);
+  const pace = perSecond === undefined ? 'no policy over a window of a minute or less to pace by: a run pauses when a quota is used up' : `a run paces each client at ${(perSecond * PACING.margin).toPrecision(2)} requests a second from its first answer`;
+  return { check, verdict: 'note', detail: `${refused}; the target says ${rateLimitHeaders(saying).map(([name, value]) => `${name}: ${value}`).join(', ')}: ${pace}` };
+}
+
+/** The rate-limit headers among `headers` (`RateLimit-Policy`, `X-RateLimit-Remaining`, ...). */
+const rateLimitHeaders = (headers: Record<string, string>): [string, string][] => Object.entries(headers).filter(([name]) => /^(x-)?ratelimit/.test(name));
+
 /** Runs every check against the configured target; stops early only where nothing further can be checked. */
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: DoctorOptions = {}): Promise<DoctorReport> {
   const lines: DoctorLine[] = [];
   // Every attempt the client makes is published once: counted there, retries and renewals included.
   let requests = 0;
-  const stopCounting = observeExchanges(() => (requests += 1));
+  const answers: Pick<HttpExchange, 'status' | 'responseHeaders'>[] = [];
+  const throttledProbes: TargetThrottledError[] = [];
+  const stopCounting = observeExchanges(({ status, responseHeaders }) => {
+    requests += 1;
+    if (status !== null) answers.push({ status, responseHeaders });
+  });
   const report = () => {
     stopCounting();
+    if (answers.length > 0) lines.push(rateLimitLine(answers, throttledProbes));
     return { lines, requests, failed: lines.filter((line) => line.verdict === 'FAIL').length, personCreated: options.createPerson === true };
   };
   let config: ContractConfig;
@@ -386,7 +428,9 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: D
     lines.push(screening.line);
     screeningToken = screening.token;
   }
-  lines.push(...(await operationLines(config, primary, screeningToken)));
+  const operations = await operationLines(config, primary, screeningToken);
+  lines.push(...operations.lines);
+  throttledProbes.push(...operations.throttled);
   if (options.createPerson) lines.push(await personLine(config, primary));
   return report();
 }

@@ -1,7 +1,7 @@
 // `npm run doctor` as a new user runs it, in a child process: it passes on the plain simulator, and
 // names each seeded fault on a line of its own with the setting that fixes it — a wrong path, a
-// 403 (a market the client has no permission for), a screening scope the bci token lacks, an
-// untrusted certificate, an expired one, one
+// 403 (a market the client has no permission for), a screening scope the bci token lacks, a
+// target that throttles every probe, an untrusted certificate, an expired one, one
 // for another host name, a TLS version the client refuses — and passes over https through a
 // proxy with the private CA given. Its request count is printed and bounded (no person created).
 import { existsSync, readdirSync } from 'node:fs';
@@ -45,7 +45,7 @@ describe('npm run doctor', () => {
     const run = await doctor(context, { layout });
     expect(run.code, run.output).toBe(0);
     expect(run.failures).toEqual([]);
-    for (const check of ['configuration', 'DNS 127.0.0.1', 'proxy 127.0.0.1', 'token contract-client', 'token second-client', 'op1 PUT', 'op9 POST', 'screening']) {
+    for (const check of ['configuration', 'DNS 127.0.0.1', 'proxy 127.0.0.1', 'token contract-client', 'token second-client', 'op1 PUT', 'op9 POST', 'screening', 'rate limit']) {
       expect(run.lines.some((line) => line.startsWith('ok') && line.includes(check)), `an ok line for ${check}`).toBe(true);
     }
     expect(run.requests).toBeLessThanOrEqual(15);
@@ -78,6 +78,16 @@ describe('npm run doctor', () => {
     expect(run.code).toBe(1);
     expect(run.failures).toHaveLength(1);
     expect(run.failures[0]).toMatch(/^FAIL\s+op4 POST\s+.*: 403 .*not permitted.* → fix: CONTRACT_MARKET$/);
+  });
+
+  test('names a target that throttles its probes once, on the rate limit line, with CONTRACT_MAX_RPS, and blames no path', async (context) => {
+    // Each client's token request goes through; every later request waits past its deadline (a request per 50 s).
+    const run = await doctor(context, { rateLimitPerSecond: 0.02 });
+    expect(run.code).toBe(1);
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]).toMatch(/^FAIL\s+rate limit\s+\d+ of \d+ answers throttled \(429 Retry-After \d+\); 9 probe\(s\) throttled to their deadline, .*Target throttled: .* → fix: CONTRACT_MAX_RPS$/);
+    expect(run.lines.filter((line) => /^skip\s+op\d/.test(line))).toHaveLength(9);
+    expect(run.output).not.toMatch(/fix: CONTRACT_\w+_PATH/);
   });
 
   test('names a screening scope the bci token lacks on the screening lines, with CONTRACT_SCREENING_SCOPE, and passes once it is set', async (context) => {

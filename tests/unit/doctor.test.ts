@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../support/run/config.js';
-import { doctorOperations, judgeAnswer } from '../../support/run/doctor.js';
+import { doctorOperations, judgeAnswer, rateLimitLine } from '../../support/run/doctor.js';
+import { TargetThrottledError } from '../../support/transport/http.js';
 import { resolveConfig } from '../../support/run/target.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
@@ -51,5 +52,35 @@ describe('judgeAnswer', () => {
     expect(judgeAnswer(op8!, 403)).toMatchObject({ verdict: 'FAIL', setting: 'CONTRACT_SCREENING_SCOPE' });
     expect(judgeAnswer(op4!, 401)).toMatchObject({ verdict: 'FAIL', setting: 'CONTRACT_CLIENT_ID' });
     expect(judgeAnswer(op8!, 401)).toMatchObject({ verdict: 'FAIL', setting: 'CONTRACT_SCREENING_SCOPE' });
+  });
+
+  it('names the rate, not the path, for a 429', () => {
+    expect(judgeAnswer(op4!, 429)).toMatchObject({ verdict: 'FAIL', setting: 'CONTRACT_MAX_RPS' });
+  });
+});
+
+describe('rateLimitLine', () => {
+  const answered = (status: number, responseHeaders: Record<string, string> = {}) => ({ status, responseHeaders });
+
+  it('says a run learns its pace from refusals when the target neither refused nor sent rate-limit headers', () => {
+    expect(rateLimitLine([answered(200), answered(400)])).toMatchObject({ verdict: 'ok', detail: expect.stringMatching(/^none of 2 answers throttled, no rate-limit headers: a run learns/) });
+  });
+
+  it('quotes the rate-limit headers the target sent and the pace a run takes from them', () => {
+    const said = { 'ratelimit-policy': '"burst";q=10;w=1', 'ratelimit-remaining': '7', 'content-type': 'application/json' };
+    expect(rateLimitLine([answered(200, said), answered(429, { 'retry-after': '1' })])).toMatchObject({
+      verdict: 'note',
+      detail: '1 of 2 answers throttled (429 Retry-After 1); the target says ratelimit-policy: "burst";q=10;w=1, ratelimit-remaining: 7: a run paces each client at 9.0 requests a second from its first answer',
+    });
+    expect(rateLimitLine([answered(200, { 'x-ratelimit-policy': '5000;w=86400' })]).detail).toMatch(/no policy over a window of a minute or less to pace by/);
+  });
+
+  it('fails once, with the setting to lower, when probes were throttled to their deadline', () => {
+    const throttled = new TargetThrottledError('h', 1, 0, { throttledAnswers: 1 }, [], 'GET /p', 'status 429', 429);
+    expect(rateLimitLine([answered(429, { 'retry-after': '50' })], [throttled, throttled])).toMatchObject({
+      verdict: 'FAIL',
+      setting: 'CONTRACT_MAX_RPS',
+      detail: expect.stringMatching(/^1 of 1 answers throttled \(429 Retry-After 50\); 2 probe\(s\) throttled to their deadline, the first: Target throttled: h still answered 429/),
+    });
   });
 });
