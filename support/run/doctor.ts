@@ -403,21 +403,15 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: D
   }
 
   const authReachable = reachable.get(new URL(config.authUrl).origin) ?? false;
-  const tokens = [];
-  for (const [credentials, variables] of [
-    [config.client, CLIENT_VARIABLES],
-    [config.secondClient, SECOND_CLIENT_VARIABLES],
-  ] as const) {
-    if (!credentials) continue;
-    if (!authReachable) {
-      lines.push({ check: `token ${credentials.clientId}`, verdict: 'skip', detail: 'not checked: the connection to the token service failed (see above)' });
-      continue;
-    }
-    const { line, token } = await tokenLine(config, credentials, variables);
-    lines.push(line);
-    tokens.push(token);
-  }
-  const primary = tokens[0];
+  const asked = ([[config.client, CLIENT_VARIABLES], [config.secondClient, SECOND_CLIENT_VARIABLES]] as const).flatMap(([credentials, variables]) => (credentials ? [{ credentials, variables }] : []));
+  // Every client at once: a token service that throttles holds each request until its deadline.
+  const tokens = await Promise.all(
+    asked.map(({ credentials, variables }) =>
+      authReachable ? tokenLine(config, credentials, variables) : { line: { check: `token ${credentials.clientId}`, verdict: 'skip' as const, detail: 'not checked: the connection to the token service failed (see above)' }, token: undefined },
+    ),
+  );
+  lines.push(...tokens.map(({ line }) => line));
+  const primary = tokens[0]?.token;
   if (!reachable.get(new URL(config.baseUrl).origin) || !primary) {
     lines.push({ check: 'operations', verdict: 'skip', detail: primary ? 'not checked: the connection to the API host failed (see above)' : 'not checked: no token for the first client (see above)' });
     return report();
