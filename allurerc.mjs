@@ -38,10 +38,11 @@ export const failureTaxonomy = [
   {
     // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
     // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
-    // broken promise, whichever request it was, the token request included.
+    // broken promise, whichever request it was, the token request included; or a test whose time
+    // ran out while its requests waited for the pace (support/evidence/test-time.ts).
     id: 'target-throttled',
     name: 'Target throttled',
-    matchers: { statuses: notPassed, trace: /^TargetThrottledError\b/ },
+    matchers: { statuses: notPassed, trace: /^(TargetThrottledError|TestOutpacedError)\b/ },
   },
   {
     // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end

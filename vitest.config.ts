@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, readMutantPlan } from './support/run/mutant-plan.js';
+import { TEST_TIMEOUT_VARIABLE } from './support/evidence/test-time.js';
 
 // Reports are written only by `npm run contract` (scripts/contract.ts sets CONTRACT_REPORTS), so
 // the project's own tests never mix into the contract report.
@@ -12,6 +13,15 @@ function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
   if (raw === undefined || raw === '') return 256;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`CONTRACT_TESTS_AT_ONCE="${raw}" is invalid: use a whole number, 1 or more.`);
+  return value;
+}
+
+// How long one contract test may take: 120 s unless CONTRACT_TEST_TIMEOUT_MS gives a target that
+// paces the run slowly longer (support/evidence/test-time.ts says when the pace spent it).
+function testTimeout(raw = process.env[TEST_TIMEOUT_VARIABLE]): number {
+  if (raw === undefined || raw === '') return 120_000;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1_000) throw new Error(`${TEST_TIMEOUT_VARIABLE}="${raw}" is invalid: use a whole number of milliseconds, 1000 or more.`);
   return value;
 }
 
@@ -39,7 +49,7 @@ const contractRun = {
   // vitest lets this many tests of a worker run at once (default 5), the ones of
   // concurrent files included.
   maxConcurrency: testsAtOnce(),
-  testTimeout: 120_000,
+  testTimeout: testTimeout(),
   hookTimeout: 60_000,
   // The transformed support library is kept on disk (node_modules/.experimental-vitest-cache) for
   // the next run, and for every project of a run of several (the mutant matrix transforms it once,

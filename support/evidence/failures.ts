@@ -17,10 +17,10 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
 
 /**
  * Failures that say nothing about the rule under test: the target could not be asked, it throttled
- * the client to its deadline, its list could not be read to its end, it refused permission or
+ * the client to its deadline (a request's, or the test's: support/evidence/test-time.ts), its list could not be read to its end, it refused permission or
  * served the operation elsewhere, or a step before the rule failed (support/evidence/refusals.ts).
  */
-const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'TargetThrottledError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
+const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'TargetThrottledError', 'TestOutpacedError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
 
 /**
  * Names the rule on an error, unless the failure is not about the rule: an unreachable target, a

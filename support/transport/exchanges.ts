@@ -8,6 +8,8 @@ export interface HttpExchange {
   url: string;
   status: number | null;
   durationMs: number;
+  /** How long the attempt waited for its client's pace before it was sent (support/transport/pace.ts); 0 when it went at once. */
+  pacedMs: number;
   requestHeaders: Record<string, string>;
   requestBody?: unknown;
   responseHeaders: Record<string, string>;

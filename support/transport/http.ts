@@ -196,6 +196,7 @@ export class ApiClient {
       // The headers (a token renewal among them, itself a request of this client) come before a
       // place at the pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(auth, options);
+      const asked = this.clock.now();
       if (!(await this.pace.acquire(started + this.policy.maxTotalMs))) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
@@ -205,7 +206,7 @@ export class ApiClient {
       const sentAt = this.clock.now();
       let result: Attempt | undefined;
       try {
-        result = await this.attempt(method, url, options, headers, earlier.length + attempt);
+        result = await this.attempt(method, url, options, headers, earlier.length + attempt, sentAt - asked);
       } finally {
         const answer = result?.response;
         this.pace.finished(answer && { sentAt, throttled: isThrottled(this.policy, answer.status, this.retryAfter(answer)), retryAfterMs: this.retryAfter(answer), headers: answer.headers });
@@ -251,6 +252,7 @@ export class ApiClient {
     options: RequestOptions,
     headers: Record<string, string>,
     attempt: number,
+    pacedMs: number,
   ): Promise<Attempt> {
     const started = this.clock.now();
     const exchange: HttpExchange = {
@@ -258,6 +260,7 @@ export class ApiClient {
       url,
       status: null,
       durationMs: 0,
+      pacedMs,
       requestHeaders: headers,
       requestBody: options.form ?? options.json ?? options.raw?.text,
       responseHeaders: {},

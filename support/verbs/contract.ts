@@ -1,11 +1,12 @@
 // Owns the spec-facing test API: `rule(id).test(title, body)` — a documented rule as a test, labelled
 // from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
 // once, in support/verbs/fixtures.ts, and built only when the body names them.
-import type { TestAPI } from 'vitest';
+import type { TestAPI, TestContext } from 'vitest';
 import { asTest, test } from './fixtures.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule } from '../evidence/failures.js';
 import { labels } from '../evidence/report.js';
+import { spendTestTime } from '../evidence/test-time.js';
 
 /** Everything support/verbs/fixtures.ts declares, by name. */
 export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
@@ -22,7 +23,7 @@ export function rule(id: string) {
   const feature = entry.epic ? entry.id : operation.feature;
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      const run = async (context: ContractContext): Promise<void> => {
+      const run = async (context: ContractContext & TestContext): Promise<void> => {
         await labels({
           epic: entry.epic ?? operation.epic,
           feature,
@@ -31,7 +32,8 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          await asTest(title, () => body(context));
+          const { timeout, result } = context.task;
+          await asTest(title, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context)));
         } catch (error) {
           throw attributeToRule(error, id);
         }

@@ -15,6 +15,7 @@ import { AmlScreening } from './screening.js';
 import { learnedByThisRun, onWait, startFromEarlierRun } from '../readings/eventually.js';
 import { earlierTimes, keepTimes, learnedTimesFile } from '../readings/learned-times.js';
 import { attachExchanges, attachText } from '../evidence/report.js';
+import { countTestSpending } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
 import { proxySettings } from '../transport/dispatcher.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
@@ -60,13 +61,14 @@ export function asTest<T>(title: string, body: () => Promise<T>): Promise<T> {
 export const test = base
   .extend('run', { scope: 'worker' }, readRun)
   // The one place where this worker's observers of the HTTP client and of the waits subscribe:
-  // report evidence always; the observed-contract recording when the run writes reports; the wait log when
+  // report evidence and what each test's requests spent always; the observed-contract recording when the run writes reports; the wait log when
   // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
   .extend('observers', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
     const unsubscribe = [
       attachExchanges(),
+      countTestSpending(),
       process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
       waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`)) : undefined,
     ];

@@ -3,7 +3,8 @@
 // itself from the client's rate (issue 20). Two ways to be throttled to the deadline: the token
 // service answering every request 429 or 503 with Retry-After (the run stops in setup), and a
 // target that lets each client's token request through and refuses every later request with 429 and
-// a Retry-After past the deadline (every test that sends a request fails, each as throttled).
+// a Retry-After past the deadline (every test that sends a request fails, each as throttled). And a
+// test's own deadline: a rate limit that spends the tests' time a request at a time (below).
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { runContract } from '../../support/run/child-runs.js';
@@ -40,4 +41,21 @@ test.concurrent.for([
   expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
   expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(0);
   expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
+});
+
+// A rate limit no request is throttled to its deadline by, that still spends the tests' time: at ten
+// records a page (the vendor's layout) every list read to its end is a request a page, each waiting
+// its turn at 5 a second; the two list watches read 150 pages or more each. vitest would fail them
+// as "Test timed out", in no category.
+test('tests that outlast their time while a rate limit paces every request end as "Target throttled", never as timed out', async (context) => {
+  const env = { CONTRACT_BASE_URL: '', SIMULATOR_LAYOUT: 'vendor', SIMULATOR_RATE_LIMIT: '5', CONTRACT_TEST_TIMEOUT_MS: '10000' };
+  const watches = ['specs/consumers/list-uploaded-only.spec.ts', 'specs/consumers/subscribed-only.spec.ts'];
+  const { code, output: raw } = await runContract(watches, { ...process.env, ...env, ...ownReports(context).env });
+  const output = stripVTControlCharacters(raw);
+  console.log(`target-throttled, tests outpaced: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled, ${categoryCount(output, 'Test errors') ?? 0} test errors`);
+  expect(code, 'the run exits non-zero').not.toBe(0);
+  expect(output).toMatch(/Target throttled: the test's 10\.0 s ran out while the target's rate limit held the run's requests back: .*CONTRACT_TEST_TIMEOUT_MS, now 10000/);
+  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBe(2);
+  expect(categoryCount(output, 'Test errors') ?? 0, 'tests that timed out in no category').toBe(0);
+  expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
 });

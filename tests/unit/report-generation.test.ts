@@ -83,6 +83,7 @@ describe('failure taxonomy', () => {
       // A throttled request is never a broken rule, inside a rule's test or in the token request.
       { name: 'read throttled', status: 'broken', message: 'Target throttled: h still answered 429 to GET /p …', trace: 'TargetThrottledError: Target throttled: h still answered 429 …' },
       { name: 'token throttled', status: 'broken', message: 'Target throttled: h still answered 503 to POST /sandbox/v1/token.oauth2 …', trace: 'TargetThrottledError: Target throttled: …' },
+      { name: 'test outpaced', status: 'broken', message: "Target throttled: the test's 120.0 s ran out while …", trace: "TestOutpacedError: Target throttled: the test's 120.0 s ran out …" },
       { name: 'token rejected', status: 'broken', message: 'Token request rejected by u (status 401)', trace: 'TokenError: Token request rejected' },
       // A token answer without access_token breaks the documented token response: not a setting to fix.
       { name: 'token malformed', status: 'broken', message: 'Broken rule auth.token-issued (Authentication: "…"): answered 200 without a string access_token', trace: 'TokenError: Broken rule auth.token-issued …' },
@@ -95,11 +96,11 @@ describe('failure taxonomy', () => {
       'Contract broken': ['deletes the person with that id', 'token malformed'],
       'Not consistent within the deadline': ['becomes available'],
       'Target unavailable': ['answers at all', 'token unavailable', 'token unreachable'],
-      'Target throttled': ['read throttled', 'token throttled'],
+      'Target throttled': ['read throttled', 'test outpaced', 'token throttled'],
       'Configuration error': ['token rejected'],
       'Product errors': ['plain failure'],
     });
-    expect(summary).toMatchObject({ total: 11, passed: 1, notPassed: 10 });
+    expect(summary).toMatchObject({ total: 12, passed: 1, notPassed: 11 });
     const text = formatSummary(summary);
     expect(text).toContain('[transition.delete] deletes the person with that id');
     expect(text).not.toContain('Test errors');

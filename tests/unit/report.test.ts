@@ -80,11 +80,11 @@ describe('report wrappers', () => {
   it('attaches every published exchange, named by purpose, method, path, status and attempt', () => {
     const stop = attachExchanges();
     publishExchange({
-      method: 'PUT', url: 'http://sandbox.test/consumer-intelligence/sandbox/v1/persons', status: 200, durationMs: 3, attempt: 1,
+      method: 'PUT', url: 'http://sandbox.test/consumer-intelligence/sandbox/v1/persons', status: 200, durationMs: 3, pacedMs: 0, attempt: 1,
       requestHeaders: { authorization: 'Bearer [REDACTED]' }, responseHeaders: {}, responseBody: { gedi: 'g-1' }, purpose: 'Create person',
     });
     stop();
-    publishExchange({ method: 'GET', url: 'http://sandbox.test/after', status: 200, durationMs: 1, attempt: 1, requestHeaders: {}, responseHeaders: {} });
+    publishExchange({ method: 'GET', url: 'http://sandbox.test/after', status: 200, durationMs: 1, pacedMs: 0, attempt: 1, requestHeaders: {}, responseHeaders: {} });
 
     const attachments = runtime.messages().filter((message) => message.type === 'attachment_content').map((message) => (message.data as { name: string }).name);
     expect(attachments).toEqual(['Create person: PUT /consumer-intelligence/sandbox/v1/persons → 200 (attempt 1)']);
