@@ -238,4 +238,16 @@ describe('ApiClient with a shared pace', () => {
     expect((await second.request('GET', '/b')).status).toBe(200);
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
   });
+
+  it('paces by the rate-limit headers of an answer as they come over the wire, and tells each exchange how long it waited', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, {}, { 'RateLimit-Policy': '"per-client";q=2;w=1, "daily";q=5000;w=86400' }));
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    const api = new ApiClient({ baseUrl: server.url, clock, pace });
+    await api.request('GET', '/a');
+    expect(pace.state().rps).toBeCloseTo(2 * PACING.margin);
+    await api.request('GET', '/b');
+    const third = await api.request('GET', '/c');
+    expect(third.exchanges.at(-1)!.pacedMs).toBeCloseTo(1000 / (2 * PACING.margin), 0);
+  });
 });
