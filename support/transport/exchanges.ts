@@ -8,7 +8,10 @@ export interface HttpExchange {
   url: string;
   status: number | null;
   durationMs: number;
-  /** How long the attempt waited for its client's pace before it was sent (support/transport/pace.ts); 0 when it went at once. */
+  /**
+   * How long the attempt waited to be sent for the target's rate: for its client's pace
+   * (support/transport/pace.ts), and after a throttled answer for its Retry-After; 0 when it went at once.
+   */
   pacedMs: number;
   requestHeaders: Record<string, string>;
   requestBody?: unknown;

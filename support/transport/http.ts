@@ -192,11 +192,13 @@ export class ApiClient {
   ): Promise<ApiResponse> {
     const started = this.clock.now();
     const history = [...earlier];
+    // When the last answer throttled this request: the wait for its Retry-After is the target's rate too.
+    let throttledAt: number | undefined;
     for (let attempt = 1; ; attempt++) {
       // The headers (a token renewal among them, itself a request of this client) come before a
       // place at the pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(auth, options);
-      const asked = this.clock.now();
+      const asked = throttledAt ?? this.clock.now();
       if (!(await this.pace.acquire(started + this.policy.maxTotalMs))) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
@@ -238,6 +240,7 @@ export class ApiClient {
           `${method} ${new URL(url).pathname}: ${result.exchange.error}; ${decision.reason}`,
         );
       }
+      throttledAt = isThrottled(this.policy, status, retryAfterMs) ? this.clock.now() : undefined;
       await this.clock.sleep(decision.delayMs);
     }
   }

@@ -199,6 +199,17 @@ describe('ApiClient', () => {
     expect(clock.sleeps).toEqual([7000, 7000]);
     expect(response.exchanges.map((exchange) => exchange.status)).toEqual([503, 503, 200]);
     expect(response.receivedAt, 'the answer returned arrived after both waits, on the client clock').toBe(1_000_000 + 14_000);
+    // Each retry waited out a Retry-After: time the target's rate cost it, as a wait for the pace does.
+    expect(response.exchanges.map((exchange) => exchange.pacedMs)).toEqual([0, 7000, 7000]);
+  });
+
+  it("counts no wait for the target's rate in a backoff after an answer that did not throttle", async () => {
+    let calls = 0;
+    server = await startServer((_request, response) => (++calls < 2 ? sendJson(response, 502, {}) : sendJson(response, 200, {})));
+    const clock = fakeClock();
+    const response = await new ApiClient({ baseUrl: server.url, clock }).request('GET', '/');
+    expect(clock.sleeps).toHaveLength(1);
+    expect(response.exchanges.map((exchange) => exchange.pacedMs)).toEqual([0, 0]);
   });
 
   it('returns the last transient answer when the retries run out', async () => {
