@@ -9,8 +9,9 @@ export interface HttpExchange {
   status: number | null;
   durationMs: number;
   /**
-   * How long the attempt waited to be sent for the target's rate: for its client's pace
-   * (support/transport/pace.ts), and after a throttled answer for its Retry-After; 0 when it went at once.
+   * How long the attempt waited to be sent for the target's rate: for its client's pauses and
+   * spacing (support/transport/pace.ts; not the start's window, the run's own caution), and after a
+   * throttled answer for its Retry-After; 0 when it went at once.
    */
   pacedMs: number;
   requestHeaders: Record<string, string>;

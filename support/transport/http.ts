@@ -198,8 +198,8 @@ export class ApiClient {
       // The headers (a token renewal among them, itself a request of this client) come before a
       // place at the pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(auth, options);
-      const asked = throttledAt ?? this.clock.now();
-      if (!(await this.pace.acquire(started + this.policy.maxTotalMs))) {
+      const held = await this.pace.acquire(started + this.policy.maxTotalMs);
+      if (held === false) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
         const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past the request's ${this.policy.maxTotalMs} ms deadline`;
@@ -208,7 +208,7 @@ export class ApiClient {
       const sentAt = this.clock.now();
       let result: Attempt | undefined;
       try {
-        result = await this.attempt(method, url, options, headers, earlier.length + attempt, sentAt - asked);
+        result = await this.attempt(method, url, options, headers, earlier.length + attempt, throttledAt === undefined ? held : sentAt - throttledAt);
       } finally {
         const answer = result?.response;
         this.pace.finished(answer && { sentAt, throttled: isThrottled(this.policy, answer.status, this.retryAfter(answer)), retryAfterMs: this.retryAfter(answer), headers: answer.headers });

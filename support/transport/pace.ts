@@ -153,15 +153,18 @@ export class Pace {
   }
 
   /**
-   * Resolves true when the next request of this client may be sent: within the starting window,
-   * after any pause, at the pace's spacing. Every such acquire is matched by one `finished`. Resolves
-   * false, at once, when it would have to wait past `deadline` (the clock's ms): the request cannot go in time.
+   * Resolves when the next request of this client may be sent: within the starting window, after
+   * any pause, at the pace's spacing; with how long it waited for the pauses and the spacing, the
+   * target's rate (the start's window is the run's own caution, not counted). Every such acquire is
+   * matched by one `finished`. Resolves false, at once, when it would have to wait past `deadline`
+   * (the clock's ms): the request cannot go in time.
    */
-  async acquire(deadline = Infinity): Promise<boolean> {
+  async acquire(deadline = Infinity): Promise<number | false> {
     if (this.window !== undefined && this.inFlight >= this.window) this.endStartInTime();
     while (this.window !== undefined && this.inFlight >= this.window) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
-    let at = Math.max(this.clock.now(), this.pausedUntil, this.nextSlotAt);
+    const placed = this.clock.now();
+    let at = Math.max(placed, this.pausedUntil, this.nextSlotAt);
     for (let pushedBack = this.pushedBackMs, queued = false; ; pushedBack = this.pushedBackMs, queued = true) {
       const now = this.clock.now();
       // Only a wait can miss the deadline: a request free to go now goes, however late it was asked for.
@@ -171,7 +174,7 @@ export class Pace {
       }
       // The slot is taken once the request is known to go in time: one refused at once takes none.
       if (!queued) this.nextSlotAt = at + (this.rps === undefined ? 0 : 1000 / this.rps);
-      if (at <= now) return true;
+      if (at <= now) return now - placed;
       this.heldBack = true;
       await this.clock.sleep(at - now);
       // A throttled answer that came meanwhile paused everyone again: the whole queue moves back by

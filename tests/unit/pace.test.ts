@@ -23,11 +23,15 @@ describe('Pace', () => {
     const pace = new Pace(clock);
     const inFlight = await Promise.all(Array.from({ length: PACING.initialWindow }, () => pace.acquire()));
     let fifth = false;
-    const waiting = pace.acquire().then(() => (fifth = true));
+    const waiting = pace.acquire().then((held) => {
+      fifth = true;
+      return held;
+    });
     await Promise.resolve();
     expect([inFlight.length, fifth]).toEqual([PACING.initialWindow, false]);
+    fake.advance(300);
     pace.finished({ sentAt: clock.now(), throttled: false });
-    await waiting;
+    expect(await waiting, "300 ms in the start's window, the run's own caution: not a wait for the target's rate").toBe(0);
     // Answered one by one, the window widens until it is open: no request waits any more.
     await sendThrough(pace, clock, PACING.openWindow);
     const open = await Promise.race([Promise.all(Array.from({ length: 200 }, () => pace.acquire())).then(() => 'open'), new Promise((resolve) => setTimeout(() => resolve('held'), 50))]);
@@ -40,17 +44,18 @@ describe('Pace', () => {
     // A budget of 0 ms that a millisecond of work before the request already used up.
     const asked = clock.now();
     clock.advance(1);
-    expect(await pace.acquire(asked)).toBe(true);
+    expect(await pace.acquire(asked), 'goes at once').toBe(0);
     pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
     expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
     // A ceiling of 1 a second: a request refused for its deadline takes no slot from the next one.
     const paced = new Pace(clock, 1);
-    expect(await paced.acquire()).toBe(true);
+    expect(await paced.acquire()).toBe(0);
     paced.finished();
     expect(await paced.acquire(clock.now() + 500), 'its slot is a second away').toBe(false);
     const before = clock.now();
-    await paced.acquire();
+    const held = await paced.acquire();
     expect(clock.now() - before, 'the next request goes in the refused one\'s slot, not after it').toBe(1_000);
+    expect(held, 'held for the pace that long').toBe(1_000);
   });
 
   it('ends the start in time even when no answer comes', async () => {
