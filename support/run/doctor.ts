@@ -2,9 +2,9 @@
 // handful of requests it says, one line per check, what works and what to fix: the configuration,
 // DNS, the proxy, TLS, a token for each client, each operation at its configured path, the
 // screening provider and scope, and the rate limit its answers showed. Every failing line names the
-// setting that fixes it. It creates no
-// person and uploads no consumer: the probes of write operations carry bodies the service must
-// refuse (an empty person, an empty consumer list), and reads read.
+// setting that fixes it. It creates no person and uploads no consumer: the probes of write
+// operations carry bodies the service must refuse (an empty person, an empty consumer list), and
+// reads read.
 import { lookup } from 'node:dns/promises';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isIP } from 'node:net';
@@ -252,8 +252,11 @@ async function tokenLine(config: ContractConfig, credentials: Credentials, varia
   }
 }
 
-/** Operations 1 to 7 with the client's token, screening with the screening token when CONTRACT_SCREENING_SCOPE asks for one. */
-/** Each operation's line; `throttled`, the probes the target throttled to their deadline (the rate limit line says so, once). */
+/**
+ * Operations 1 to 7 with the client's token, screening with the screening token when
+ * CONTRACT_SCREENING_SCOPE asks for one: each operation's line, and the probes the target throttled
+ * to their deadline (`throttled`: the rate limit line says so, once).
+ */
 async function operationLines(config: ContractConfig, token: IssuedToken, screeningToken: IssuedToken | undefined): Promise<{ lines: DoctorLine[]; throttled: TargetThrottledError[] }> {
   const bearer = (issued: IssuedToken) => new ApiClient({ baseUrl: config.baseUrl, addressSetting: BASE, requestTimeoutMs: PROBE_TIMEOUT_MS, auth: { kind: 'raw', authorization: `Bearer ${issued.accessToken}` } });
   const api = bearer(token);
