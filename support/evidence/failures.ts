@@ -17,8 +17,9 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
 
 /**
  * Failures that say nothing about the rule under test: the target could not be asked, it throttled
- * the client to its deadline (a request's, or the test's: support/evidence/test-time.ts), its list could not be read to its end, it refused permission or
- * served the operation elsewhere, or a step before the rule failed (support/evidence/refusals.ts).
+ * the client to its deadline (a request's, or the test's: support/evidence/test-time.ts), its list
+ * could not be read to its end, it refused permission or served the operation elsewhere, or a step
+ * before the rule failed (support/evidence/refusals.ts).
  */
 const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'TargetThrottledError', 'TestOutpacedError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
 
