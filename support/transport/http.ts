@@ -202,7 +202,9 @@ export class ApiClient {
       if (held === false) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
-        const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past the request's ${this.policy.maxTotalMs} ms deadline`;
+        const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
+        // Past a pause, what is left is its turn behind the requests queued before it.
+        const reason = waitMs > 0 ? `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}` : `not sent: its turn at this client's pace came after ${deadline}`;
         throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
       }
       const sentAt = this.clock.now();

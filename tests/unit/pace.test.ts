@@ -244,6 +244,17 @@ describe('ApiClient with a shared pace', () => {
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
   });
 
+  it('says a request not sent in time waited for its turn at the pace, not for a pause, when no pause holds it', async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, {}));
+    const clock = fakeClock();
+    // A ceiling of 1 a second: the second request's turn is a second away, past its 500 ms deadline.
+    const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1), deadlineMs: 500 });
+    await api.request('GET', '/a');
+    const error = await api.request('GET', '/b').catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(TargetThrottledError);
+    expect((error as Error).message).toContain("not sent: its turn at this client's pace came after the request's 500 ms deadline");
+  });
+
   it('paces by the rate-limit headers of an answer as they come over the wire, and tells each exchange how long it waited', async () => {
     server = await startServer((_request, response) => sendJson(response, 200, {}, { 'RateLimit-Policy': '"per-client";q=2;w=1, "daily";q=5000;w=86400' }));
     const clock = fakeClock();
