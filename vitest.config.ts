@@ -7,23 +7,21 @@ import { TEST_TIMEOUT_VARIABLE } from './support/evidence/test-time.js';
 // the project's own tests never mix into the contract report.
 const contractReports = process.env.CONTRACT_REPORTS === '1';
 
-// How many tests the contract worker runs at once: every test of the suite (256 is several times
-// as many) unless the bench's one-at-a-time figure sets CONTRACT_TESTS_AT_ONCE=1.
-function testsAtOnce(raw = process.env.CONTRACT_TESTS_AT_ONCE): number {
-  if (raw === undefined || raw === '') return 256;
+/** A whole number from the environment, at least `least`, or `fallback` when unset. */
+function wholeNumberSetting(variable: string, fallback: number, least: number, unit: string): number {
+  const raw = process.env[variable];
+  if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`CONTRACT_TESTS_AT_ONCE="${raw}" is invalid: use a whole number, 1 or more.`);
+  if (!Number.isInteger(value) || value < least) throw new Error(`${variable}="${raw}" is invalid: use a whole number${unit}, ${least} or more.`);
   return value;
 }
 
+// How many tests the contract worker runs at once: every test of the suite (256 is several times
+// as many) unless the bench's one-at-a-time figure sets CONTRACT_TESTS_AT_ONCE=1.
+const testsAtOnce = wholeNumberSetting('CONTRACT_TESTS_AT_ONCE', 256, 1, '');
 // How long one contract test may take: 120 s unless CONTRACT_TEST_TIMEOUT_MS gives a target that
 // paces the run slowly longer (support/evidence/test-time.ts says when the pace spent it).
-function testTimeout(raw = process.env[TEST_TIMEOUT_VARIABLE]): number {
-  if (raw === undefined || raw === '') return 120_000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1_000) throw new Error(`${TEST_TIMEOUT_VARIABLE}="${raw}" is invalid: use a whole number of milliseconds, 1000 or more.`);
-  return value;
-}
+const testTimeout = wholeNumberSetting(TEST_TIMEOUT_VARIABLE, 120_000, 1_000, ' of milliseconds');
 
 // The mutant matrix (support/run/mutant-matrix.ts) runs the contract specs once per mutant in one
 // vitest process: a project per mutant, each with a simulator of its own.
@@ -48,8 +46,8 @@ const contractRun = {
   runner: './support/run/concurrent-files.js',
   // vitest lets this many tests of a worker run at once (default 5), the ones of
   // concurrent files included.
-  maxConcurrency: testsAtOnce(),
-  testTimeout: testTimeout(),
+  maxConcurrency: testsAtOnce,
+  testTimeout,
   hookTimeout: 60_000,
   // The transformed support library is kept on disk (node_modules/.experimental-vitest-cache) for
   // the next run, and for every project of a run of several (the mutant matrix transforms it once,

@@ -6,7 +6,7 @@
 // fails as "Target throttled", saying how long requests waited for the pace and what to change.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeExchanges } from '../transport/exchanges.js';
-import { isThrottled, parseRetryAfter, RETRY_POLICY } from '../transport/retry.js';
+import { throttledAnswer } from '../transport/retry.js';
 
 /** What requests spent: how many, how long they waited for their client's pace and took to be answered, how many were throttled. */
 export interface Spending {
@@ -81,7 +81,7 @@ const since = (now: Spending, then: Spending): Spending => ({
 /** Counts every exchange, for the run and for the test that sent it (the worker's observers subscribe it once). */
 export function countTestSpending(): () => void {
   return observeExchanges((exchange) => {
-    const throttled = isThrottled(RETRY_POLICY, exchange.status ?? undefined, parseRetryAfter(exchange.responseHeaders['retry-after'], Date.now()));
+    const throttled = throttledAnswer(exchange.status, exchange.responseHeaders, Date.now());
     add(spentInAll, exchange.pacedMs, exchange.durationMs, throttled);
     const own = spending.getStore();
     if (own) add(own, exchange.pacedMs, exchange.durationMs, throttled);

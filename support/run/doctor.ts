@@ -29,7 +29,7 @@ import { NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { PACING, readRateLimitHeaders } from '../transport/pace.js';
 import { permissionNeeded } from '../evidence/refusals.js';
-import { isThrottled, parseRetryAfter, RETRY_POLICY } from '../transport/retry.js';
+import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 
 export type Verdict = 'ok' | 'FAIL' | 'skip' | 'note';
@@ -336,7 +336,7 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
  */
 export function rateLimitLine(answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[], throttledProbes: readonly TargetThrottledError[] = [], nowMs = Date.now()): DoctorLine {
   const check = 'rate limit';
-  const throttled = answers.filter(({ status, responseHeaders }) => isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(responseHeaders['retry-after'], nowMs)));
+  const throttled = answers.filter(({ status, responseHeaders }) => throttledAnswer(status, responseHeaders, nowMs));
   const kinds = new Set(throttled.map(({ status, responseHeaders }) => (responseHeaders['retry-after'] === undefined ? `${status}` : `${status} Retry-After ${responseHeaders['retry-after']}`)));
   const refused = throttled.length === 0 ? `none of ${answers.length} answers throttled` : `${throttled.length} of ${answers.length} answers throttled (${[...kinds].join(', ')})`;
   if (throttledProbes.length > 0) {

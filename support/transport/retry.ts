@@ -70,6 +70,11 @@ export function isThrottled(policy: RetryPolicy, status: number | undefined, ret
   return status !== undefined && (policy.throttleStatuses.includes(status) || (status === 503 && retryAfterMs !== undefined));
 }
 
+/** Whether an answer an observer saw (status and headers, as an exchange records them) was throttled under the default policy. */
+export function throttledAnswer(status: number | null, headers: Record<string, string>, nowMs: number): boolean {
+  return isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
+}
+
 export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): RetryDecision {
   const method = outcome.method.toUpperCase();
   const transient =

@@ -61,8 +61,9 @@ export function asTest<T>(title: string, body: () => Promise<T>): Promise<T> {
 export const test = base
   .extend('run', { scope: 'worker' }, readRun)
   // The one place where this worker's observers of the HTTP client and of the waits subscribe:
-  // report evidence and what each test's requests spent always; the observed-contract recording when the run writes reports; the wait log when
-  // npm run bench sets CONTRACT_WAIT_LOG to count polling attempts per wait across workers.
+  // report evidence and what each test's requests spent always; the observed-contract recording
+  // when the run writes reports; the wait log when npm run bench sets CONTRACT_WAIT_LOG to count
+  // polling attempts per wait across workers.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
   .extend('observers', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
