@@ -7,6 +7,7 @@ import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type 
 import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
+import { workOfTheRun } from '../transport/work.js';
 import { expectSchema, schemaErrors } from '../readings/schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
@@ -229,11 +230,11 @@ export class TokenProvider implements TokenSource {
     return this.clock.now() - token.issuedAt >= (token.expiresAt - token.issuedAt) * RENEWAL.atShareOfLifetime;
   }
 
-  /** One token request; concurrent callers share it. */
+  /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/work.ts). */
   private request(): Promise<string> {
     if (this.renewal) return this.renewal;
     this.lastRequestAt = this.clock.now();
-    this.renewal = requestToken(this.authUrl, this.credentials, this.options)
+    this.renewal = workOfTheRun(() => requestToken(this.authUrl, this.credentials, this.options))
       .then(({ token }) => {
         this.current = token;
         return token.accessToken;

@@ -12,6 +12,7 @@ import { networkSetupError, setupReason } from './network-errors.js';
 import { redact } from './redact.js';
 import { Pace, type PaceState } from './pace.js';
 import { classifyFailure, isThrottled, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
+import { NotSentError, workEnded } from './work.js';
 
 export type { HttpExchange } from './exchanges.js';
 
@@ -195,6 +196,8 @@ export class ApiClient {
     // When the last answer throttled this request: the wait for its Retry-After is the target's rate too.
     let throttledAt: number | undefined;
     for (let attempt = 1; ; attempt++) {
+      const endedBefore = notSent(method, url);
+      if (endedBefore) throw endedBefore;
       // The headers (a token renewal among them, itself a request of this client) come before a
       // place at the pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(auth, options);
@@ -206,6 +209,12 @@ export class ApiClient {
         // Past a pause, what is left is its turn behind the requests queued before it.
         const reason = waitMs > 0 ? `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}` : `not sent: its turn at this client's pace came after ${deadline}`;
         throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
+      }
+      // The test may have ended while the request waited for its turn: its place goes unused.
+      const endedWhileWaiting = notSent(method, url);
+      if (endedWhileWaiting) {
+        this.pace.finished();
+        throw endedWhileWaiting;
       }
       const sentAt = this.clock.now();
       let result: Attempt | undefined;
@@ -331,6 +340,12 @@ export class ApiClient {
     for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = value;
     return headers;
   }
+}
+
+/** The error for a request whose work (a test) has ended (support/transport/work.ts); undefined while it goes on. */
+function notSent(method: string, url: string): NotSentError | undefined {
+  const ended = workEnded();
+  return ended === undefined ? undefined : new NotSentError(`${method} ${new URL(url).pathname}`, ended);
 }
 
 async function authorizationFor(auth: Auth): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
+import { SharedWork } from '../transport/work.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, watch, type AwaitedTransition, type ReadAttempt } from '../readings/eventually.js';
@@ -212,7 +213,8 @@ const GLANCES_BEFORE_FULL = 2;
 /**
  * The waits of every test on one list of one client read it together: a wait that wants to look
  * while another's read of that list is in flight joins it, and the read goes on until every joined
- * wait's record is found (or the list ends). A wait that wants to look just after another's read
+ * wait's record is found (or the list ends); a wait whose test has ended no longer counts, and the
+ * read ends with the last of them (support/transport/work.ts). A wait that wants to look just after another's read
  * (begun at most `FRESH_MS` before, and after the wait's own last look) takes that answer instead,
  * if it shows the wait's record or was read to its last page: it is the look the wait would have
  * had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): an
@@ -235,7 +237,7 @@ export class SharedListReads {
    * than its schedule: less than a step of its reads at the delays seen (20 % of the time waited).
    */
   static readonly FRESH_MS = 300;
-  private readonly inFlight = new Map<string, { found: ((bodies: unknown[]) => boolean)[]; read: Promise<ListRead>; begunAt: number }>();
+  private readonly inFlight = new Map<string, { joined: SharedWork<(bodies: unknown[]) => boolean>; read: Promise<ListRead>; begunAt: number }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, NextPage>();
@@ -254,20 +256,24 @@ export class SharedListReads {
   read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, glance = false): Promise<ListRead> {
     // A glance is served by a whole read in flight too; a whole read only by another whole one.
     // Neither when it began before the wait's last look: what it shows may be older than that.
-    const current = [this.inFlight.get(`${path} whole`), glance ? this.inFlight.get(`${path} glance`) : undefined].find((read) => read !== undefined && read.begunAt > lookedAt);
+    // Nor when every wait that joined it has ended: it sends no more pages.
+    const current = [this.inFlight.get(`${path} whole`), glance ? this.inFlight.get(`${path} glance`) : undefined].find(
+      (read) => read !== undefined && read.begunAt > lookedAt && read.joined.goesOn(),
+    );
     if (current) {
-      current.found.push(found);
+      current.joined.join(found);
       return current.read;
     }
     const now = Date.now();
     const latest = this.latest.get(path);
     if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
-    const joined = [found];
+    const joined = new SharedWork<(bodies: unknown[]) => boolean>();
+    joined.join(found);
     const kind = glance ? 'glance' : 'whole';
-    const read: Promise<ListRead> = (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined)).finally(() => {
+    const read: Promise<ListRead> = joined.run(() => (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined))).finally(() => {
       if (this.inFlight.get(`${path} ${kind}`)?.read === read) this.inFlight.delete(`${path} ${kind}`);
     });
-    this.inFlight.set(`${path} ${kind}`, { found: joined, read, begunAt: now });
+    this.inFlight.set(`${path} ${kind}`, { joined, read, begunAt: now });
     void read.then(
       (answer) => {
         this.latest.set(path, { read: answer, begunAt: now });
@@ -291,11 +297,11 @@ export class SharedListReads {
     else this.newRecordsAt.set(path, at);
   }
 
-  private readWhole(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
-    return readPages(this.api, path, options, (bodies) => joined.every((each) => each(bodies)));
+  private readWhole(path: string, options: RequestOptions, joined: SharedWork<(bodies: unknown[]) => boolean>): Promise<ListRead> {
+    return readPages(this.api, path, options, (bodies) => joined.live().every((each) => each(bodies)));
   }
 
-  private async glance(path: string, options: RequestOptions, joined: ((bodies: unknown[]) => boolean)[]): Promise<ListRead> {
+  private async glance(path: string, options: RequestOptions, joined: SharedWork<(bodies: unknown[]) => boolean>): Promise<ListRead> {
     const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, this.newRecordsAt.get(path));
     if (read.ok) return read;
     this.newRecordsAt.delete(path);

@@ -7,6 +7,7 @@ import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule } from '../evidence/failures.js';
 import { labels } from '../evidence/report.js';
 import { spendTestTime } from '../evidence/test-time.js';
+import { testWork } from '../transport/work.js';
 
 /** Everything support/verbs/fixtures.ts declares, by name. */
 export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
@@ -33,7 +34,8 @@ export function rule(id: string) {
         });
         try {
           const { timeout, result } = context.task;
-          await asTest(title, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context)));
+          // Its requests stop when it ends, out of time as well (support/transport/work.ts).
+          await asTest(title, () => testWork(context.signal, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context))));
         } catch (error) {
           throw attributeToRule(error, id);
         }

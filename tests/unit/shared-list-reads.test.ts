@@ -1,7 +1,8 @@
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
+import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, startServer, type LocalServer } from './local-server.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
 
@@ -159,4 +160,57 @@ it('fails a look-up the target refuses as that refusal, not as a consumer missin
   server = await startServer((_request, response) => sendJson(response, 403, { message: 'no permission for consumers' }));
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
   await expect(consumers.lookUpConsumer('c-1')).rejects.toThrow(/Not permitted: the consumer list .*answered 403/);
+});
+
+describe('a read that waits of several tests joined', () => {
+  // Three pages, c-3 on the last; each page is answered when the test says.
+  const answers: (() => void)[] = [];
+  const answerNext = async (): Promise<void> => {
+    await expect.poll(() => answers.length).toBeGreaterThan(0);
+    answers.shift()!();
+  };
+  const pagesAsked = () => server!.received.map((request) => Number(/pageToken=(\d)/.exec(request.url)?.[1] ?? 1));
+  const path = DEFAULT_PATHS.consumers;
+  const shows = (consumerId: string) => (bodies: unknown[]) => JSON.stringify(bodies).includes(`"${consumerId}"`);
+  const inTest = (cancelled: AbortController, read: () => Promise<unknown>) => testWork(cancelled.signal, read).then((value) => value, (error: unknown) => error);
+
+  async function threePages(): Promise<SharedListReads> {
+    answers.length = 0;
+    server = await startServer((request, response) => {
+      const page = Number(/pageToken=(\d)/.exec(request.url)?.[1] ?? 1);
+      const next = page < 3 ? `${server!.url}${path}?pageToken=${page + 1}` : null;
+      answers.push(() => sendJson(response, 200, { items: [{ consumerId: `c-${page}` }], next }));
+    });
+    return new SharedListReads(new ApiClient({ baseUrl: server.url }));
+  }
+
+  it('goes on for the tests still waiting when the test that began it ends', async () => {
+    const reads = await threePages();
+    const [first, second] = [new AbortController(), new AbortController()];
+    const before = Date.now() - 1;
+    const began = inTest(first, () => reads.read(path, {}, shows('c-9'), before));
+    const joined = inTest(second, () => reads.read(path, {}, shows('c-2'), before));
+    first.abort('timed out');
+    for (let page = 1; page <= 2; page++) await answerNext();
+    expect(await joined, 'read on for the second test, and no further for the first').toMatchObject({ paging: { pages: 2, complete: false } });
+    expect(await began, 'one read for both').toBe(await joined);
+    expect(pagesAsked()).toEqual([1, 2]);
+  });
+
+  it('sends no more pages once every test that joined it has ended, and is not joined then', async () => {
+    const reads = await threePages();
+    const [first, second, later] = [new AbortController(), new AbortController(), new AbortController()];
+    const before = Date.now() - 1;
+    const ended = [inTest(first, () => reads.read(path, {}, shows('c-9'), before)), inTest(second, () => reads.read(path, {}, shows('c-3'), before))];
+    first.abort('timed out');
+    second.abort('timed out');
+    const fresh = inTest(later, () => reads.read(path, {}, shows('c-1'), before));
+    await answerNext();
+    const [one, two] = await Promise.all(ended);
+    expect(one).toBeInstanceOf(NotSentError);
+    expect(two).toBe(one);
+    expect((one as Error).message).toBe(`GET ${path} not sent: every test that joined it had ended`);
+    expect(await fresh, 'a read of its own').toMatchObject({ paging: { pages: 1 } });
+    expect(pagesAsked()).toEqual([1]);
+  });
 });

@@ -5,6 +5,7 @@ import { RETRY_POLICY } from '../../support/transport/retry.js';
 import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
 import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+import { testWork } from '../../support/transport/work.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
 const basic = `Basic ${Buffer.from('client-one:client-secret-value').toString('base64')}`;
@@ -158,6 +159,21 @@ describe('TokenProvider', () => {
     clock.advance(1);
     expect(await provider.accessToken()).toBe('renewed-token-1');
     expect(await provider.accessToken()).toBe('renewed-token-1');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('goes on with a renewal that a test began after that test ends: the other tests wait for it too', async () => {
+    server = await tokenServer(20);
+    const clock = fakeClock();
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+    clock.advance(20_000);
+    const cancelled = new AbortController();
+    let renewal!: Promise<string>;
+    await testWork(cancelled.signal, async () => {
+      renewal = provider.accessToken();
+      cancelled.abort(new Error('Test timed out in 500ms.'));
+    });
+    expect(await Promise.all([renewal, provider.accessToken()])).toEqual(['renewed-token-1', 'renewed-token-1']);
     expect(server.received).toHaveLength(1);
   });
 

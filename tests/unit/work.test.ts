@@ -1,0 +1,69 @@
+import { afterEach, expect, it } from 'vitest';
+import { ApiClient } from '../../support/transport/http.js';
+import { Pace } from '../../support/transport/pace.js';
+import { NotSentError, testWork } from '../../support/transport/work.js';
+import { sendJson, startServer, type LocalServer } from './local-server.js';
+
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** What a promise settled with: its value, or what it threw. */
+const settled = (promise: Promise<unknown>): Promise<unknown> => promise.then((value) => value, (error: unknown) => error);
+
+it('sends nothing more for a test whose body failed while another branch of it still polled, and says why', async () => {
+  server = await startServer((_request, response) => sendJson(response, 404, {}));
+  const api = new ApiClient({ baseUrl: server.url });
+  const pollUntilFound = async (): Promise<never> => {
+    for (;;) await api.request('GET', '/persons/g-1');
+  };
+  // The other branch fails once the first read was answered: a broken rule, say.
+  const breakRule = async () => {
+    await expect.poll(() => server!.received.length).toBeGreaterThan(0);
+    throw new Error('the rule was broken');
+  };
+  let polling!: Promise<never>;
+  await expect(testWork(new AbortController().signal, () => Promise.all([(polling = pollUntilFound()), breakRule()]))).rejects.toThrow('the rule was broken');
+  const stopped = await settled(polling);
+  expect(stopped).toBeInstanceOf(NotSentError);
+  expect((stopped as Error).message).toBe('GET /persons/g-1 not sent: the test it was for had ended');
+  const sent = server.received.length;
+  expect(await api.request('GET', '/persons/g-1').then((answer) => answer.status), 'outside the test (its cleanup): sent').toBe(404);
+  expect(server.received).toHaveLength(sent + 1);
+});
+
+it('sends nothing more for a test vitest cancelled (its timeout), naming the cause', async () => {
+  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const api = new ApiClient({ baseUrl: server.url });
+  const cancelled = new AbortController();
+  const test = testWork(cancelled.signal, async () => {
+    await api.request('GET', '/first');
+    cancelled.abort(new Error('Test timed out in 500ms.'));
+    await api.request('GET', '/second');
+  });
+  await expect(test).rejects.toThrow(new NotSentError('GET /second', 'the test it was for had been cancelled (Test timed out in 500ms.)'));
+  expect(server.received.map((request) => request.url)).toEqual(['/first']);
+});
+
+it('does not send a request that was waiting for its turn at the pace when its test ended', async () => {
+  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const cancelled = new AbortController();
+  // One request a second: the second waits for its turn, and the test is cancelled meanwhile.
+  let now = 0;
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      cancelled.abort('cancelled');
+      now += ms;
+    },
+  };
+  const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1) });
+  const test = testWork(cancelled.signal, async () => {
+    await api.request('GET', '/first');
+    await api.request('GET', '/second');
+  });
+  await expect(test).rejects.toThrow(NotSentError);
+  expect(server.received.map((request) => request.url)).toEqual(['/first']);
+});
