@@ -207,6 +207,9 @@ interface TogetherReads {
   othersReads(heard: (answer: ApiResponse) => void): () => void;
 }
 
+/** The waits that joined one read of a list, each by what it looks for. */
+type JoinedWaits = SharedWork<(bodies: unknown[]) => boolean>;
+
 /** A wait glancing at a list reads all of it after this many glances in a row that did not show its record. */
 const GLANCES_BEFORE_FULL = 2;
 
@@ -214,10 +217,10 @@ const GLANCES_BEFORE_FULL = 2;
  * The waits of every test on one list of one client read it together: a wait that wants to look
  * while another's read of that list is in flight joins it, and the read goes on until every joined
  * wait's record is found (or the list ends); a wait whose test has ended no longer counts, and the
- * read ends with the last of them (support/transport/work.ts). A wait that wants to look just after another's read
- * (begun at most `FRESH_MS` before, and after the wait's own last look) takes that answer instead,
- * if it shows the wait's record or was read to its last page: it is the look the wait would have
- * had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): an
+ * read ends with the last of them (support/transport/work.ts). A wait that wants to look just after
+ * another's read (begun at most `FRESH_MS` before, and after the wait's own last look) takes that
+ * answer instead, if it shows the wait's record or was read to its last page: it is the look the
+ * wait would have had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): an
  * answer that shows a wait's state is that wait's next attempt, at once, instead of a read of its
  * own after sleeping on (`eventually`'s othersReads), so an effect is noticed by whichever wait on
  * the list reads first. A list not yet showing a record costs a read of every page, so one answer
@@ -237,7 +240,7 @@ export class SharedListReads {
    * than its schedule: less than a step of its reads at the delays seen (20 % of the time waited).
    */
   static readonly FRESH_MS = 300;
-  private readonly inFlight = new Map<string, { joined: SharedWork<(bodies: unknown[]) => boolean>; read: Promise<ListRead>; begunAt: number }>();
+  private readonly inFlight = new Map<string, { joined: JoinedWaits; read: Promise<ListRead>; begunAt: number }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, NextPage>();
@@ -267,7 +270,7 @@ export class SharedListReads {
     const now = Date.now();
     const latest = this.latest.get(path);
     if (latest && latest.begunAt > lookedAt && now - latest.begunAt <= this.freshMs && (latest.read.paging.complete || found(pagesOf(latest.read)))) return Promise.resolve(latest.read);
-    const joined = new SharedWork<(bodies: unknown[]) => boolean>();
+    const joined: JoinedWaits = new SharedWork();
     joined.join(found);
     const kind = glance ? 'glance' : 'whole';
     const read: Promise<ListRead> = joined.run(() => (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined))).finally(() => {
@@ -297,11 +300,11 @@ export class SharedListReads {
     else this.newRecordsAt.set(path, at);
   }
 
-  private readWhole(path: string, options: RequestOptions, joined: SharedWork<(bodies: unknown[]) => boolean>): Promise<ListRead> {
+  private readWhole(path: string, options: RequestOptions, joined: JoinedWaits): Promise<ListRead> {
     return readPages(this.api, path, options, (bodies) => joined.live().every((each) => each(bodies)));
   }
 
-  private async glance(path: string, options: RequestOptions, joined: SharedWork<(bodies: unknown[]) => boolean>): Promise<ListRead> {
+  private async glance(path: string, options: RequestOptions, joined: JoinedWaits): Promise<ListRead> {
     const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, this.newRecordsAt.get(path));
     if (read.ok) return read;
     this.newRecordsAt.delete(path);
