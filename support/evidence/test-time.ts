@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeExchanges } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
+import { seconds } from '../transport/http.js';
 
 /** What requests spent: how many, how long they waited for their client's pace and took to be answered, how many were throttled. */
 export interface Spending {
@@ -52,7 +53,6 @@ export class TestOutpacedError extends Error {
     readonly timeoutMs: number,
     readonly spent: TestSpending,
   ) {
-    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const { own, whileItRan } = spent;
     super(
       `Target throttled: the test's ${seconds(timeoutMs)} ran out while the target's rate limit held the run's requests back: ` +

@@ -104,7 +104,8 @@ export class TargetThrottledError extends Error {
   }
 }
 
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+/** A duration as the throttling messages print it (`2.5 s`), that of a test out of time (support/evidence/test-time.ts) among them. */
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
 const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
 

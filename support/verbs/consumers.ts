@@ -220,11 +220,11 @@ const GLANCES_BEFORE_FULL = 2;
  * read ends with the last of them (support/transport/work.ts). A wait that wants to look just after
  * another's read (begun at most `FRESH_MS` before, and after the wait's own last look) takes that
  * answer instead, if it shows the wait's record or was read to its last page: it is the look the
- * wait would have had a moment earlier. And every wait on the list hears every answer read from it (`onRead`): an
- * answer that shows a wait's state is that wait's next attempt, at once, instead of a read of its
- * own after sleeping on (`eventually`'s othersReads), so an effect is noticed by whichever wait on
- * the list reads first. A list not yet showing a record costs a read of every page, so one answer
- * for all of them saves the most where waits are most frequent.
+ * wait would have had a moment earlier. And every wait on the list hears every answer read from it
+ * (`onRead`): an answer that shows a wait's state is that wait's next attempt, at once, instead of a
+ * read of its own after sleeping on (`eventually`'s othersReads), so an effect is noticed by
+ * whichever wait on the list reads first. A list not yet showing a record costs a read of every
+ * page, so one answer for all of them saves the most where waits are most frequent.
  *
  * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record
  * new to the list shows where the run's new records appear (ConsumerData): the first page of a list
