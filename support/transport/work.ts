@@ -21,7 +21,8 @@ function workUntil<T>(ends: AbortSignal, body: () => T): T {
 export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
   const ends = new AbortController();
   const cancel = () => ends.abort(`the test it was for had been cancelled (${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`);
-  cancelled.addEventListener('abort', cancel, { once: true });
+  if (cancelled.aborted) cancel();
+  else cancelled.addEventListener('abort', cancel, { once: true });
   try {
     return await workUntil(ends.signal, body);
   } finally {

@@ -9,6 +9,7 @@ import { assertSandboxTarget } from '../run/target.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
+import { NotSentError } from '../transport/work.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { coveredBy, operationNotFound } from '../evidence/refusals.js';
 
@@ -88,9 +89,13 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
     const first = this.track(person.id);
-    const response = await this.api.request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose });
-    // A refused first PUT created nobody: nothing for the cleanup (and a DELETE of an id another
-    // client owns could only be refused again). A refused update leaves the person to clean up.
+    // A first PUT that was refused, or never sent (its test had ended), created nobody: nothing for
+    // the cleanup (and a DELETE of an id another client owns could only be refused again). A refused
+    // update leaves the person to clean up.
+    const response = await this.api.request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose }).catch((error: unknown) => {
+      if (first && error instanceof NotSentError) this.untrack(person.id);
+      throw error;
+    });
     if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
     return response;
   }

@@ -47,6 +47,15 @@ it('sends nothing more for a test vitest cancelled (its timeout), naming the cau
   expect(server.received.map((request) => request.url)).toEqual(['/first']);
 });
 
+it('sends nothing for a test cancelled before its body began', async () => {
+  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const api = new ApiClient({ baseUrl: server.url });
+  const cancelled = new AbortController();
+  cancelled.abort(new Error('Bailed out'));
+  await expect(testWork(cancelled.signal, () => api.request('GET', '/first'))).rejects.toThrow(new NotSentError('GET /first', 'the test it was for had been cancelled (Bailed out)'));
+  expect(server.received).toEqual([]);
+});
+
 it('does not send a request that was waiting for its turn at the pace when its test ended', async () => {
   server = await startServer((_request, response) => sendJson(response, 200, {}));
   const cancelled = new AbortController();
