@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, TargetUnavailableError, type HttpExchange, type TokenSource } from '../../support/transport/http.js';
 import { RETRY_POLICY, classifyFailure, isThrottled, parseRetryAfter, retryDecision } from '../../support/transport/retry.js';
-import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 import { observeExchanges } from '../../support/transport/exchanges.js';
 
 describe('retryDecision', () => {
@@ -107,14 +107,10 @@ describe('classifyFailure', () => {
 });
 
 describe('ApiClient', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   it('joins paths to the base URL (prefix kept), adds the query and parses JSON', async () => {
-    server = await startServer((request, response) => sendJson(response, 200, { seen: request.url }));
+    const server = await listen((request, response) => sendJson(response, 200, { seen: request.url }));
     const api = new ApiClient({ baseUrl: `${server.url}/prefix/` });
     const response = await api.request<{ seen: string }>('get', '/persons/1', { query: { market: 'SE', q: 'a b' } });
     expect(response).toMatchObject({ status: 200, ok: true, body: { seen: '/prefix/persons/1?market=SE&q=a+b' } });
@@ -125,7 +121,7 @@ describe('ApiClient', () => {
   });
 
   it('sends JSON and form bodies with their content types, and keeps non-JSON text', async () => {
-    server = await startServer((request, response) => {
+    const server = await listen((request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end(`${request.headers['content-type']}|${request.body}`);
     });
@@ -137,7 +133,7 @@ describe('ApiClient', () => {
   });
 
   it('parses a JSON body even when the content type does not say so', async () => {
-    server = await startServer((_request, response) => {
+    const server = await listen((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('{"gedi":"g1"}');
     });
@@ -145,13 +141,13 @@ describe('ApiClient', () => {
   });
 
   it('returns non-2xx answers instead of throwing', async () => {
-    server = await startServer((_request, response) => sendJson(response, 404, { error: 'no such person' }));
+    const server = await listen((_request, response) => sendJson(response, 404, { error: 'no such person' }));
     const response = await new ApiClient({ baseUrl: server.url }).request('GET', '/persons/unknown');
     expect(response).toMatchObject({ status: 404, ok: false, body: { error: 'no such person' } });
   });
 
   it('renews the bearer token once on a 401 and repeats the request once', async () => {
-    server = await startServer((request, response) =>
+    const server = await listen((request, response) =>
       request.headers.authorization === 'Bearer fresh-token-value' ? sendJson(response, 200, { ok: true }) : sendJson(response, 401, {}),
     );
     let token = 'stale-token-value';
@@ -171,7 +167,7 @@ describe('ApiClient', () => {
   });
 
   it('answers the second 401 without renewing again', async () => {
-    server = await startServer((_request, response) => sendJson(response, 401, {}));
+    const server = await listen((_request, response) => sendJson(response, 401, {}));
     let renewals = 0;
     const tokens: TokenSource = { accessToken: async () => 'token-value-long', renew: async () => `token-${++renewals}` };
     const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');
@@ -181,7 +177,7 @@ describe('ApiClient', () => {
   });
 
   it('sends Basic, raw and no authorization as asked', async () => {
-    server = await startServer((request, response) => sendJson(response, 200, { authorization: request.headers.authorization ?? null }));
+    const server = await listen((request, response) => sendJson(response, 200, { authorization: request.headers.authorization ?? null }));
     const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'basic', credentials: { clientId: 'id', clientSecret: 'pw' } } });
     expect((await api.request('GET', '/')).body).toEqual({ authorization: `Basic ${Buffer.from('id:pw').toString('base64')}` });
     expect((await api.request('GET', '/', { auth: { kind: 'raw', authorization: 'Bearer not-a-token' } })).body).toEqual({ authorization: 'Bearer not-a-token' });
@@ -190,7 +186,7 @@ describe('ApiClient', () => {
 
   it('retries a transient answer after the delay the server asks for, without really waiting', async () => {
     let calls = 0;
-    server = await startServer((_request, response) =>
+    const server = await listen((_request, response) =>
       ++calls < 3 ? sendJson(response, 503, { busy: true }, { 'retry-after': '7' }) : sendJson(response, 200, { done: true }),
     );
     const clock = fakeClock();
@@ -205,7 +201,7 @@ describe('ApiClient', () => {
 
   it("counts no wait for the target's rate in a backoff after an answer that did not throttle", async () => {
     let calls = 0;
-    server = await startServer((_request, response) => (++calls < 2 ? sendJson(response, 502, {}) : sendJson(response, 200, {})));
+    const server = await listen((_request, response) => (++calls < 2 ? sendJson(response, 502, {}) : sendJson(response, 200, {})));
     const clock = fakeClock();
     const response = await new ApiClient({ baseUrl: server.url, clock }).request('GET', '/');
     expect(clock.sleeps).toHaveLength(1);
@@ -213,7 +209,7 @@ describe('ApiClient', () => {
   });
 
   it('returns the last transient answer when the retries run out', async () => {
-    server = await startServer((_request, response) => sendJson(response, 502, {}));
+    const server = await listen((_request, response) => sendJson(response, 502, {}));
     const clock = fakeClock();
     const response = await new ApiClient({ baseUrl: server.url, clock, random: () => 0.5 }).request('DELETE', '/');
     expect(response.status).toBe(502);
@@ -224,7 +220,7 @@ describe('ApiClient', () => {
   it('never repeats a POST whose outcome is unknown after the deadline', async () => {
     // The deadline leaves the request time to reach the server on a loaded machine (at 50 ms it
     // once expired before the request arrived); the answer comes well after it.
-    server = await startServer((_request, response) => setTimeout(() => sendJson(response, 200, {}), 1_000));
+    const server = await listen((_request, response) => setTimeout(() => sendJson(response, 200, {}), 1_000));
     const error = await new ApiClient({ baseUrl: server.url, clock: fakeClock() })
       .request('POST', '/consumers', { json: [], timeoutMs: 250 })
       .catch((caught: unknown) => caught);
@@ -235,10 +231,9 @@ describe('ApiClient', () => {
   });
 
   it('names the host and the cause when nothing answers', async () => {
-    server = await startServer(() => {});
+    const server = await listen(() => {});
     const url = server.url;
     await server.close();
-    server = undefined;
     const clock = fakeClock();
     const error = await new ApiClient({ baseUrl: url, clock }).request('POST', '/token').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetUnavailableError);
@@ -248,7 +243,7 @@ describe('ApiClient', () => {
   });
 
   it('publishes every attempt, redacted, to exchange observers, with the operation and purpose the caller named', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }));
+    const server = await listen((_request, response) => sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }));
     const seen: HttpExchange[] = [];
     const stop = observeExchanges((exchange) => seen.push(exchange));
     const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' } });

@@ -1,10 +1,10 @@
 // The list reader against every common paging convention, each served by a real local server with
 // five records a page, and against lists it cannot read to their end.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordsOwning } from '../../support/readings/facts.js';
 import { ListIncompleteError, nextPage, readPage, readPages } from '../../support/readings/list-reader.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { sendJson, startServer, type LocalServer } from './local-server.js';
+import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 const at = (body: unknown, headers: Record<string, string> = {}) => ({ body, headers, url: 'https://api.example.com/v3/consumers' });
 
@@ -51,11 +51,7 @@ describe('nextPage', () => {
 });
 
 describe('readPages', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   const RECORDS = Array.from({ length: 12 }, (_, index) => ({ consumerId: `c-${index + 1}` }));
   const slice = (from: number) => RECORDS.slice(from, from + 5);
@@ -89,8 +85,8 @@ describe('readPages', () => {
   ];
 
   it.each(conventions)('reads every record of a list paged by %s', async (_name, serve) => {
-    server = await startServer((request, response) => {
-      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server!.url);
+    const server = await listen((request, response) => {
+      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
       sendJson(response, 200, body, headers);
     });
     const all = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers');
@@ -100,7 +96,7 @@ describe('readPages', () => {
   });
 
   it('stops reading once the pages read so far hold what is wanted', async () => {
-    server = await startServer((request, response) => {
+    const server = await listen((request, response) => {
       const cursor = new URL(request.url, 'http://x').searchParams.get('cursor');
       sendJson(response, 200, { items: [{ consumerId: `c-${cursor ?? '1'}` }], nextCursor: String(Number(cursor ?? '1') + 1) });
     });
@@ -110,8 +106,8 @@ describe('readPages', () => {
   });
 
   it.each(conventions)('says how it asked for the page it stopped on, and reads that page alone again, when the list is paged by %s', async (_name, serve) => {
-    server = await startServer((request, response) => {
-      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server!.url);
+    const server = await listen((request, response) => {
+      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
       sendJson(response, 200, body, headers);
     });
     const api = new ApiClient({ baseUrl: server.url });
@@ -126,7 +122,7 @@ describe('readPages', () => {
   });
 
   it('calls a first page complete only when it is the only one', async () => {
-    server = await startServer((request, response) =>
+    const server = await listen((request, response) =>
       request.url.includes('short') ? sendJson(response, 200, { items: [1], next: null }) : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
     );
     const api = new ApiClient({ baseUrl: server.url });
@@ -136,7 +132,7 @@ describe('readPages', () => {
   });
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {
-    server = await startServer((request, response) => {
+    const server = await listen((request, response) => {
       if (request.url.includes('cursor=2')) sendJson(response, 503, { error: 'down' });
       else sendJson(response, 200, { items: [1], nextCursor: '2' });
     });
@@ -149,7 +145,7 @@ describe('readPages', () => {
     ['a total larger than what the pages hold', () => ({ items: [], offset: 5, limit: 5, total: 12 }), /total says 12 records/],
     ['a next page that is the same page again', () => ({ items: [1], next: '/v3/consumers?same=1' }), /already read/],
   ])('fails as "list could not be read completely" on %s, naming the convention', async (_name, body, reason) => {
-    server = await startServer((_request, response) => sendJson(response, 200, body()));
+    const server = await listen((_request, response) => sendJson(response, 200, body()));
     const error = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ListIncompleteError);
     expect((error as Error).message).toMatch(/^List could not be read completely: \/v3\/consumers \(/);
@@ -157,7 +153,7 @@ describe('readPages', () => {
   });
 
   it('fails past the page cap rather than pretend the list ended', async () => {
-    server = await startServer((request, response) => {
+    const server = await listen((request, response) => {
       const cursor = Number(new URL(request.url, 'http://x').searchParams.get('cursor') ?? 0);
       sendJson(response, 200, { items: [cursor], nextCursor: String(cursor + 1) });
     });

@@ -2,6 +2,7 @@
 // mocks, so what is tested is what undici actually sends and receives.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface ReceivedRequest {
   method: string;
@@ -44,6 +45,20 @@ export async function startServer(handler: Handler): Promise<LocalServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Starts servers for the tests of the file, or of the describe block, it is called in: each closes
+ * after the test that started it, passed or failed.
+ */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<LocalServer> {
+  const started: LocalServer[] = [];
+  afterEach(() => Promise.all(started.splice(0).map((server) => server.close())));
+  return async (handler) => {
+    const server = await startServer(handler);
+    started.push(server);
+    return server;
   };
 }
 

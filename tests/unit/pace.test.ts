@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, TargetThrottledError, systemClock } from '../../support/transport/http.js';
 import { PACING, Pace, readRateLimitHeaders, sharedPace } from '../../support/transport/pace.js';
 import { TokenProvider } from '../../support/run/tokens.js';
-import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
 async function sendThrough(pace: Pace, clock: ReturnType<typeof fakeClock>, count: number, throttled: (index: number) => boolean = () => false): Promise<number[]> {
@@ -211,14 +211,10 @@ describe('TargetThrottledError', () => {
 });
 
 describe('ApiClient with a shared pace', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   it('renews a token through the same pace while the start is full of requests waiting for that token', async () => {
-    server = await startServer((request, response) =>
+    const server = await listen((request, response) =>
       request.url.endsWith('/token.oauth2') ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 }) : sendJson(response, 200, { authorization: request.headers.authorization }),
     );
     const credentials = { clientId: 'paced-client', clientSecret: 'paced-secret' };
@@ -232,7 +228,7 @@ describe('ApiClient with a shared pace', () => {
 
   it("holds another caller of the same client back for one caller's Retry-After", async () => {
     let calls = 0;
-    server = await startServer((_request, response) => (++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {})));
+    const server = await listen((_request, response) => (++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {})));
     const clock = fakeClock();
     const pace = new Pace(clock);
     const [first, second] = [new ApiClient({ baseUrl: server.url, clock, pace }), new ApiClient({ baseUrl: server.url, clock, pace })];
@@ -245,7 +241,7 @@ describe('ApiClient with a shared pace', () => {
   });
 
   it('says a request not sent in time waited for its turn at the pace, not for a pause, when no pause holds it', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, {}));
+    const server = await listen((_request, response) => sendJson(response, 200, {}));
     const clock = fakeClock();
     // A ceiling of 1 a second: the second request's turn is a second away, past its 500 ms deadline.
     const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1), deadlineMs: 500 });
@@ -256,7 +252,7 @@ describe('ApiClient with a shared pace', () => {
   });
 
   it('paces by the rate-limit headers of an answer as they come over the wire, and tells each exchange how long it waited', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, {}, { 'RateLimit-Policy': '"per-client";q=2;w=1, "daily";q=5000;w=86400' }));
+    const server = await listen((_request, response) => sendJson(response, 200, {}, { 'RateLimit-Policy': '"per-client";q=2;w=1, "daily";q=5000;w=86400' }));
     const clock = fakeClock();
     const pace = new Pace(clock);
     const api = new ApiClient({ baseUrl: server.url, clock, pace });

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describes, gediIn, SandboxPersons } from '../../support/verbs/persons.js';
 import { createDataFactory } from '../../support/data/factories.js';
 import { ledgerFile, leftovers } from '../../support/data/ledger.js';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
-import { sendJson, startServer, type LocalServer } from './local-server.js';
+import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 describe('the gedi in a PUT response', () => {
   it.each([
@@ -38,14 +38,10 @@ describe('a record describing a stored person', () => {
 });
 
 describe('the cleanup of the persons a test created', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   it('deletes nobody for a first PUT that was never sent because its test had ended', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { gedi: 'G-1' }));
+    const server = await listen((_request, response) => sendJson(response, 200, { gedi: 'G-1' }));
     const runId = `unit-persons-${process.pid}-${Date.now()}`;
     const config = { baseUrl: server.url, paths: DEFAULT_PATHS, runId, client: { clientId: 'c', clientSecret: 's' } } as ContractConfig;
     const persons = new SandboxPersons(new ApiClient({ baseUrl: server.url }), config, createDataFactory({ seed: 1, runId, market: 'SE', scope: 'persons.test' }));

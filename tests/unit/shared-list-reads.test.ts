@@ -1,25 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
-import { sendJson, startServer, type LocalServer } from './local-server.js';
+import { sendJson, serversClosedAfterEach } from './local-server.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
 
-let server: LocalServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const listen = serversClosedAfterEach();
 
 const config = { availabilityTimeoutMs: 5_000, paths: DEFAULT_PATHS } as ContractConfig;
 
 it('serves concurrent waits on one list with one read, read on until every record awaited is found', async () => {
   // Two pages; the second consumer is on the second page.
-  server = await startServer((request, response) =>
+  const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
       ? sendJson(response, 200, { items: [{ consumerId: 'c-2', state: 'IDENTIFIED' }], next: null })
-      : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
   );
   const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
   const shows = (consumerId: string) => (bodies: unknown[]) => JSON.stringify(bodies).includes(`"${consumerId}"`);
@@ -31,10 +27,10 @@ it('serves concurrent waits on one list with one read, read on until every recor
 
 it('gives a wait that asks just after another\'s read that answer, when it shows the wait\'s record or was read to the end, and only if begun after the wait\'s last look', async () => {
   // Two pages: c-1 on the first, c-2 on the second.
-  server = await startServer((request, response) =>
+  const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
       ? sendJson(response, 200, { items: [{ consumerId: 'c-2' }], next: null })
-      : sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
   );
   // Fresh for a minute: what is checked here is which answers count, not how long one stays fresh.
   const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }), 60_000);
@@ -54,7 +50,7 @@ it('gives a wait that asks just after another\'s read that answer, when it shows
 });
 
 it('tells the waits on a list of every answer read from it, not of an answer handed on again, until they stop listening', async () => {
-  server = await startServer((_request, response) => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null }));
+  const server = await listen((_request, response) => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null }));
   const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }), 60_000);
   const path = DEFAULT_PATHS.consumers;
   const heard: unknown[] = [];
@@ -70,13 +66,13 @@ it('tells the waits on a list of every answer read from it, not of an answer han
 
 it('glances at the page where the run\'s records last appeared, and reads the whole list after two glances that missed', async () => {
   // Two pages: c-1 on the first; c-2 and c-3 on the second.
-  server = await startServer((request, response) =>
+  const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
       ? sendJson(response, 200, { items: [{ consumerId: 'c-2' }, { consumerId: 'c-3' }], next: null })
-      : sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
   );
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
-  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  const pages = () => server.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
   await consumers.awaitConsumer('c-2', 'to be listed');
   expect(pages(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
   await consumers.awaitConsumer('c-3', 'to be listed');
@@ -85,12 +81,12 @@ it('glances at the page where the run\'s records last appeared, and reads the wh
 
 it('forgets a page the target refuses to serve again, and reads the whole list instead', async () => {
   let tokenExpired = false;
-  server = await startServer((request, response) => {
+  const server = await listen((request, response) => {
     if (request.url.includes('pageToken=2')) {
       if (tokenExpired) return sendJson(response, 400, { error: 'page token expired' });
       return sendJson(response, 200, { items: [{ consumerId: 'c-2' }], next: null });
     }
-    return sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` });
+    return sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server.url}/consumer-intelligence/v3/consumers?pageToken=2` });
   });
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
   await consumers.awaitConsumer('c-2', 'to be listed');
@@ -102,14 +98,14 @@ it('forgets a page the target refuses to serve again, and reads the whole list i
 
 it('learns where new records appear only from a record new to the list, not from a new version of one listed before', async () => {
   // Two pages of subscribed persons: g-new on the first; g-old, listed long before, on the second.
-  server = await startServer((request, response) =>
+  const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
       ? sendJson(response, 200, { items: [{ gedi: 'g-old', familyName: 'Berg' }], next: null })
-      : sendJson(response, 200, { items: [{ gedi: 'g-new' }], next: `${server!.url}/consumer-intelligence/v3/subscriptions/persons?pageToken=2` }),
+      : sendJson(response, 200, { items: [{ gedi: 'g-new' }], next: `${server.url}/consumer-intelligence/v3/subscriptions/persons?pageToken=2` }),
   );
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
   const stored = (gedi: string) => ({ gedi, person: { legalId: `legal-${gedi}` } }) as StoredPerson;
-  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  const pages = () => server.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
   await consumers.awaitSubscription(stored('g-old'), 'to show the family name Berg', (item) => JSON.stringify(item).includes('Berg'));
   expect(pages()).toEqual([1, 1, 1, 2]);
   await consumers.awaitSubscription(stored('g-new'));
@@ -119,7 +115,7 @@ it('learns where new records appear only from a record new to the list, not from
 it('never joins a read in flight that began before the wait\'s last look, and keeps serving the newer one to others', async () => {
   // The first two reads are answered when the test says; any later one at once.
   const answers: (() => void)[] = [];
-  server = await startServer((_request, response) => {
+  const server = await listen((_request, response) => {
     const answer = () => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null });
     if (answers.push(answer) > 2) answer();
   });
@@ -142,13 +138,13 @@ it('never joins a read in flight that began before the wait\'s last look, and ke
 
 it('looks up a consumer listed before on the page where the run\'s records appear, and reads up to its record when it is not there', async () => {
   // Two pages: c-1 on the first; c-2 on the second.
-  server = await startServer((request, response) =>
+  const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
       ? sendJson(response, 200, { items: [{ consumerId: 'c-2', state: 'NOT_IDENTIFIED' }], next: null })
-      : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server!.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
+      : sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: `${server.url}/consumer-intelligence/v3/consumers?pageToken=2` }),
   );
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
-  const pages = () => server!.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
+  const pages = () => server.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
   expect(await consumers.lookUpConsumer('c-2')).toEqual({ consumerId: 'c-2', state: 'NOT_IDENTIFIED' });
   expect(pages(), 'a glance at the first page, then the pages up to the record').toEqual([1, 1, 2]);
   expect(await consumers.lookUpConsumer('c-1')).toEqual({ consumerId: 'c-1', state: 'IDENTIFIED' });
@@ -157,7 +153,7 @@ it('looks up a consumer listed before on the page where the run\'s records appea
 });
 
 it('fails a look-up the target refuses as that refusal, not as a consumer missing from the list', async () => {
-  server = await startServer((_request, response) => sendJson(response, 403, { message: 'no permission for consumers' }));
+  const server = await listen((_request, response) => sendJson(response, 403, { message: 'no permission for consumers' }));
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
   await expect(consumers.lookUpConsumer('c-1')).rejects.toThrow(/Not permitted: the consumer list .*answered 403/);
 });
@@ -169,23 +165,26 @@ describe('a read that waits of several tests joined', () => {
     await expect.poll(() => answers.length).toBeGreaterThan(0);
     answers.shift()!();
   };
-  const pagesAsked = () => server!.received.map((request) => Number(/pageToken=(\d)/.exec(request.url)?.[1] ?? 1));
   const path = DEFAULT_PATHS.consumers;
   const shows = (consumerId: string) => (bodies: unknown[]) => JSON.stringify(bodies).includes(`"${consumerId}"`);
   const inTest = (cancelled: AbortController, read: () => Promise<unknown>) => testWork(cancelled.signal, read).then((value) => value, (error: unknown) => error);
 
-  async function threePages(): Promise<SharedListReads> {
+  /** The shared reads of a list of three pages, and which pages were asked for. */
+  async function threePages(): Promise<{ reads: SharedListReads; pagesAsked: () => number[] }> {
     answers.length = 0;
-    server = await startServer((request, response) => {
+    const server = await listen((request, response) => {
       const page = Number(/pageToken=(\d)/.exec(request.url)?.[1] ?? 1);
-      const next = page < 3 ? `${server!.url}${path}?pageToken=${page + 1}` : null;
+      const next = page < 3 ? `${server.url}${path}?pageToken=${page + 1}` : null;
       answers.push(() => sendJson(response, 200, { items: [{ consumerId: `c-${page}` }], next }));
     });
-    return new SharedListReads(new ApiClient({ baseUrl: server.url }));
+    return {
+      reads: new SharedListReads(new ApiClient({ baseUrl: server.url })),
+      pagesAsked: () => server.received.map((request) => Number(/pageToken=(\d)/.exec(request.url)?.[1] ?? 1)),
+    };
   }
 
   it('goes on for the tests still waiting when the test that began it ends', async () => {
-    const reads = await threePages();
+    const { reads, pagesAsked } = await threePages();
     const [first, second] = [new AbortController(), new AbortController()];
     const before = Date.now() - 1;
     const began = inTest(first, () => reads.read(path, {}, shows('c-9'), before));
@@ -198,7 +197,7 @@ describe('a read that waits of several tests joined', () => {
   });
 
   it('sends no more pages once every test that joined it has ended, and is not joined then', async () => {
-    const reads = await threePages();
+    const { reads, pagesAsked } = await threePages();
     const [first, second, later] = [new AbortController(), new AbortController(), new AbortController()];
     const before = Date.now() - 1;
     const ended = [inTest(first, () => reads.read(path, {}, shows('c-9'), before)), inTest(second, () => reads.read(path, {}, shows('c-3'), before))];

@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactText } from '../../support/transport/redact.js';
 import { TargetThrottledError } from '../../support/transport/http.js';
 import { RETRY_POLICY } from '../../support/transport/retry.js';
 import { TokenError, registerCredentials, TokenProvider, requestToken, type IssuedToken } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
-import { fakeClock, sendJson, startServer, type LocalServer } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
 import { testWork } from '../../support/transport/work.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
 const basic = `Basic ${Buffer.from('client-one:client-secret-value').toString('base64')}`;
 
 describe('requestToken', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   it('sends the documented client-credentials request and returns the issued token', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'issued-access-token', token_type: 'Bearer', expires_in: 3600 }));
+    const server = await listen((_request, response) => sendJson(response, 200, { access_token: 'issued-access-token', token_type: 'Bearer', expires_in: 3600 }));
     const clock = fakeClock();
     const { token, response } = await requestToken(`${server.url}/`, credentials, { clock });
     expect(server.received).toHaveLength(1);
@@ -31,7 +27,7 @@ describe('requestToken', () => {
   });
 
   it('registers the access token, the secret and the Basic credential for redaction', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { access_token: 'another-access-token' }));
+    const server = await listen((_request, response) => sendJson(response, 200, { access_token: 'another-access-token' }));
     const { token } = await requestToken(server.url, credentials);
     expect(token.expiresAt).toBeUndefined();
     expect(redactText(`another-access-token client-secret-value ${basic.slice(6)}`)).toBe('[REDACTED] [REDACTED] [REDACTED]');
@@ -43,7 +39,7 @@ describe('requestToken', () => {
     [500, 'server', /failed with status 500/],
     [404, 'server', /Check CONTRACT_AUTH_URL/],
   ] as const)('reports status %i as %s, naming the auth URL and the fix', async (status, reason, message) => {
-    server = await startServer((_request, response) => sendJson(response, status, { error: 'invalid_client' }));
+    const server = await listen((_request, response) => sendJson(response, status, { error: 'invalid_client' }));
     const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TokenError);
     expect(error).toMatchObject({ reason, status, authUrl: `${server.url}/sandbox/v1/token.oauth2` });
@@ -56,7 +52,7 @@ describe('requestToken', () => {
     ['the first client', undefined, ['CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET']],
     ['the second client', SECOND_CLIENT_VARIABLES, ['CONTRACT_SECOND_CLIENT_ID', 'CONTRACT_SECOND_CLIENT_SECRET']],
   ] as const)('names the variables of %s when its credentials are rejected', async (_client, credentialVariables, variables) => {
-    server = await startServer((_request, response) => sendJson(response, 401, { error: 'invalid_client' }));
+    const server = await listen((_request, response) => sendJson(response, 401, { error: 'invalid_client' }));
     const error = (await requestToken(server.url, credentials, { clock: fakeClock(), credentialVariables }).catch((caught: unknown) => caught)) as TokenError;
     expect(error.variables).toEqual(variables);
     expect(error.message).toContain(`Check ${variables[0]} and ${variables[1]}`);
@@ -67,30 +63,29 @@ describe('requestToken', () => {
     ['a server error', 500, 'server'],
     ['an answer without access_token', 200, 'malformed'],
   ] as const)('names the token service variables for %s', async (_case, status, reason) => {
-    server = await startServer((_request, response) => sendJson(response, status, { token: 'x' }));
+    const server = await listen((_request, response) => sendJson(response, status, { token: 'x' }));
     const error = (await requestToken(server.url, credentials, { clock: fakeClock(), credentialVariables: SECOND_CLIENT_VARIABLES }).catch((caught: unknown) => caught)) as TokenError;
     expect(error).toMatchObject({ reason, variables: ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] });
     expect(error.message).toContain('CONTRACT_AUTH_URL');
   });
 
   it('names the token service variables when nothing answers', async () => {
-    server = await startServer(() => {});
+    const server = await listen(() => {});
     const url = server.url;
     await server.close();
-    server = undefined;
     const error = (await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught)) as TokenError;
     expect(error).toMatchObject({ reason: 'unreachable', variables: ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] });
     expect(error.message).toMatch(/Check CONTRACT_AUTH_URL/);
   });
 
   it('reports an answer without access_token as malformed', async () => {
-    server = await startServer((_request, response) => sendJson(response, 200, { token: 'x' }));
+    const server = await listen((_request, response) => sendJson(response, 200, { token: 'x' }));
     await expect(requestToken(server.url, credentials)).rejects.toMatchObject({ reason: 'malformed' });
   });
 
   it('reports a token service still answering 503 (without Retry-After) after the retries as unavailable (target unavailable), neither unreachable nor a configuration error', async () => {
     const status = 503;
-    server = await startServer((_request, response) => sendJson(response, status, { error: 'try later' }));
+    const server = await listen((_request, response) => sendJson(response, status, { error: 'try later' }));
     const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ reason: 'unavailable', status });
     expect(server.received.length).toBeGreaterThan(1);
@@ -101,7 +96,7 @@ describe('requestToken', () => {
     ['429', 429, {}],
     ['503 with Retry-After', 503, { 'retry-after': '2' }],
   ])('reports a token service still answering %s at the deadline as throttled, with the setting to lower', async (_case, status, headers) => {
-    server = await startServer((_request, response) => sendJson(response, status, { error: 'slow down' }, headers));
+    const server = await listen((_request, response) => sendJson(response, status, { error: 'slow down' }, headers));
     const error = await requestToken(server.url, credentials, { clock: fakeClock(), deadlineMs: 20_000, maxRps: 3 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetThrottledError);
     expect(error).toMatchObject({ status });
@@ -111,10 +106,9 @@ describe('requestToken', () => {
   });
 
   it('reports a host that does not answer as unreachable', async () => {
-    server = await startServer(() => {});
+    const server = await listen(() => {});
     const url = server.url;
     await server.close();
-    server = undefined;
     const error = await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ reason: 'unreachable' });
     expect((error as Error).message).toMatch(/unreachable \(target unavailable\).*refused.*CONTRACT_AUTH_URL/);
@@ -122,15 +116,11 @@ describe('requestToken', () => {
 });
 
 describe('TokenProvider', () => {
-  let server: LocalServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
+  const listen = serversClosedAfterEach();
 
   async function tokenServer(expiresIn = 600): Promise<LocalServer> {
     let issued = 0;
-    return startServer((_request, response) => {
+    return listen((_request, response) => {
       issued += 1;
       setTimeout(() => sendJson(response, 200, { access_token: `renewed-token-${issued}`, expires_in: expiresIn }), 20);
     });
@@ -143,7 +133,7 @@ describe('TokenProvider', () => {
   });
 
   it('uses the token it was given without asking for another', async () => {
-    server = await tokenServer();
+    const server = await tokenServer();
     const clock = fakeClock();
     const provider = new TokenProvider(server.url, credentials, runToken(clock, 600_000), { clock });
     expect(await provider.accessToken()).toBe('run-token-value');
@@ -151,7 +141,7 @@ describe('TokenProvider', () => {
   });
 
   it.each([600_000, 20_000, 5_000])('renews a %i ms token once 80 %% of its lifetime has passed, not a fixed time ahead', async (lifetimeMs) => {
-    server = await tokenServer(lifetimeMs / 1000);
+    const server = await tokenServer(lifetimeMs / 1000);
     const clock = fakeClock();
     const provider = new TokenProvider(server.url, credentials, runToken(clock, lifetimeMs), { clock });
     clock.advance(lifetimeMs * 0.8 - 1);
@@ -163,7 +153,7 @@ describe('TokenProvider', () => {
   });
 
   it('goes on with a renewal that a test began after that test ends: the other tests wait for it too', async () => {
-    server = await tokenServer(20);
+    const server = await tokenServer(20);
     const clock = fakeClock();
     const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
     clock.advance(20_000);
@@ -178,7 +168,7 @@ describe('TokenProvider', () => {
   });
 
   it('shares one renewal among concurrent callers, and asks again after a 401 only once half the lifetime has passed', async () => {
-    server = await tokenServer(20);
+    const server = await tokenServer(20);
     const clock = fakeClock();
     const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
     const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
@@ -191,7 +181,7 @@ describe('TokenProvider', () => {
   });
 
   it('asks for at most one 20 s token per 10 s in a five-minute run that is refused on every call', async () => {
-    server = await tokenServer(20);
+    const server = await tokenServer(20);
     const clock = fakeClock();
     const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
     for (let elapsed = 0; elapsed < 300_000; elapsed += 250) {
@@ -204,7 +194,7 @@ describe('TokenProvider', () => {
   });
 
   it('requests a token on first use when none was given', async () => {
-    server = await tokenServer();
+    const server = await tokenServer();
     const provider = new TokenProvider(server.url, credentials);
     expect(await provider.accessToken()).toBe('renewed-token-1');
   });

@@ -1,27 +1,23 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ApiClient } from '../../support/transport/http.js';
 import { Pace } from '../../support/transport/pace.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
-import { sendJson, startServer, type LocalServer } from './local-server.js';
+import { sendJson, serversClosedAfterEach } from './local-server.js';
 
-let server: LocalServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const listen = serversClosedAfterEach();
 
 /** What a promise settled with: its value, or what it threw. */
 const settled = (promise: Promise<unknown>): Promise<unknown> => promise.then((value) => value, (error: unknown) => error);
 
 it('sends nothing more for a test whose body failed while another branch of it still polled, and says why', async () => {
-  server = await startServer((_request, response) => sendJson(response, 404, {}));
+  const server = await listen((_request, response) => sendJson(response, 404, {}));
   const api = new ApiClient({ baseUrl: server.url });
   const pollUntilFound = async (): Promise<never> => {
     for (;;) await api.request('GET', '/persons/g-1');
   };
   // The other branch fails once the first read was answered: a broken rule, say.
   const breakRule = async () => {
-    await expect.poll(() => server!.received.length).toBeGreaterThan(0);
+    await expect.poll(() => server.received.length).toBeGreaterThan(0);
     throw new Error('the rule was broken');
   };
   let polling!: Promise<never>;
@@ -35,7 +31,7 @@ it('sends nothing more for a test whose body failed while another branch of it s
 });
 
 it('sends nothing more for a test vitest cancelled (its timeout), naming the cause', async () => {
-  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const server = await listen((_request, response) => sendJson(response, 200, {}));
   const api = new ApiClient({ baseUrl: server.url });
   const cancelled = new AbortController();
   const test = testWork(cancelled.signal, async () => {
@@ -48,7 +44,7 @@ it('sends nothing more for a test vitest cancelled (its timeout), naming the cau
 });
 
 it('sends nothing for a test cancelled before its body began', async () => {
-  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const server = await listen((_request, response) => sendJson(response, 200, {}));
   const api = new ApiClient({ baseUrl: server.url });
   const cancelled = new AbortController();
   cancelled.abort(new Error('Bailed out'));
@@ -57,7 +53,7 @@ it('sends nothing for a test cancelled before its body began', async () => {
 });
 
 it('does not send a request that was waiting for its turn at the pace when its test ended', async () => {
-  server = await startServer((_request, response) => sendJson(response, 200, {}));
+  const server = await listen((_request, response) => sendJson(response, 200, {}));
   const cancelled = new AbortController();
   // One request a second: the second waits for its turn, and the test is cancelled meanwhile.
   let now = 0;
