@@ -219,15 +219,18 @@ export class ApiClient {
       }
       const sentAt = this.clock.now();
       let result: Attempt | undefined;
+      let retryAfterMs: number | undefined;
+      let throttled = false;
       try {
         result = await this.attempt(method, url, options, headers, earlier.length + attempt, throttledAt === undefined ? held : sentAt - throttledAt);
+        retryAfterMs = this.retryAfter(result.response);
+        throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
       } finally {
         const answer = result?.response;
-        this.pace.finished(answer && { sentAt, throttled: isThrottled(this.policy, answer.status, this.retryAfter(answer)), retryAfterMs: this.retryAfter(answer), headers: answer.headers });
+        this.pace.finished(answer && { sentAt, throttled, retryAfterMs, headers: answer.headers });
       }
       history.push(result.exchange);
       const status = result.response?.status;
-      const retryAfterMs = this.retryAfter(result.response);
       const decision = retryDecision(this.policy, {
         method,
         attempt,
@@ -252,7 +255,7 @@ export class ApiClient {
           `${method} ${new URL(url).pathname}: ${result.exchange.error}; ${decision.reason}`,
         );
       }
-      throttledAt = isThrottled(this.policy, status, retryAfterMs) ? this.clock.now() : undefined;
+      throttledAt = throttled ? this.clock.now() : undefined;
       await this.clock.sleep(decision.delayMs);
     }
   }
