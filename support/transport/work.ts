@@ -13,6 +13,12 @@ function workUntil<T>(ends: AbortSignal, body: () => T): T {
   return sentFor.run(ends, body);
 }
 
+/** Calls `then` once `signal` aborts, at once when it already has; listening ends with `until`. */
+function whenAborted(signal: AbortSignal, then: () => void, until?: AbortSignal): void {
+  if (signal.aborted) then();
+  else signal.addEventListener('abort', then, { once: true, signal: until });
+}
+
 /**
  * Runs a test's body as work that ends when the body settles (a branch that failed leaves the others
  * polling) or when `cancelled` aborts (vitest's timeout, --bail, Ctrl+C). Whatever runs after it, its
@@ -20,13 +26,12 @@ function workUntil<T>(ends: AbortSignal, body: () => T): T {
  */
 export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
   const ends = new AbortController();
-  const cancel = () => ends.abort(`the test it was for had been cancelled (${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`);
-  if (cancelled.aborted) cancel();
-  else cancelled.addEventListener('abort', cancel, { once: true });
+  const settled = new AbortController();
+  whenAborted(cancelled, () => ends.abort(`the test it was for had been cancelled (${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`), settled.signal);
   try {
     return await workUntil(ends.signal, body);
   } finally {
-    cancelled.removeEventListener('abort', cancel);
+    settled.abort();
     ends.abort('the test it was for had ended');
   }
 }
@@ -64,8 +69,7 @@ export class SharedWork<T> {
   join(part: T): void {
     const ends = sentFor.getStore();
     this.joined.push({ part, ends });
-    if (ends?.aborted) this.left();
-    else ends?.addEventListener('abort', () => this.left(), { once: true, signal: this.over.signal });
+    if (ends) whenAborted(ends, () => this.left(), this.over.signal);
   }
 
   /** False once every joiner has ended: the work sends nothing more, and must not be joined. */

@@ -212,4 +212,13 @@ describe('a read that waits of several tests joined', () => {
     expect(await fresh, 'a read of its own').toMatchObject({ paging: { pages: 1 } });
     expect(pagesAsked()).toEqual([1]);
   });
+
+  it('sends nothing for a read that only a test already ended asked for', async () => {
+    const { reads, pagesAsked } = await threePages();
+    const ended = new AbortController();
+    ended.abort('timed out');
+    const read = await inTest(ended, () => reads.read(path, {}, shows('c-1'), Date.now() - 1));
+    expect((read as Error).message).toBe(`GET ${path} not sent: every test that joined it had ended`);
+    expect(pagesAsked()).toEqual([]);
+  });
 });
