@@ -1,6 +1,6 @@
 // Owns waiting: the only polling helper, with a deadline, backoff with jitter, Retry-After and visible attempts.
-// The only polling helper. The documentation promises effects "eventually" without a delay, so
-// every wait is bounded by the configured deadline and every attempt is visible in the report.
+// The documentation promises effects "eventually" without a delay, so every wait is bounded by the
+// configured deadline.
 import { BroadcastChannel } from 'node:worker_threads';
 import { systemClock, type ApiResponse, type Clock } from '../transport/http.js';
 import { parseRetryAfter } from '../transport/retry.js';
