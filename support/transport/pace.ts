@@ -5,7 +5,7 @@
 // the rate the target was seen to accept, and raises that rate again only slowly and only while it
 // holds requests back. Knowing nothing, it starts as TCP does: a few requests in flight, one more
 // for every one answered, so that a run whose every test starts at once does not open with a burst
-// the target refuses; the first throttled answer ends that start, and so does a window wide enough
+// the target refuses; a burst of throttled answers ends that start, and so does a window wide enough
 // to say the target is not limiting. The retry decision (support/transport/retry.ts) says whether
 // and until when a request is repeated; the pace says when any request may go.
 import type { Clock } from './http.js';
@@ -239,17 +239,20 @@ export class Pace {
     const window = this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.windowMs && entry.sentAt <= answer.sentAt);
     const refused = window.filter((entry) => entry.throttled).length;
     const accepted = (window.length - refused) * (1000 / PACING.windowMs);
+    // One refusal now and then (a transient fault) is honoured by its Retry-After alone, in the start too.
+    if (refused < PACING.minThrottled || refused < PACING.minThrottledShare * window.length) return;
     if (this.window !== undefined) {
-      // A refusal ends the start once the target has accepted enough to guess its rate from: what it
-      // accepted in the window. Before that (a refusal of the very first requests) it only pauses.
-      if (accepted < PACING.initialWindow) return;
+      // In the start the run's own window bounds what the target could accept, so what it accepted
+      // is its rate only once it refused at least as much (and accepted enough to guess from: the
+      // refusals of the very first requests only pause). Ended by a few faults among few answers,
+      // the start would hold the rest of the run to its own caution.
+      if (accepted < PACING.initialWindow || refused < accepted) return;
       this.window = undefined;
       return this.lower(accepted * PACING.margin, now);
     }
     // Only a request sent at the present pace says the pace is too fast; the many refusals of one
     // burst lower it once.
     if (answer.sentAt < this.lastChangeAt) return;
-    if (refused < PACING.minThrottled || refused < PACING.minThrottledShare * window.length) return;
     this.lower(Math.max(PACING.minRps, accepted * PACING.margin, this.acceptedOverSpan(answer.sentAt) * PACING.margin), now);
   }
 

@@ -67,11 +67,22 @@ describe('Pace', () => {
     expect(clock.now() - 1_000_000).toBeGreaterThanOrEqual(PACING.openAfterMs);
   });
 
-  it('ends the start at the first refusal after some were accepted, paced below what the target accepted', async () => {
+  it('ends the start once the target refused as many as it accepted, paced below what it accepted; a fault now and then, or a few among few answers, only pauses', async () => {
     const clock = fakeClock();
-    const pace = new Pace(clock);
-    await sendThrough(pace, clock, 10, (index) => index === 9);
-    expect(pace.state().rps).toBeCloseTo(9 * PACING.margin);
+    const faulty = new Pace(clock);
+    await sendThrough(faulty, clock, 10, (index) => index === 9);
+    expect(faulty.state(), 'one transient fault: a pause, and the start goes on').toMatchObject({ rps: undefined, throttledAnswers: 1 });
+    await sendThrough(faulty, clock, PACING.openWindow);
+    expect(clock.sleeps, 'nothing held back after the pause').toEqual([1_000]);
+
+    const sentAt = clock.now();
+    const fewAnswers = new Pace(clock);
+    for (const throttled of [false, false, false, false, false, true, true]) fewAnswers.observe({ sentAt, throttled, retryAfterMs: 1_000 });
+    expect(fewAnswers.state(), "two faults among seven answers: the start's own window let only five through").toMatchObject({ rps: undefined, throttledAnswers: 2 });
+
+    const limited = new Pace(clock);
+    for (let index = 0; index < 18; index++) limited.observe({ sentAt, throttled: index >= 9, retryAfterMs: 1_000 });
+    expect(limited.state().rps).toBeCloseTo(9 * PACING.margin);
   });
 
   it('holds nothing back once started until the target says something, and spaces requests at a ceiling set from the start', async () => {
