@@ -238,7 +238,8 @@ export class Pace {
     this.pause(now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     const window = this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.windowMs && entry.sentAt <= answer.sentAt);
     const refused = window.filter((entry) => entry.throttled).length;
-    const accepted = (window.length - refused) * (1000 / PACING.windowMs);
+    const acceptedAnswers = window.length - refused;
+    const accepted = acceptedAnswers * (1000 / PACING.windowMs);
     // One refusal now and then (a transient fault) is honoured by its Retry-After alone, in the start too.
     if (refused < PACING.minThrottled || refused < PACING.minThrottledShare * window.length) return;
     if (this.window !== undefined) {
@@ -246,7 +247,7 @@ export class Pace {
       // is its rate only once it refused at least as much (and accepted enough to guess from: the
       // refusals of the very first requests only pause). Ended by a few faults among few answers,
       // the start would hold the rest of the run to its own caution.
-      if (accepted < PACING.initialWindow || refused < accepted) return;
+      if (acceptedAnswers < PACING.initialWindow || refused < acceptedAnswers) return;
       this.window = undefined;
       return this.lower(accepted * PACING.margin, now);
     }
