@@ -1,8 +1,12 @@
-// Owns keeping what a run's waits learned of a target's times to consistency for the next run
-// against the same target, so that run's first waits start from them instead of from nothing.
+// Owns keeping what a run's waits learned of a target for the next run against the same target
+// (its times to consistency, and where its lists show new records), so that run's first waits
+// start from them instead of from nothing.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EffectTime } from './eventually.js';
+import type { PagePlace } from './list-reader.js';
+import { redactText } from '../transport/redact.js';
 import { LEARNED_TIMES_FILE } from '../run/paths.js';
 
 /** The variable naming the file (the bench's warm runs); `off` keeps nothing. */
@@ -25,11 +29,29 @@ export interface KeptTimes {
   /** When the run kept them (ISO 8601). */
   at: string;
   times: Record<string, EffectTime[]>;
+  /**
+   * Per client (`clientKey`) and list path, the page where the run's waits last found a record new
+   * to the list: where the next run's glances start (support/verbs/consumers.ts).
+   */
+  newRecords?: Record<string, Record<string, PagePlace>>;
+}
+
+/** A client's key in the kept file: a digest of its id, so the file names no client. */
+export function clientKey(clientId: string): string {
+  return createHash('sha256').update(clientId).digest('hex').slice(0, 16);
 }
 
 function isEffectTime(value: unknown): value is EffectTime {
   const { after, by } = (typeof value === 'object' && value !== null ? value : {}) as Partial<EffectTime>;
   return after !== undefined && by !== undefined && Number.isFinite(after) && Number.isFinite(by) && after <= by;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isPagePlace(value: unknown): value is PagePlace {
+  if (!isObject(value) || typeof value.end !== 'boolean' || !isObject(value.at)) return false;
+  const { url, query } = value.at;
+  return typeof url === 'string' || (isObject(query) && Object.values(query).every((each) => typeof each === 'string'));
 }
 
 /**
@@ -44,17 +66,26 @@ export function earlierTimes(file: string, target: string): KeptTimes | undefine
     if (kept.target !== target) return undefined;
     const times = Object.entries(kept.times ?? {});
     if (typeof kept.at !== 'string' || times.length === 0 || !times.every(([, each]) => Array.isArray(each) && each.every(isEffectTime))) throw new Error('not the times a run keeps');
-    return { target, at: kept.at, times: Object.fromEntries(times) };
+    const lists = Object.values(kept.newRecords ?? {});
+    if (!lists.every((places) => isObject(places) && Object.values(places).every(isPagePlace))) throw new Error('not the pages a run keeps');
+    return { target, at: kept.at, times: Object.fromEntries(times), newRecords: kept.newRecords ?? {} };
   } catch (error) {
     console.warn(`contract: ${file} is not what an earlier run keeps (${(error as Error).message}); the waits learn the target's times from nothing. Delete the file to silence this.`);
     return undefined;
   }
 }
 
+/** A page asked for with a secret in it (a next link that carries the access token, as some APIs' do) is not kept. */
+function carriesNoSecret(place: PagePlace): boolean {
+  const text = JSON.stringify(place);
+  return redactText(text) === text;
+}
+
 /** Keeps what this run learned of `target` in `file` for the next run, replacing what was there. */
-export function keepTimes(file: string, target: string, times: Record<string, EffectTime[]>): void {
+export function keepTimes(file: string, target: string, times: Record<string, EffectTime[]>, newRecords: Record<string, Record<string, PagePlace>> = {}): void {
   if (Object.keys(times).length === 0) return;
   mkdirSync(dirname(file), { recursive: true });
-  const kept: KeptTimes = { target, at: new Date().toISOString(), times };
+  const pages = Object.fromEntries(Object.entries(newRecords).map(([client, places]) => [client, Object.fromEntries(Object.entries(places).filter(([, place]) => carriesNoSecret(place)))]));
+  const kept: KeptTimes = { target, at: new Date().toISOString(), times, newRecords: pages };
   writeFileSync(file, `${JSON.stringify(kept)}\n`);
 }

@@ -185,9 +185,23 @@ export const MAX_PAGES = 500;
 export interface ListRead extends ApiResponse {
   /**
    * How the list was paged and how much of it was read: `complete` when from its first page to its
-   * last; `lastPage`, how the last page read was asked for (undefined: as the list's first page).
+   * last; `end` when the last page read is the list's last; `lastPage`, how the last page read was
+   * asked for (undefined: as the list's first page).
    */
-  paging: { convention: PagingConvention; pages: number; complete: boolean; lastPage?: NextPage };
+  paging: { convention: PagingConvention; pages: number; complete: boolean; end: boolean; lastPage?: NextPage };
+}
+
+/** A page of a list: how to ask for it, and whether it was the list's last when it was read. */
+export interface PagePlace {
+  at: NextPage;
+  end: boolean;
+}
+
+/** Where a look at a list starts, and where it must stop at the latest. */
+export interface PagesToRead {
+  /** How to ask for the page the look starts at; undefined: the list's first. */
+  from?: NextPage;
+  maxPages?: number;
 }
 
 /** GETs the page `at` asks for, or the list's first page. */
@@ -200,45 +214,42 @@ function fetchPage(api: ApiClient, path: string, options: RequestOptions, at: Ne
  * GETs the one page `at` asks for (the list's first without it): a look where records were seen
  * before, never a reading of the whole list, so `complete` only when a first page says it is the last.
  */
-export async function readPage(api: ApiClient, path: string, options: RequestOptions, at?: NextPage): Promise<ListRead> {
-  const page = await fetchPage(api, path, options, at);
-  const step = page.ok ? nextPage(page) : undefined;
-  return { ...page, paging: { convention: step?.convention ?? 'single page', pages: page.ok ? 1 : 0, complete: at === undefined && step !== undefined && !step.next && !step.unreachable, lastPage: at } };
+export function readPage(api: ApiClient, path: string, options: RequestOptions, at?: NextPage): Promise<ListRead> {
+  return readPages(api, path, options, () => true, { from: at });
 }
 
 /**
- * GETs `path` and the pages after it: all of them, or only until `until` holds for the bodies read
- * so far (a wanted record was found, and later pages cannot take it back; a check that something
- * is absent must read them all). One page: that response. Several: the last response with `body` =
- * the list of page bodies and every exchange, so the readings search all pages at once. The first
- * failing page is returned as it is. A list that cannot be read to its end throws ListIncompleteError.
+ * GETs `path` and the pages after it (or the page `from` asks for and those after it): all of them,
+ * or only until `until` holds for the bodies read so far (a wanted record was found, and later pages
+ * cannot take it back; a check that something is absent must read them all). One page: that
+ * response. Several: the last response with `body` = the list of page bodies and every exchange, so
+ * the readings search all pages at once. The first failing page is returned as it is. A list that
+ * cannot be read to its end throws ListIncompleteError.
  */
 export async function readPages(
   api: ApiClient,
   path: string,
   options: RequestOptions = {},
   until: (bodies: unknown[]) => boolean = () => false,
-  maxPages = MAX_PAGES,
+  { from, maxPages = MAX_PAGES }: PagesToRead = {},
 ): Promise<ListRead> {
   const read: ApiResponse[] = [];
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
-  let complete = false;
-  let at: NextPage | undefined;
+  let end = false;
+  let at = from;
   let page = await fetchPage(api, path, options, at);
   for (;;) {
-    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete, lastPage: at } };
+    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete: false, end: false, lastPage: at } };
     read.push(page);
-    if (until(read.map((each) => each.body))) break;
     const step = nextPage(page, firstPage);
     convention = step.convention;
-    firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
+    // Page numbers count from what the list's first page carries; a read begun later cannot tell.
+    if (from === undefined) firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
+    end = !step.next && !step.unreachable;
+    if (end || until(read.map((each) => each.body))) break;
     if (step.unreachable) throw new ListIncompleteError(path, convention, read.length, step.unreachable);
-    if (!step.next) {
-      complete = true;
-      break;
-    }
     // Stopping silently would let "not on any page" pass when it was only on a later page.
     if (read.length >= maxPages) throw new ListIncompleteError(path, convention, read.length, `a next page was still offered after ${maxPages} pages`);
     const key = JSON.stringify(step.next);
@@ -248,7 +259,7 @@ export async function readPages(
     page = await fetchPage(api, path, options, at);
   }
   const last = read[read.length - 1]!;
-  const paging = { convention, pages: read.length, complete, lastPage: at };
+  const paging = { convention, pages: read.length, complete: from === undefined && end, end, lastPage: at };
   if (read.length === 1) return { ...last, paging };
   return {
     ...last,

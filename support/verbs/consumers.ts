@@ -5,7 +5,7 @@ import { SharedWork } from '../transport/work.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, watch, type AwaitedTransition, type ReadAttempt } from '../readings/eventually.js';
-import { readPage, readPages, type ListRead, type NextPage } from '../readings/list-reader.js';
+import { readPage, readPages, type ListRead, type NextPage, type PagePlace } from '../readings/list-reader.js';
 import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
@@ -66,7 +66,7 @@ export class ConsumerData {
       const pages = pagesOf(read);
       const shows = read.ok && found(pages);
       missedGlances = read.ok && !read.paging.complete && !shows ? missedGlances + 1 : 0;
-      if (glancing?.newRecord && shows && !found(pages.slice(0, -1))) reads.newRecordsAppearAt(path, read.paging.lastPage);
+      if (glancing?.newRecord && shows && !found(pages.slice(0, -1))) reads.newRecordsAppearAt(path, read.paging.lastPage, read.paging.end);
       return read;
     };
     return { read, othersReads };
@@ -228,11 +228,13 @@ const GLANCES_BEFORE_FULL = 2;
  *
  * Neither the order of a list nor what its pages hold is documented, but a wait that finds a record
  * new to the list shows where the run's new records appear (ConsumerData): the first page of a list
- * shown newest first, the last of one shown oldest first. A glance reads that page only, or the
- * first page until such a record was found. What it shows is shown, affirmative evidence like any
- * page's; what it does not show may be on another page, so the wait's next reads include whole
- * ones (ConsumerData). A glance the target refuses (a page token that expired) forgets the page and
- * reads the whole list instead.
+ * shown newest first, the last of one shown oldest first. A glance reads that page, on to the
+ * list's end when it was the list's last (records that filled it went onto the pages after it), or
+ * the first page until such a record was found; a run starts from the pages the run before kept
+ * (`startFrom`), so a list that grows every night is not read whole to find them again. What a
+ * glance shows is shown, affirmative evidence like any page's; what it does not show may be on
+ * another page, so the wait's next reads include whole ones (ConsumerData). A glance the target
+ * refuses (a page token that expired) forgets the page and reads the whole list instead.
  */
 export class SharedListReads {
   /**
@@ -242,8 +244,8 @@ export class SharedListReads {
   static readonly FRESH_MS = 300;
   private readonly inFlight = new Map<string, { joined: JoinedWaits; read: Promise<ListRead>; begunAt: number }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
-  /** Per list, how to ask for the page where a wait last found a record new to it; absent: the first page. */
-  private readonly newRecordsAt = new Map<string, NextPage>();
+  /** Per list, the page where a wait last found a record new to it; absent: the first page. */
+  private readonly newRecordsAt = new Map<string, PagePlace>();
   /** Per list, the waits told of every answer read from it (`onRead`). */
   private readonly hearing = new Map<string, Set<(answer: ListRead) => void>>();
 
@@ -273,7 +275,7 @@ export class SharedListReads {
     const joined: JoinedWaits = new SharedWork();
     joined.join(found);
     const kind = glance ? 'glance' : 'whole';
-    const read: Promise<ListRead> = joined.run(() => (glance ? this.glance(path, options, joined) : this.readWhole(path, options, joined))).finally(() => {
+    const read: Promise<ListRead> = joined.run(() => (glance ? this.glance(path, options, joined) : this.readOn(path, options, joined))).finally(() => {
       if (this.inFlight.get(`${path} ${kind}`)?.read === read) this.inFlight.delete(`${path} ${kind}`);
     });
     this.inFlight.set(`${path} ${kind}`, { joined, read, begunAt: now });
@@ -294,21 +296,36 @@ export class SharedListReads {
     return () => hearing.delete(heard);
   }
 
-  /** A wait found a record new to the list on the page `at` asks for (undefined: the first). */
-  newRecordsAppearAt(path: string, at: NextPage | undefined): void {
+  /** A wait found a record new to the list on the page `at` asks for (undefined: the first), the list's last page then if `end`. */
+  newRecordsAppearAt(path: string, at: NextPage | undefined, end: boolean): void {
     if (at === undefined) this.newRecordsAt.delete(path);
-    else this.newRecordsAt.set(path, at);
+    else this.newRecordsAt.set(path, { at, end });
   }
 
-  private readWhole(path: string, options: RequestOptions, joined: JoinedWaits): Promise<ListRead> {
-    return readPages(this.api, path, options, (bodies) => joined.live().every((each) => each(bodies)));
+  /** Per list, the page where this run's waits last found a record new to it: for the next run (`startFrom`). */
+  newRecordsPlaces(): Record<string, PagePlace> {
+    return Object.fromEntries(this.newRecordsAt);
+  }
+
+  /** Glances start where an earlier run's waits last found records new to each list; this run's own finds replace them. */
+  startFrom(places: Readonly<Record<string, PagePlace>>): void {
+    for (const [path, place] of Object.entries(places)) if (!this.newRecordsAt.has(path)) this.newRecordsAt.set(path, place);
+  }
+
+  private readOn(path: string, options: RequestOptions, joined: JoinedWaits, from?: NextPage): Promise<ListRead> {
+    return readPages(this.api, path, options, (bodies) => joined.live().every((each) => each(bodies)), { from });
   }
 
   private async glance(path: string, options: RequestOptions, joined: JoinedWaits): Promise<ListRead> {
-    const read = await readPage(this.api, path, { ...options, purpose: `${options.purpose ?? 'list'}: the page where the run's new records appear` }, this.newRecordsAt.get(path));
+    const place = this.newRecordsAt.get(path);
+    const purpose = `${options.purpose ?? 'list'}: the page where the run's new records appear`;
+    // New records that came on the list's last page come there or on pages added after it: the
+    // glance reads on to the list's end (a page more when they filled it, the pages added since
+    // when an earlier run found the place).
+    const read = place?.end ? await this.readOn(path, { ...options, purpose: `${purpose}, and on to the end` }, joined, place.at) : await readPage(this.api, path, { ...options, purpose }, place?.at);
     if (read.ok) return read;
     this.newRecordsAt.delete(path);
-    return this.readWhole(path, options, joined);
+    return this.readOn(path, options, joined);
   }
 }
 
@@ -319,7 +336,8 @@ function pagesOf(read: ListRead): unknown[] {
 
 const listReads = new WeakMap<ApiClient, SharedListReads>();
 
-function listReadsOf(api: ApiClient): SharedListReads {
+/** The reads of every list of the client `api` calls as, shared by all its waits for the whole run. */
+export function listReadsOf(api: ApiClient): SharedListReads {
   let reads = listReads.get(api);
   if (!reads) listReads.set(api, (reads = new SharedListReads(api)));
   return reads;

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { earlierTimes, keepTimes, learnedTimesFile, LEARNED_TIMES_VARIABLE } from '../../support/readings/learned-times.js';
+import { clientKey, earlierTimes, keepTimes, learnedTimesFile, LEARNED_TIMES_VARIABLE } from '../../support/readings/learned-times.js';
 import { LEARNED_TIMES_FILE } from '../../support/run/paths.js';
+import { registerSecret } from '../../support/transport/redact.js';
 
 const TARGET = 'https://sandbox.example.com';
 const times = { create: [{ after: 1_000, by: 1_400 }, { after: 0, by: 2_000 }], subscription: [{ after: 1_500, by: 1_500 }] };
@@ -28,6 +29,7 @@ describe('learned times', () => {
     ['not JSON', '{"target": '],
     ['times that are not intervals', JSON.stringify({ target: TARGET, at: '2026-11-24T00:00:00Z', times: { create: [{ after: 2_000, by: 1_000 }] } })],
     ['no times', JSON.stringify({ target: TARGET, at: '2026-11-24T00:00:00Z', times: {} })],
+    ['pages that are not pages', JSON.stringify({ target: TARGET, at: '2026-11-24T00:00:00Z', times, newRecords: { client: { '/v3/consumers': { at: 3, end: true } } } })],
   ])('starts from nothing, saying why once, when the file is %s', (_name, text) => {
     const file = fileIn();
     keepTimes(file, TARGET, times);
@@ -50,9 +52,33 @@ describe('learned times', () => {
     expect(learnedTimesFile({ CONTRACT_REPORTS: '1', [LEARNED_TIMES_VARIABLE]: 'off' })).toBeUndefined();
   });
 
-  it('writes no secret: the target and the times only', () => {
+  it('keeps where each client\'s lists showed new records, under a digest of the client\'s id', () => {
     const file = fileIn();
-    keepTimes(file, TARGET, times);
-    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object)).toEqual(['target', 'at', 'times']);
+    const newRecords = { [clientKey('contract-client')]: { '/v3/consumers': { at: { query: { pageToken: 'eyJhZnRlciI6MzB9' } }, end: true } } };
+    keepTimes(file, TARGET, times, newRecords);
+    expect(earlierTimes(file, TARGET)?.newRecords).toEqual(newRecords);
+    expect(clientKey('contract-client')).not.toBe(clientKey('second-client'));
+  });
+
+  it('writes no secret: the target, the times and the pages only, and no client id', () => {
+    const file = fileIn();
+    keepTimes(file, TARGET, times, { [clientKey('contract-client')]: { '/v3/consumers': { at: { url: `${TARGET}/v3/consumers?page=3` }, end: true } } });
+    const text = readFileSync(file, 'utf8');
+    expect(Object.keys(JSON.parse(text) as object)).toEqual(['target', 'at', 'times', 'newRecords']);
+    expect(text).not.toContain('contract-client');
+  });
+
+  it('keeps no page asked for with a secret in it', () => {
+    const file = fileIn();
+    registerSecret('access-token-of-this-run');
+    const client = clientKey('contract-client');
+    keepTimes(file, TARGET, times, {
+      [client]: {
+        '/v3/consumers': { at: { url: `${TARGET}/v3/consumers?page=3&access_token=access-token-of-this-run` }, end: true },
+        '/v3/subscriptions/persons': { at: { query: { token: 'eyJhZnRlciI6MzB9' } }, end: true },
+      },
+    });
+    expect(readFileSync(file, 'utf8')).not.toContain('access-token-of-this-run');
+    expect(earlierTimes(file, TARGET)?.newRecords).toEqual({ [client]: { '/v3/subscriptions/persons': { at: { query: { token: 'eyJhZnRlciI6MzB9' } }, end: true } } });
   });
 });

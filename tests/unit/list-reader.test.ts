@@ -105,20 +105,23 @@ describe('readPages', () => {
     expect(server.received).toHaveLength(2);
   });
 
-  it.each(conventions)('says how it asked for the page it stopped on, and reads that page alone again, when the list is paged by %s', async (_name, serve) => {
+  it.each(conventions)('says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, when the list is paged by %s', async (_name, serve) => {
     const server = await listen((request, response) => {
       const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
       sendJson(response, 200, body, headers);
     });
     const api = new ApiClient({ baseUrl: server.url });
     const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
-    expect(stopped.paging).toMatchObject({ pages: 2, complete: false });
+    expect(stopped.paging).toMatchObject({ pages: 2, complete: false, end: false });
     expect(stopped.paging.lastPage).toBeDefined();
     const again = await readPage(api, '/v3/consumers', {}, stopped.paging.lastPage);
     expect(again.paging).toMatchObject({ pages: 1, complete: false });
     expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
     expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
-    expect(server.received).toHaveLength(3);
+    const onward = await readPages(api, '/v3/consumers', {}, undefined, { from: stopped.paging.lastPage });
+    expect(onward.paging, 'the pages before it were not read').toMatchObject({ pages: 2, complete: false, end: true });
+    expect(['c-6', 'c-12', 'c-1'].map((id) => recordsOwning(onward.body, id).length)).toEqual([1, 1, 0]);
+    expect(server.received).toHaveLength(5);
   });
 
   it('calls a first page complete only when it is the only one', async () => {
@@ -126,7 +129,7 @@ describe('readPages', () => {
       request.url.includes('short') ? sendJson(response, 200, { items: [1], next: null }) : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
     );
     const api = new ApiClient({ baseUrl: server.url });
-    expect((await readPage(api, '/v3/short', {})).paging.complete).toBe(true);
+    expect((await readPage(api, '/v3/short', {})).paging).toMatchObject({ complete: true, end: true });
     expect((await readPage(api, '/v3/consumers', {})).paging.complete).toBe(false);
     expect((await readPage(api, '/v3/short', {}, { url: `${server.url}/v3/short?page=2` })).paging.complete, 'a later page: the pages before it were not read').toBe(false);
   });
@@ -157,6 +160,6 @@ describe('readPages', () => {
       const cursor = Number(new URL(request.url, 'http://x').searchParams.get('cursor') ?? 0);
       sendJson(response, 200, { items: [cursor], nextCursor: String(cursor + 1) });
     });
-    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, undefined, 5)).rejects.toThrow(/after 5 pages/);
+    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, undefined, { maxPages: 5 })).rejects.toThrow(/after 5 pages/);
   });
 });

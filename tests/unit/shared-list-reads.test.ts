@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
+import { ConsumerData, listReadsOf, SharedListReads } from '../../support/verbs/consumers.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
@@ -40,13 +40,11 @@ it('gives a wait that asks just after another\'s read that answer, when it shows
   const firstPageOnly = await reads.read(path, {}, shows('c-1'), before);
   expect(server.received).toHaveLength(1);
   expect(await reads.read(path, {}, shows('c-1'), before), 'it shows the record').toBe(firstPageOnly);
-  await reads.read(path, {}, shows('c-2'), before);
+  const whole = await reads.read(path, {}, shows('c-2'), before);
   expect(server.received, 'not read to the end, and it does not show c-2: read anew').toHaveLength(3);
-  const whole = await reads.read(path, {}, shows('c-9'), before);
-  expect(server.received).toHaveLength(5);
-  expect(await reads.read(path, {}, shows('c-9'), before), 'read to the end: it says c-9 is on no page').toBe(whole);
+  expect(await reads.read(path, {}, shows('c-9'), before), 'read to the end (c-2 was on the last page): it says c-9 is on no page').toBe(whole);
   await reads.read(path, {}, shows('c-1'), Date.now());
-  expect(server.received, 'begun before the wait\'s last look: read anew').toHaveLength(6);
+  expect(server.received, 'begun before the wait\'s last look: read anew').toHaveLength(4);
 });
 
 it('tells the waits on a list of every answer read from it, not of an answer handed on again, until they stop listening', async () => {
@@ -77,6 +75,49 @@ it('glances at the page where the run\'s records last appeared, and reads the wh
   expect(pages(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
   await consumers.awaitConsumer('c-3', 'to be listed');
   expect(pages().slice(4), 'the second page showed the last record found: a glance there').toEqual([2]);
+});
+
+describe('a glance at a list that showed a new record on its last page', () => {
+  /** A list served a page of records each, page tokens 1, 2, …; `pages` may grow between reads. */
+  async function pagedList(pages: string[][]) {
+    const server = await listen((request, response) => {
+      const page = Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1);
+      const next = page < pages.length ? `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${page + 1}` : null;
+      sendJson(response, 200, { items: (pages[page - 1] ?? []).map((consumerId) => ({ consumerId })), next });
+    });
+    const api = new ApiClient({ baseUrl: server.url });
+    return { api, server, pagesAsked: () => server.received.map((request) => Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1)) };
+  }
+
+  it('reads on from that page to the end, where records that filled it went', async () => {
+    const pages = [['c-1'], ['c-2']];
+    const { api, pagesAsked } = await pagedList(pages);
+    const consumers = new ConsumerData(api, config);
+    await consumers.awaitConsumer('c-2', 'to be listed');
+    expect(pagesAsked(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
+    pages.push(['c-3'], ['c-4']);
+    await consumers.awaitConsumer('c-4', 'to be listed');
+    expect(pagesAsked().slice(4), 'one glance, from the second page on, and no whole list').toEqual([2, 3, 4]);
+    await consumers.awaitConsumer('c-4', 'to be listed');
+    expect(pagesAsked().slice(7), 'the page it was found on, the list\'s last').toEqual([4]);
+  });
+
+  it('reads that page alone when it was not the list\'s last', async () => {
+    const { api, pagesAsked } = await pagedList([['c-1'], ['c-2'], ['c-9']]);
+    const consumers = new ConsumerData(api, config);
+    await consumers.awaitConsumer('c-2', 'to be listed');
+    await consumers.awaitConsumer('c-2', 'to be listed');
+    expect(pagesAsked().slice(4)).toEqual([2]);
+  });
+
+  it('starts from where an earlier run found new records, and keeps where this run found them', async () => {
+    const { api, server, pagesAsked } = await pagedList([['c-1'], ['c-2'], ['c-3']]);
+    const page = (token: number) => ({ url: `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${token}` });
+    listReadsOf(api).startFrom({ [DEFAULT_PATHS.consumers]: { at: page(2), end: true } });
+    await new ConsumerData(api, config).awaitConsumer('c-3', 'to be listed');
+    expect(pagesAsked()).toEqual([2, 3]);
+    expect(listReadsOf(api).newRecordsPlaces()).toEqual({ [DEFAULT_PATHS.consumers]: { at: page(3), end: true } });
+  });
 });
 
 it('forgets a page the target refuses to serve again, and reads the whole list instead', async () => {
