@@ -103,11 +103,12 @@ describe('a glance at a list that showed a new record on its last page', () => {
   });
 
   it('reads that page alone when it was not the list\'s last', async () => {
-    const { api, pagesAsked } = await pagedList([['c-1'], ['c-2'], ['c-9']]);
+    const { api, pagesAsked } = await pagedList([['c-1'], ['c-2'], ['c-3']]);
     const consumers = new ConsumerData(api, config);
     await consumers.awaitConsumer('c-2', 'to be listed');
-    await consumers.awaitConsumer('c-2', 'to be listed');
-    expect(pagesAsked().slice(4)).toEqual([2]);
+    expect(pagesAsked(), 'the whole list read up to c-2, on the second page of three').toEqual([1, 1, 1, 2]);
+    await consumers.awaitConsumer('c-3', 'to be listed');
+    expect(pagesAsked().slice(4), 'two glances at the second page that missed, then the whole list').toEqual([2, 2, 1, 2, 3]);
   });
 
   it('starts from where an earlier run found new records, and keeps where this run found them', async () => {
