@@ -45,14 +45,15 @@ export class ConsumerData {
 
   /**
    * The reads of one wait on the list, shared with the other waits on it (SharedListReads): none
-   * older than the wait itself (it began after its write was answered), each newer than the last.
-   * A wait for a record may glance (`glancing`): read only the page where the run's new records
-   * appear, and the whole list after `GLANCES_BEFORE_FULL` glances that missed and at its deadline,
-   * so a record that appears elsewhere is still seen. A wait for a record new to the list (not a
-   * new version of one listed before) that finds it on the last page a read asked for, and on no
-   * page before, shows where new records appear.
+   * older than the wait itself (it began after its write was answered), each newer than the last;
+   * but a wait for what only the run's own write can show (`glancing.awaited`) takes it from any
+   * read in flight, whenever it began. A wait for a record may glance (`glancing`): read only the
+   * page where the run's new records appear, and the whole list after `GLANCES_BEFORE_FULL`
+   * glances that missed and at its deadline, so a record that appears elsewhere is still seen. A
+   * wait for a record new to the list (not a new version of one listed before) that finds it on the
+   * last page a read asked for, and on no page before, shows where new records appear.
    */
-  private readsTogether(list: ListName, glancing?: { newRecord: boolean }): TogetherReads {
+  private readsTogether(list: ListName, glancing?: { newRecord: boolean; awaited?: boolean }): TogetherReads {
     const { path, options } = this.listAt(list);
     const reads = listReadsOf(this.api);
     let lookedAt = Date.now();
@@ -61,7 +62,7 @@ export class ConsumerData {
     const read = async (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse> => {
       const begun = Date.now();
       const glance = glancing !== undefined && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
-      const read = await reads.read(path, options, found, lookedAt, glance);
+      const read = await reads.read(path, options, found, lookedAt, { glance, anyRead: glancing?.awaited });
       lookedAt = begun;
       const pages = pagesOf(read);
       const shows = read.ok && found(pages);
@@ -91,6 +92,7 @@ export class ConsumerData {
    * fails as that refusal (a 403 as not permitted), never as a consumer missing from it.
    */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
+    // Not `awaited`: the state it reads (NOT IDENTIFIED, say) must be no older than the call.
     const shows = (bodies: unknown[]) => consumerRecord(bodies, consumerId) !== undefined;
     const { read } = this.readsTogether('consumers', { newRecord: false });
     const glanced = await read(shows);
@@ -104,7 +106,7 @@ export class ConsumerData {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
       // Consumers are awaited after their upload: new to the list.
-      this.readsTogether('consumers', { newRecord: true }),
+      this.readsTogether('consumers', { newRecord: true, awaited: true }),
       (body) => consumerRecord(body, consumerId),
       until,
       transition,
@@ -118,7 +120,7 @@ export class ConsumerData {
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until?: (item: unknown) => boolean, transition?: AwaitedTransition): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
-      this.readsTogether('subscribed persons', { newRecord: until === undefined }),
+      this.readsTogether('subscribed persons', { newRecord: until === undefined, awaited: true }),
       (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
       until ?? (() => true),
       transition,
@@ -257,13 +259,16 @@ export class SharedListReads {
   /**
    * A read for a wait whose last look began at `lookedAt` (or whose write was answered then): a
    * glance at the page where new records appear when `glance`, else every page until `found` holds.
+   * With `anyRead`, what the wait looks for is shown only by the run's own write (a run-unique
+   * record, or its state after that write), so whichever page shows it is evidence, however early
+   * the read it came in began: the wait joins a read in flight that began before its last look too.
    */
-  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, glance = false): Promise<ListRead> {
+  read(path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean, lookedAt: number, { glance = false, anyRead = false } = {}): Promise<ListRead> {
     // A glance is served by a whole read in flight too; a whole read only by another whole one.
-    // Neither when it began before the wait's last look: what it shows may be older than that.
-    // Nor when every wait that joined it has ended: it sends no more pages.
+    // Neither when it began before the wait's last look (unless `anyRead`): what it shows may be
+    // older than that. Nor when every wait that joined it has ended: it sends no more pages.
     const current = [this.inFlight.get(`${path} whole`), glance ? this.inFlight.get(`${path} glance`) : undefined].find(
-      (read) => read !== undefined && read.begunAt > lookedAt && read.joined.goesOn(),
+      (read) => read !== undefined && (anyRead || read.begunAt > lookedAt) && read.joined.goesOn(),
     );
     if (current) {
       current.joined.join(found);

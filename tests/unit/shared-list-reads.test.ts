@@ -178,6 +178,24 @@ it('never joins a read in flight that began before the wait\'s last look, and ke
   expect(server.received).toHaveLength(2);
 });
 
+it('joins a read in flight that began before the wait\'s last look, for what only the run\'s own write can show', async () => {
+  const answers: (() => void)[] = [];
+  const server = await listen((_request, response) => {
+    answers.push(() => sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: null }));
+  });
+  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
+  const path = DEFAULT_PATHS.consumers;
+  const shows = (bodies: unknown[]) => JSON.stringify(bodies).includes('"c-1"');
+  const older = reads.read(path, {}, shows, Date.now() - 1_000);
+  await expect.poll(() => answers.length).toBe(1);
+  const lookedAt = Date.now();
+  await new Promise((after) => setTimeout(after, 5));
+  const awaited = reads.read(path, {}, shows, lookedAt, { anyRead: true });
+  answers[0]!();
+  expect(await awaited, 'the older read, joined').toBe(await older);
+  expect(server.received).toHaveLength(1);
+});
+
 it('looks up a consumer listed before on the page where the run\'s records appear, and reads up to its record when it is not there', async () => {
   // Two pages: c-1 on the first; c-2 on the second.
   const server = await listen((request, response) =>
