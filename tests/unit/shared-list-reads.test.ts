@@ -154,46 +154,44 @@ it('learns where new records appear only from a record new to the list, not from
   expect(pages().slice(4), 'still a glance at the first page').toEqual([1]);
 });
 
-it('never joins a read in flight that began before the wait\'s last look, and keeps serving the newer one to others', async () => {
-  // The first two reads are answered when the test says; any later one at once.
-  const answers: (() => void)[] = [];
-  const server = await listen((_request, response) => {
-    const answer = () => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null });
-    if (answers.push(answer) > 2) answer();
-  });
-  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
+describe('a read in flight that began before the wait\'s last look', () => {
   const path = DEFAULT_PATHS.consumers;
   const shows = (bodies: unknown[]) => JSON.stringify(bodies).includes('"c-1"');
-  const older = reads.read(path, {}, shows, Date.now() - 1_000);
-  await expect.poll(() => answers.length).toBe(1);
-  const lookedAt = Date.now();
-  await new Promise((after) => setTimeout(after, 5));
-  const newer = reads.read(path, {}, shows, lookedAt);
-  await expect.poll(() => answers.length, { message: 'begun before the last look: a read of its own' }).toBe(2);
-  answers[0]!();
-  await older;
-  const joined = reads.read(path, {}, shows, lookedAt);
-  answers[1]!();
-  expect(await joined, 'the older read ending did not forget the newer one in flight').toBe(await newer);
-  expect(server.received).toHaveLength(2);
-});
 
-it('joins a read in flight that began before the wait\'s last look, for what only the run\'s own write can show', async () => {
-  const answers: (() => void)[] = [];
-  const server = await listen((_request, response) => {
-    answers.push(() => sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: null }));
+  /** A read of a list in flight, and a last look of the wait after it began; the first two reads are answered when the test says, any later one at once. */
+  async function olderReadInFlight() {
+    const answers: (() => void)[] = [];
+    const server = await listen((_request, response) => {
+      const answer = () => sendJson(response, 200, { items: [{ consumerId: 'c-1', state: 'IDENTIFIED' }], next: null });
+      if (answers.push(answer) > 2) answer();
+    });
+    const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
+    const older = reads.read(path, {}, shows, Date.now() - 1_000);
+    await expect.poll(() => answers.length).toBe(1);
+    const lookedAt = Date.now();
+    await new Promise((after) => setTimeout(after, 5));
+    return { answers, server, reads, older, lookedAt };
+  }
+
+  it('is never joined, and the newer read keeps serving the others', async () => {
+    const { answers, server, reads, older, lookedAt } = await olderReadInFlight();
+    const newer = reads.read(path, {}, shows, lookedAt);
+    await expect.poll(() => answers.length, { message: 'begun before the last look: a read of its own' }).toBe(2);
+    answers[0]!();
+    await older;
+    const joined = reads.read(path, {}, shows, lookedAt);
+    answers[1]!();
+    expect(await joined, 'the older read ending did not forget the newer one in flight').toBe(await newer);
+    expect(server.received).toHaveLength(2);
   });
-  const reads = new SharedListReads(new ApiClient({ baseUrl: server.url }));
-  const path = DEFAULT_PATHS.consumers;
-  const shows = (bodies: unknown[]) => JSON.stringify(bodies).includes('"c-1"');
-  const older = reads.read(path, {}, shows, Date.now() - 1_000);
-  await expect.poll(() => answers.length).toBe(1);
-  const lookedAt = Date.now();
-  await new Promise((after) => setTimeout(after, 5));
-  const awaited = reads.read(path, {}, shows, lookedAt, { anyRead: true });
-  answers[0]!();
-  expect(await awaited, 'the older read, joined').toBe(await older);
-  expect(server.received).toHaveLength(1);
+
+  it('is joined by a wait for what only the run\'s own write can show', async () => {
+    const { answers, server, reads, older, lookedAt } = await olderReadInFlight();
+    const awaited = reads.read(path, {}, shows, lookedAt, { anyRead: true });
+    answers[0]!();
+    expect(await awaited, 'the older read, joined').toBe(await older);
+    expect(server.received).toHaveLength(1);
+  });
 });
 
 it('looks up a consumer listed before on the page where the run\'s records appear, and reads up to its record when it is not there', async () => {
