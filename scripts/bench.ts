@@ -27,10 +27,10 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { startSimulator, type RunningSimulator } from '../simulator/listen.js';
+import { startSimulator } from '../simulator/listen.js';
 import { pruneLedgers } from '../support/data/ledger.js';
 import type { WaitAttempts } from '../support/readings/eventually.js';
-import { simulatorAsRemoteTarget } from '../support/run/simulator-target.js';
+import { simulatorAsRemoteTarget, simulatorControl, type SimulatorRequests } from '../support/run/simulator-target.js';
 import { runContract, runVitest } from '../support/run/child-runs.js';
 import { BENCH_DIR, REPORTS_DIR } from '../support/run/paths.js';
 import { LEARNED_TIMES_VARIABLE } from '../support/readings/learned-times.js';
@@ -68,13 +68,6 @@ interface TimedRun {
   passed: boolean;
   /** Each spec file's own duration inside the run, slowest first. */
   files: { file: string; ms: number }[];
-}
-
-interface RequestReport {
-  counts: Record<string, number>;
-  tokensIssued: number;
-  /** Requests the simulator's rate limit answered 429. */
-  throttled: number;
 }
 
 interface VisibilityRecord {
@@ -123,12 +116,6 @@ async function timedVitest(label: string, args: string[], env: NodeJS.ProcessEnv
     .sort((a, b) => b.ms - a.ms);
   console.log(`bench: ${label}: ${wallMs} ms${cpuS === null ? '' : `, ${cpuS} CPU s`}${passed ? '' : ' (FAILED)'}`);
   return { wallMs, cpuS, passed, files };
-}
-
-async function control<T>(simulator: RunningSimulator, method: 'GET' | 'POST', route: string): Promise<T> {
-  const response = await fetch(`${simulator.baseUrl}/__control/${route}`, { method });
-  if (!response.ok) throw new Error(`bench: ${method} /__control/${route} answered ${response.status}`);
-  return (await response.json()) as T;
 }
 
 function mean(values: number[]): number | null {
@@ -216,7 +203,7 @@ async function withSpecsDoubled<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Requests, 429s, polling attempts and notice lag of one suite run, from the simulator's counters and the wait log. */
-function suiteCost(profile: Profile, requests: RequestReport, records: VisibilityRecord[], waits: LoggedWait[], clients: number) {
+function suiteCost(profile: Profile, requests: SimulatorRequests, records: VisibilityRecord[], waits: LoggedWait[], clients: number) {
   const attempts = waits.map((wait) => wait.attempts);
   const lags = records.flatMap((record) => (record.firstReadAt === null ? [] : [Math.max(0, record.firstReadAt - record.visibleAt)]));
   const tokenRequests = Object.entries(requests.counts).filter(([route]) => route.includes('token')).reduce((sum, [, n]) => sum + n, 0);
@@ -278,10 +265,10 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: 
       console.log(`bench: ${profile.name}: learning run ${run} of ${learningRuns}: ${learning.wallMs} ms${learning.passed ? '' : ', FAILED'}`);
     }
 
-    await control(simulator, 'POST', 'reset');
+    await simulatorControl(simulator, 'POST', 'reset');
     const suite = await timedVitest(`${profile.name}-suite`, [], { ...env, CONTRACT_WAIT_LOG: waitLog });
-    const requests = await control<RequestReport>(simulator, 'GET', 'requests');
-    const { records } = await control<{ records: VisibilityRecord[] }>(simulator, 'GET', 'visibility');
+    const requests = await simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests');
+    const { records } = await simulatorControl<{ records: VisibilityRecord[] }>(simulator, 'GET', 'visibility');
     writeFileSync(join(OUT_DIR, `${profile.name}-visibility.json`), `${JSON.stringify(records, null, 1)}\n`);
     const waits = readWaits(waitLog);
     const chain = observedCriticalPath(waits);
@@ -307,7 +294,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: 
     }
     const critical = alone.reduce((slowest, run) => (run.wallMs > slowest.wallMs ? run : slowest));
     const oneAtATime = await timedVitest(`${profile.name}-one-at-a-time`, [], { ...env, CONTRACT_TESTS_AT_ONCE: '1' });
-    await control(simulator, 'POST', 'reset');
+    await simulatorControl(simulator, 'POST', 'reset');
     const doubled = await withSpecsDoubled(() => timedVitest(`${profile.name}-doubled`, [], env));
     return {
       ...figures,

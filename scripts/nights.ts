@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../simulator/listen.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import { runVitestWithResults } from '../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../support/run/simulator-target.js';
+import { simulatorAsRemoteTarget, simulatorControl, type SimulatorRequests } from '../support/run/simulator-target.js';
 import { LEARNED_TIMES_VARIABLE } from '../support/readings/learned-times.js';
 
 /** The vendor's shapes, paths, scopes and paging, a sandbox with history, faults and a rate limit. */
@@ -32,10 +32,11 @@ const VENDOR_SANDBOX: SimulatorOptions = {
   rateLimitPerSecond: 5,
 };
 
-interface Counts {
-  counts: Record<string, number>;
-  throttled: number;
-  faultsInjected: number;
+/** The requests served so far, or only the list pages (operations 6 and 7) among them. */
+function sent(report: SimulatorRequests, listPages = false): number {
+  return Object.entries(report.counts)
+    .filter(([route]) => !listPages || /^GET .*\/(consumers|subscriptions\/persons)$/.test(route))
+    .reduce((sum, [, count]) => sum + count, 0);
 }
 
 function option(name: string, fallback: number): number {
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const seed = option('seed', 7);
   const simulator = await startSimulator({ ...VENDOR_SANDBOX, control: true, seed });
   const kept = mkdtempSync(join(tmpdir(), 'nights-'));
-  const counts = async (): Promise<Counts> => (await fetch(`${simulator.baseUrl}/__control/requests`)).json() as Promise<Counts>;
+  const counts = () => simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...simulatorAsRemoteTarget(simulator),
@@ -66,10 +67,6 @@ async function main(): Promise<void> {
       const started = Date.now();
       const run = await runVitestWithResults(['--project', 'contract'], { ...env, CONTRACT_SEED: String(seed * 100 + night) });
       const after = await counts();
-      const sent = (report: Counts, list?: boolean) =>
-        Object.entries(report.counts)
-          .filter(([route]) => !list || /^GET .*\/(consumers|subscriptions\/persons)$/.test(route))
-          .reduce((sum, [, count]) => sum + count, 0);
       const results = run.results;
       const passed = results ? `${results.numPassedTests} of ${results.numPassedTests + results.numFailedTests + results.numPendingTests}` : `none (exit ${run.code})`;
       console.log(`| ${night} | ${sent(after) - sent(before)} | ${sent(after, true) - sent(before, true)} | ${after.throttled - before.throttled} | ${after.faultsInjected - before.faultsInjected} | ${Math.round((Date.now() - started) / 1000)} | ${passed} |`);

@@ -21,3 +21,19 @@ export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.Pro
     CONTRACT_PROD_BASE_URL: '',
   };
 }
+
+/** What the simulator's control route says of the requests it has served (counts per route). */
+export interface SimulatorRequests {
+  counts: Record<string, number>;
+  tokensIssued: number;
+  /** Requests the simulator's rate limit answered 429. */
+  throttled: number;
+  faultsInjected: number;
+}
+
+/** Calls a control route of `simulator` (started with `control: true`), as the bench and `npm run nights` read its counts. */
+export async function simulatorControl<T>(simulator: RunningSimulator, method: 'GET' | 'POST', route: string): Promise<T> {
+  const response = await fetch(`${simulator.baseUrl}/__control/${route}`, { method });
+  if (!response.ok) throw new Error(`${method} /__control/${route} answered ${response.status}`);
+  return (await response.json()) as T;
+}
