@@ -119,6 +119,15 @@ describe('a glance at a list that showed a new record on its last page', () => {
     expect(pagesAsked()).toEqual([2, 3]);
     expect(listReadsOf(api).newRecordsPlaces()).toEqual({ [DEFAULT_PATHS.consumers]: { at: page(3), end: true } });
   });
+
+  it('reads the whole list when a page an earlier run kept now shows nothing (the sandbox was reset since)', async () => {
+    const { api, server, pagesAsked } = await pagedList([['c-1'], ['c-2']]);
+    const page = (token: number) => ({ url: `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${token}` });
+    listReadsOf(api).startFrom({ [DEFAULT_PATHS.consumers]: { at: page(9), end: true } });
+    await new ConsumerData(api, config).awaitConsumer('c-2', 'to be listed');
+    expect(pagesAsked(), 'two glances at the kept page, empty and the last, then the whole list').toEqual([9, 9, 1, 2]);
+    expect(listReadsOf(api).newRecordsPlaces()).toEqual({ [DEFAULT_PATHS.consumers]: { at: page(2), end: true } });
+  });
 });
 
 it('forgets a page the target refuses to serve again, and reads the whole list instead', async () => {
