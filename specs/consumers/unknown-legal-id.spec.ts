@@ -6,7 +6,8 @@
  * Its converse: a consumer whose legal id matches no person is not identified and gets no
  * subscription. A negative can only be observed at a moment: the moment chosen is when a matching
  * consumer uploaded after it has been identified and subscribed, so the unmatched one had longer
- * than that to be (wrongly) identified.
+ * than that to be (wrongly) identified. The subscribed persons are read every page at that moment
+ * or later: a watch of subscribed-only that reads them whole later serves this check too.
  * Not asserted (not shown): which state an unmatched consumer gets instead.
  */
 import { expect } from 'vitest';

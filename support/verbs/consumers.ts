@@ -9,6 +9,7 @@ import { readPage, readPages, type ListRead, type NextPage, type PagePlace } fro
 import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
+import { attachJson, step } from '../evidence/report.js';
 import { coveredBy } from '../evidence/refusals.js';
 
 type ListName = 'consumers' | 'subscribed persons';
@@ -73,16 +74,34 @@ export class ConsumerData {
     return { read, othersReads };
   }
 
-  /** Operation 6: every page, or only until `until` holds for the pages read so far. */
-  listConsumers(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    const { path, options } = this.listAt('consumers');
-    return readPages(this.api, path, options, until);
+  /** Operation 6, every page, read no earlier than the call: for a check that a record is absent (`readWhole`). */
+  listConsumers(): Promise<ListRead> {
+    return this.readWhole('consumers');
   }
 
-  /** Operation 7: every page, or only until `until` holds for the pages read so far. */
-  listSubscribedPersons(until?: (bodies: unknown[]) => boolean): Promise<ApiResponse> {
-    const { path, options } = this.listAt('subscribed persons');
-    return readPages(this.api, path, options, until);
+  /** Operation 7, every page, read no earlier than the call: for a check that a record is absent (`readWhole`). */
+  listSubscribedPersons(): Promise<ListRead> {
+    return this.readWhole('subscribed persons');
+  }
+
+  /**
+   * Every page of a list, read no earlier than the call: what a check that a record is absent needs.
+   * When a watch on the list has scheduled a whole read for later (`watchForPerson`), the check waits
+   * for it and takes it: a later read is as good evidence of an absence (the record had longer to
+   * appear), and one read of every page serves both.
+   */
+  private async readWhole(list: ListName): Promise<ListRead> {
+    const { path, options } = this.listAt(list);
+    const reads = listReadsOf(this.api);
+    const askedAt = Date.now();
+    const scheduled = reads.scheduledRead(path);
+    if (scheduled === undefined) return reads.read(path, options, () => false, askedAt);
+    return step(`Take the whole read of the ${list} due in ${Math.max(0, scheduled.at - askedAt)} ms for the watch of ${scheduled.what}: one read serves both`, async () => {
+      await reads.untilScheduledReadBegins(path, scheduled);
+      const read = await reads.read(path, options, () => false, askedAt);
+      await attachJson('the read taken (its pages are attached to the watch\'s test)', { answeredAfterMs: read.receivedAt - askedAt, status: read.status, pages: read.paging.pages, complete: read.paging.complete });
+      return read;
+    });
   }
 
   /**
@@ -188,18 +207,26 @@ export class ConsumerData {
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
-    const { read } = this.readsTogether(list);
-    const seen = await watch(
-      `${what} (it must not)`,
-      // Each page is read once for the stop: the pages before it were read when they came.
-      () => read((bodies) => listsPerson(bodies.at(-1), person).holds),
-      (response) => {
-        const reading = response.ok ? listsPerson(response.body, person) : undefined;
-        return reading?.holds ? reading : undefined;
-      },
-      { timeoutMs: windowMs },
-    );
-    return seen?.value ?? { holds: false, evidence: [], looked: `every page of the ${list}, read for ${windowMs} ms, for a record of ${what}` };
+    const { path, options } = this.listAt(list);
+    const reads = listReadsOf(this.api);
+    // The watch reads once, at its window's end (POLLING.watchShare): a check that a record is absent
+    // from the list meanwhile waits for that read (`readWhole`).
+    const withdraw = reads.schedule(path, Date.now() + windowMs, what);
+    try {
+      const seen = await watch(
+        `${what} (it must not)`,
+        // Only a read begun after the window's end counts. Each page is read once for the stop: the pages before it were read when they came.
+        () => reads.read(path, options, (bodies) => listsPerson(bodies.at(-1), person).holds, Date.now()),
+        (response) => {
+          const reading = response.ok ? listsPerson(response.body, person) : undefined;
+          return reading?.holds ? reading : undefined;
+        },
+        { timeoutMs: windowMs },
+      );
+      return seen?.value ?? { holds: false, evidence: [], looked: `every page of the ${list}, read for ${windowMs} ms, for a record of ${what}` };
+    } finally {
+      withdraw();
+    }
   }
 }
 
@@ -207,6 +234,12 @@ export class ConsumerData {
 interface TogetherReads {
   read(found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse>;
   othersReads(heard: (answer: ApiResponse) => void): () => void;
+}
+
+/** A whole read of a list a watch will make at `at`, watching for `what`. */
+interface ScheduledRead {
+  at: number;
+  what: string;
 }
 
 /** The waits that joined one read of a list, each by what it looks for. */
@@ -244,16 +277,23 @@ export class SharedListReads {
    * than its schedule: less than a step of its reads at the delays seen (20 % of the time waited).
    */
   static readonly FRESH_MS = 300;
+  /** How late a scheduled read may begin before the checks waiting for it read alone (a watch's read is due when its timer fires). */
+  static readonly SCHEDULE_GRACE_MS = 1_000;
   private readonly inFlight = new Map<string, { joined: JoinedWaits; read: Promise<ListRead>; begunAt: number }>();
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, PagePlace>();
   /** Per list, the waits told of every answer read from it (`onRead`). */
   private readonly hearing = new Map<string, Set<(answer: ListRead) => void>>();
+  /** Per list, the whole reads watches have scheduled (`schedule`). */
+  private readonly scheduled = new Map<string, Set<ScheduledRead>>();
+  /** Per list, the checks waiting for a scheduled read (`untilScheduledReadBegins`), woken when a whole read begins or a schedule is withdrawn. */
+  private readonly waitingForWhole = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly api: ApiClient,
     private readonly freshMs = SharedListReads.FRESH_MS,
+    private readonly scheduleGraceMs = SharedListReads.SCHEDULE_GRACE_MS,
   ) {}
 
   /**
@@ -284,6 +324,7 @@ export class SharedListReads {
       if (this.inFlight.get(`${path} ${kind}`)?.read === read) this.inFlight.delete(`${path} ${kind}`);
     });
     this.inFlight.set(`${path} ${kind}`, { joined, read, begunAt: now });
+    if (!glance) this.wake(path);
     void read.then(
       (answer) => {
         this.latest.set(path, { read: answer, begunAt: now });
@@ -292,6 +333,48 @@ export class SharedListReads {
       () => undefined,
     );
     return read;
+  }
+
+  /**
+   * A watch will read the whole list at `at` (watching for `what`); returns how to withdraw it, once
+   * the watch has read or ended. Until then, a check that a record is absent waits for that read.
+   */
+  schedule(path: string, at: number, what: string): () => void {
+    const scheduled = this.scheduled.get(path) ?? new Set();
+    const read = { at, what };
+    this.scheduled.set(path, scheduled.add(read));
+    return () => {
+      scheduled.delete(read);
+      this.wake(path);
+    };
+  }
+
+  /** The earliest whole read of the list a watch has scheduled and not withdrawn; undefined when none has. */
+  scheduledRead(path: string): ScheduledRead | undefined {
+    return [...(this.scheduled.get(path) ?? [])].reduce<ScheduledRead | undefined>((earliest, read) => (earliest === undefined || read.at < earliest.at ? read : earliest), undefined);
+  }
+
+  /**
+   * Resolves when a whole read of the list begins (the one scheduled, or any other after the call),
+   * when a schedule is withdrawn (its watch ended without it), or `SCHEDULE_GRACE_MS` after the
+   * read was due: then the caller reads alone.
+   */
+  untilScheduledReadBegins(path: string, scheduled: ScheduledRead): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = this.waitingForWhole.get(path) ?? new Set();
+      this.waitingForWhole.set(path, waiting);
+      const done = () => {
+        clearTimeout(late);
+        waiting.delete(done);
+        resolve();
+      };
+      const late = setTimeout(done, Math.max(0, scheduled.at - Date.now()) + this.scheduleGraceMs);
+      waiting.add(done);
+    });
+  }
+
+  private wake(path: string): void {
+    for (const done of [...(this.waitingForWhole.get(path) ?? [])]) done();
   }
 
   /** Tells `heard` of every answer read from the list at `path` from now on; returns how to stop. */

@@ -289,3 +289,85 @@ describe('a read that waits of several tests joined', () => {
     expect(pagesAsked()).toEqual([]);
   });
 });
+
+describe('a check that a record is absent from a list a watch will read whole', () => {
+  const path = DEFAULT_PATHS.consumers;
+  const stored = { gedi: 'g-9', person: { legalId: 'legal-9' } } as StoredPerson;
+
+  /** A list of two pages, c-1 and c-2, answered at once; the times its pages were asked for. */
+  async function twoPages() {
+    const askedAt: number[] = [];
+    const server = await listen((request, response) => {
+      askedAt.push(Date.now());
+      if (request.url.includes('pageToken=2')) sendJson(response, 200, { items: [{ consumerId: 'c-2' }], next: null });
+      else sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server.url}${path}?pageToken=2` });
+    });
+    return { api: new ApiClient({ baseUrl: server.url }), server, askedAt };
+  }
+
+  it('waits for the watch\'s read and takes it: one read of every page serves both', async () => {
+    const { api, server, askedAt } = await twoPages();
+    const consumers = new ConsumerData(api, config);
+    const started = Date.now();
+    const watched = consumers.watchForPerson('consumers', stored, 150);
+    const checked = await consumers.listConsumers();
+    expect(checked.paging).toMatchObject({ pages: 2, complete: true });
+    expect((await watched).holds).toBe(false);
+    expect(server.received, 'the two pages, once').toHaveLength(2);
+    expect(askedAt[0]! - started, 'read at the end of the watch\'s window').toBeGreaterThanOrEqual(150);
+  });
+
+  it('reads alone, at once, when no watch has scheduled a read or the watch ended without it', async () => {
+    const { api, server } = await twoPages();
+    const reads = listReadsOf(api);
+    const withdraw = reads.schedule(path, Date.now() + 60_000, 'a person that must not be listed');
+    const checked = new ConsumerData(api, config).listConsumers();
+    await new Promise((after) => setTimeout(after, 20));
+    expect(server.received, 'waiting for the watch\'s read').toHaveLength(0);
+    withdraw();
+    expect((await checked).paging).toMatchObject({ pages: 2, complete: true });
+    await new ConsumerData(api, config).listConsumers();
+    expect(server.received).toHaveLength(4);
+  });
+
+  it('reads alone when the scheduled read has not begun a grace after it was due', async () => {
+    const { api, server } = await twoPages();
+    const reads = new SharedListReads(api, SharedListReads.FRESH_MS, 30);
+    reads.schedule(path, Date.now() + 20, 'a person that must not be listed');
+    const started = Date.now();
+    await reads.untilScheduledReadBegins(path, reads.scheduledRead(path)!);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('takes any whole read begun after it asked, before the watch\'s', { timeout: 5_000 }, async () => {
+    const { api, server } = await twoPages();
+    const reads = listReadsOf(api);
+    reads.schedule(path, Date.now() + 60_000, 'a person that must not be listed');
+    const checked = new ConsumerData(api, config).listConsumers();
+    await new Promise((after) => setTimeout(after, 5));
+    const other = reads.read(path, {}, () => false, Date.now());
+    expect(await checked).toBe(await other);
+    expect(server.received).toHaveLength(2);
+  });
+});
+
+it('watches a list with a read begun after the window\'s end, never one in flight before it', async () => {
+  let answerFirst: (() => void) | undefined;
+  const server = await listen((_request, response) => {
+    const answer = () => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null });
+    if (answerFirst === undefined) answerFirst = answer;
+    else answer();
+  });
+  const api = new ApiClient({ baseUrl: server.url });
+  const consumers = new ConsumerData(api, config);
+  const watched = consumers.watchForPerson('consumers', { gedi: 'g-9', person: { legalId: 'legal-9' } } as StoredPerson, 50);
+  await new Promise((after) => setTimeout(after, 5));
+  const inFlight = listReadsOf(api).read(DEFAULT_PATHS.consumers, {}, () => false, Date.now());
+  await expect.poll(() => answerFirst).toBeDefined();
+  // Joined, the watch would wait for that read's answer, which comes only after the watch's.
+  await expect.poll(() => server.received.length, { message: 'a read of its own at the window\'s end', timeout: 2_000 }).toBe(2);
+  expect((await watched).holds).toBe(false);
+  answerFirst!();
+  await inFlight;
+});
