@@ -438,6 +438,8 @@ export function onWait(listener: (wait: WaitAttempts) => void): () => void {
 export interface ReadAttempt {
   /** The deadline has come: no read follows this one, so it must be able to see the awaited state wherever it is. */
   final: boolean;
+  /** Half the wait's time has passed: a read that looks only where the state usually shows should look everywhere now. */
+  pastHalfway: boolean;
 }
 
 /** The deadline passed before the awaited state was seen. */
@@ -602,7 +604,7 @@ async function poll<T, D>(
         shownElsewhere = undefined;
         const title = `attempt ${attempts} after ${asked} ms${heard ? ": the answer another wait's read had" : ''}`;
         const { response, value } = await step(title, async (handle) => {
-          const answer = heard ?? (await read({ final: remaining() <= 0 }));
+          const answer = heard ?? (await read({ final: remaining() <= 0, pastHalfway: remaining() <= options.timeoutMs / 2 }));
           const seen = until(answer);
           await handle.rename(`${title}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
           return { response: answer, value: seen };

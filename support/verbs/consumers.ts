@@ -49,8 +49,9 @@ export class ConsumerData {
    * older than the wait itself (it began after its write was answered), each newer than the last;
    * but a wait for what only the run's own write can show (`glancing.awaited`) takes it from any
    * read in flight, whenever it began. A wait for a record may glance (`glancing`): read only the
-   * page where the run's new records appear, and the whole list after `GLANCES_BEFORE_FULL`
-   * glances that missed and at its deadline, so a record that appears elsewhere is still seen. A
+   * page where the run's new records appear, and the whole list after a few glances that missed
+   * (`glancesBeforeFull`), once half its time has passed and at its deadline, so a record that
+   * appears elsewhere is still seen. A
    * wait for a record new to the list (not a new version of one listed before) that finds it on the
    * last page a read asked for, and on no page before, shows where new records appear.
    */
@@ -62,7 +63,7 @@ export class ConsumerData {
     const othersReads = (heard: (answer: ApiResponse) => void) => reads.onRead(path, heard);
     const read = async (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse> => {
       const begun = Date.now();
-      const glance = glancing !== undefined && !attempt?.final && missedGlances < GLANCES_BEFORE_FULL;
+      const glance = glancing !== undefined && !attempt?.final && !attempt?.pastHalfway && missedGlances < glancesBeforeFull(reads.knowsWhereNewRecordsAppear(path));
       const read = await reads.read(path, options, found, lookedAt, { glance, anyRead: glancing?.awaited });
       lookedAt = begun;
       const pages = pagesOf(read);
@@ -115,7 +116,7 @@ export class ConsumerData {
     const shows = (bodies: unknown[]) => consumerRecord(bodies, consumerId) !== undefined;
     const { read } = this.readsTogether('consumers', { newRecord: false });
     const glanced = await read(shows);
-    const answer = glanced.ok && consumerRecord(glanced.body, consumerId) !== undefined ? glanced : await read(shows, { final: true });
+    const answer = glanced.ok && consumerRecord(glanced.body, consumerId) !== undefined ? glanced : await read(shows, { final: true, pastHalfway: true });
     expectAccepted(answer, 'the consumer list');
     return consumerRecord(answer.body, consumerId);
   }
@@ -216,7 +217,12 @@ export class ConsumerData {
       const seen = await watch(
         `${what} (it must not)`,
         // Only a read begun after the window's end counts. Each page is read once for the stop: the pages before it were read when they came.
-        () => reads.read(path, options, (bodies) => listsPerson(bodies.at(-1), person).holds, Date.now()),
+        () => {
+          const read = reads.read(path, options, (bodies) => listsPerson(bodies.at(-1), person).holds, Date.now());
+          // Begun: the checks waiting for it have joined it; a check from now on reads a whole list of its own.
+          withdraw();
+          return read;
+        },
         (response) => {
           const reading = response.ok ? listsPerson(response.body, person) : undefined;
           return reading?.holds ? reading : undefined;
@@ -245,8 +251,21 @@ interface ScheduledRead {
 /** The waits that joined one read of a list, each by what it looks for. */
 type JoinedWaits = SharedWork<(bodies: unknown[]) => boolean>;
 
-/** A wait glancing at a list reads all of it after this many glances in a row that did not show its record. */
-const GLANCES_BEFORE_FULL = 2;
+/**
+ * How many glances in a row that did not show its record a wait takes before it reads all of the
+ * list. A glance that misses says the record is not there yet, or not there. At the first page,
+ * where every read begins until a wait has found a record new to the list, two: the list may show
+ * new records elsewhere (at its end, shown oldest first), and the run learns where only from a
+ * read that finds one. At a page where a wait found one (`knowsWhereNewRecordsAppear`), four: the
+ * wait's reads come from its first look on (the median of the run's times) 20 % of the time waited
+ * apart, so the fourth comes at 1.7 times the first look, past nearly every effect of a transition,
+ * and a miss then says "elsewhere". After two there, one wait in three or so read every page while
+ * its record was still on its way to the glanced page (on the vendor's layout, 35 pages for one
+ * that showed up there a second later: docs/MEASUREMENTS.md, 26 Nov, fifth session).
+ */
+function glancesBeforeFull(placeKnown: boolean): number {
+  return placeKnown ? 4 : 2;
+}
 
 /**
  * The waits of every test on one list of one client read it together: a wait that wants to look
@@ -283,6 +302,8 @@ export class SharedListReads {
   private readonly latest = new Map<string, { read: ListRead; begunAt: number }>();
   /** Per list, the page where a wait last found a record new to it; absent: the first page. */
   private readonly newRecordsAt = new Map<string, PagePlace>();
+  /** The lists where a wait found a record new to it (on any page, the first included), or whose place an earlier run kept. */
+  private readonly placeFound = new Set<string>();
   /** Per list, the waits told of every answer read from it (`onRead`). */
   private readonly hearing = new Map<string, Set<(answer: ListRead) => void>>();
   /** Per list, the whole reads watches have scheduled (`schedule`). */
@@ -386,8 +407,14 @@ export class SharedListReads {
 
   /** A wait found a record new to the list on the page `at` asks for (undefined: the first), the list's last page then if `end`. */
   newRecordsAppearAt(path: string, at: NextPage | undefined, end: boolean): void {
+    this.placeFound.add(path);
     if (at === undefined) this.newRecordsAt.delete(path);
     else this.newRecordsAt.set(path, { at, end });
+  }
+
+  /** Whether a wait of this run found a record new to the list, or the run started from a page where an earlier run's did, still served. */
+  knowsWhereNewRecordsAppear(path: string): boolean {
+    return this.placeFound.has(path);
   }
 
   /** Per list, the page where this run's waits last found a record new to it: for the next run (`startFrom`). */
@@ -397,7 +424,11 @@ export class SharedListReads {
 
   /** Glances start where an earlier run's waits last found records new to each list; this run's own finds replace them. */
   startFrom(places: Readonly<Record<string, PagePlace>>): void {
-    for (const [path, place] of Object.entries(places)) if (!this.newRecordsAt.has(path)) this.newRecordsAt.set(path, place);
+    for (const [path, place] of Object.entries(places)) {
+      if (this.placeFound.has(path)) continue;
+      this.newRecordsAt.set(path, place);
+      this.placeFound.add(path);
+    }
   }
 
   private readOn(path: string, options: RequestOptions, joined: JoinedWaits, from?: NextPage): Promise<ListRead> {
@@ -413,6 +444,7 @@ export class SharedListReads {
     const read = place?.end ? await this.readOn(path, { ...options, purpose: `${purpose}, and on to the end` }, joined, place.at) : await readPage(this.api, path, { ...options, purpose }, place?.at);
     if (read.ok) return read;
     this.newRecordsAt.delete(path);
+    this.placeFound.delete(path);
     return this.readOn(path, options, joined);
   }
 }

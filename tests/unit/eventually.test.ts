@@ -142,6 +142,16 @@ describe('eventually', () => {
     expect(finals.slice(0, -1)).not.toContain(true);
   });
 
+  it('tells each read whether half the wait\'s time has passed', async () => {
+    const clock = fakeClock();
+    const told: { at: number; pastHalfway: boolean }[] = [];
+    const started = clock.now();
+    const { read } = reads(clock, [answer(404)], 0);
+    await eventually('never', async (attempt) => (told.push({ at: clock.now() - started, pastHalfway: attempt.pastHalfway }), read()), found, { timeoutMs: 1_000, clock, random: () => 0.5, history: historyOf() }).catch(() => undefined);
+    expect(told.some(({ pastHalfway }) => pastHalfway) && told.some(({ pastHalfway }) => !pastHalfway)).toBe(true);
+    for (const { at, pastHalfway } of told) expect(pastHalfway, `the read at ${at} ms`).toBe(at >= 500);
+  });
+
   it('learns, from a wait for a transition, the interval its effect came in: from its last read that did not see it, or from the write when its first read saw it', async () => {
     const clock = fakeClock();
     const history = historyOf();

@@ -62,7 +62,7 @@ it('tells the waits on a list of every answer read from it, not of an answer han
   expect([server.received.length, heard.length]).toEqual([2, 1]);
 });
 
-it('glances at the page where the run\'s records last appeared, and reads the whole list after two glances that missed', async () => {
+it('glances at the page where the run\'s records last appeared, and reads the whole list after two glances that missed, four once a wait found a new record', async () => {
   // Two pages: c-1 on the first; c-2 and c-3 on the second.
   const server = await listen((request, response) =>
     request.url.includes('pageToken=2')
@@ -72,7 +72,7 @@ it('glances at the page where the run\'s records last appeared, and reads the wh
   const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
   const pages = () => server.received.map((request) => (request.url.includes('pageToken=2') ? 2 : 1));
   await consumers.awaitConsumer('c-2', 'to be listed');
-  expect(pages(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
+  expect(pages(), 'nothing found yet: two glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
   await consumers.awaitConsumer('c-3', 'to be listed');
   expect(pages().slice(4), 'the second page showed the last record found: a glance there').toEqual([2]);
 });
@@ -94,7 +94,7 @@ describe('a glance at a list that showed a new record on its last page', () => {
     const { api, pagesAsked } = await pagedList(pages);
     const consumers = new ConsumerData(api, config);
     await consumers.awaitConsumer('c-2', 'to be listed');
-    expect(pagesAsked(), 'nothing found yet: glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
+    expect(pagesAsked(), 'nothing found yet: two glances at the first page, then the whole list').toEqual([1, 1, 1, 2]);
     pages.push(['c-3'], ['c-4']);
     await consumers.awaitConsumer('c-4', 'to be listed');
     expect(pagesAsked().slice(4), 'one glance, from the second page on, and no whole list').toEqual([2, 3, 4]);
@@ -108,7 +108,7 @@ describe('a glance at a list that showed a new record on its last page', () => {
     await consumers.awaitConsumer('c-2', 'to be listed');
     expect(pagesAsked(), 'the whole list read up to c-2, on the second page of three').toEqual([1, 1, 1, 2]);
     await consumers.awaitConsumer('c-3', 'to be listed');
-    expect(pagesAsked().slice(4), 'two glances at the second page that missed, then the whole list').toEqual([2, 2, 1, 2, 3]);
+    expect(pagesAsked().slice(4), 'four glances at the second page, where c-2 was found, that missed, then the whole list').toEqual([2, 2, 2, 2, 1, 2, 3]);
   });
 
   it('starts from where an earlier run found new records, and keeps where this run found them', async () => {
@@ -120,12 +120,22 @@ describe('a glance at a list that showed a new record on its last page', () => {
     expect(listReadsOf(api).newRecordsPlaces()).toEqual({ [DEFAULT_PATHS.consumers]: { at: page(3), end: true } });
   });
 
+  it('reads the whole list once half the wait\'s time has passed, however few glances missed', async () => {
+    const { api, server, pagesAsked } = await pagedList([['c-1'], ['c-2'], ['c-3']]);
+    listReadsOf(api).startFrom({ [DEFAULT_PATHS.consumers]: { at: { url: `${server.url}${DEFAULT_PATHS.consumers}?pageToken=2` }, end: false } });
+    await new ConsumerData(api, { ...config, availabilityTimeoutMs: 200 }).awaitConsumer('c-1', 'to be listed');
+    const firstWhole = pagesAsked().indexOf(1);
+    expect(pagesAsked().slice(0, firstWhole), 'glances at the kept page, fewer than four').toEqual(Array.from({ length: firstWhole }, () => 2));
+    expect(firstWhole).toBeGreaterThan(0);
+    expect(firstWhole).toBeLessThan(4);
+  });
+
   it('reads the whole list when a page an earlier run kept now shows nothing (the sandbox was reset since)', async () => {
     const { api, server, pagesAsked } = await pagedList([['c-1'], ['c-2']]);
     const page = (token: number) => ({ url: `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${token}` });
     listReadsOf(api).startFrom({ [DEFAULT_PATHS.consumers]: { at: page(9), end: true } });
     await new ConsumerData(api, config).awaitConsumer('c-2', 'to be listed');
-    expect(pagesAsked(), 'two glances at the kept page, empty and the last, then the whole list').toEqual([9, 9, 1, 2]);
+    expect(pagesAsked(), 'four glances at the kept page, empty and the last, then the whole list').toEqual([9, 9, 9, 9, 1, 2]);
     expect(listReadsOf(api).newRecordsPlaces()).toEqual({ [DEFAULT_PATHS.consumers]: { at: page(2), end: true } });
   });
 });
@@ -338,6 +348,19 @@ describe('a check that a record is absent from a list a watch will read whole', 
     await reads.untilScheduledReadBegins(path, reads.scheduledRead(path)!);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     expect(server.received).toHaveLength(0);
+  });
+
+  it('reads alone, at once, once the watch\'s read has begun before it asked', async () => {
+    const held: (() => void)[] = [];
+    const server = await listen((_request, response) => held.push(() => sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: null })));
+    const consumers = new ConsumerData(new ApiClient({ baseUrl: server.url }), config);
+    const watched = consumers.watchForPerson('consumers', stored, 20);
+    await expect.poll(() => held.length, { message: 'the watch\'s read, held' }).toBe(1);
+    const checked = consumers.listConsumers();
+    // Less than the grace a check gives a scheduled read that is late.
+    await expect.poll(() => held.length, { message: 'a read of its own, not after the grace', timeout: SharedListReads.SCHEDULE_GRACE_MS / 2 }).toBe(2);
+    for (const answer of held) answer();
+    await Promise.all([watched, checked]);
   });
 
   it('takes any whole read begun after it asked, before the watch\'s', { timeout: 5_000 }, async () => {
