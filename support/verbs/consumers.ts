@@ -49,9 +49,8 @@ export class ConsumerData {
    * older than the wait itself (it began after its write was answered), each newer than the last;
    * but a wait for what only the run's own write can show (`glancing.awaited`) takes it from any
    * read in flight, whenever it began. A wait for a record may glance (`glancing`): read only the
-   * page where the run's new records appear, and the whole list after a few glances that missed
-   * (`glancesBeforeFull`), once half its time has passed and at its deadline, so a record that
-   * appears elsewhere is still seen. A
+   * page where the run's new records appear, and the whole list when `wholeListDue` says, so a
+   * record that appears elsewhere is still seen. A
    * wait for a record new to the list (not a new version of one listed before) that finds it on the
    * last page a read asked for, and on no page before, shows where new records appear.
    */
@@ -60,10 +59,12 @@ export class ConsumerData {
     const reads = listReadsOf(this.api);
     let lookedAt = Date.now();
     let missedGlances = 0;
+    let wholePastHalfway = false;
     const othersReads = (heard: (answer: ApiResponse) => void) => reads.onRead(path, heard);
     const read = async (found: (bodies: unknown[]) => boolean, attempt?: ReadAttempt): Promise<ApiResponse> => {
       const begun = Date.now();
-      const glance = glancing !== undefined && !attempt?.final && !attempt?.pastHalfway && missedGlances < glancesBeforeFull(reads.knowsWhereNewRecordsAppear(path));
+      const glance = glancing !== undefined && !wholeListDue({ missedGlances, placeKnown: reads.knowsWhereNewRecordsAppear(path), wholePastHalfway }, attempt);
+      if (!glance && attempt?.pastHalfway) wholePastHalfway = true;
       const read = await reads.read(path, options, found, lookedAt, { glance, anyRead: glancing?.awaited });
       lookedAt = begun;
       const pages = pagesOf(read);
@@ -252,19 +253,25 @@ interface ScheduledRead {
 type JoinedWaits = SharedWork<(bodies: unknown[]) => boolean>;
 
 /**
- * How many glances in a row that did not show its record a wait takes before it reads all of the
- * list. A glance that misses says the record is not there yet, or not there. At the first page,
- * where every read begins until a wait has found a record new to the list, two: the list may show
- * new records elsewhere (at its end, shown oldest first), and the run learns where only from a
- * read that finds one. At a page where a wait found one (`knowsWhereNewRecordsAppear`), four: the
- * wait's reads come from its first look on (the median of the run's times) 20 % of the time waited
- * apart, so the fourth comes at 1.7 times the first look, past nearly every effect of a transition,
- * and a miss then says "elsewhere". After two there, one wait in three or so read every page while
- * its record was still on its way to the glanced page (on the vendor's layout, 35 pages for one
- * that showed up there a second later: docs/MEASUREMENTS.md, 26 Nov, fifth session).
+ * Whether a glancing wait's next read is of the whole list rather than a glance: a glance that
+ * misses says its record is not there yet, or not there.
+ * - At its deadline: no read follows, and the record may be anywhere.
+ * - After glances in a row that missed: two at the first page, where every read begins until a wait
+ *   has found a record new to the list (the list may show new records elsewhere, at its end when
+ *   shown oldest first, and the run learns where only from a read that finds one); four at a page
+ *   where a wait found one (`placeKnown`). A wait's reads come from its first look on (the median of
+ *   the run's times) 20 % of the time waited apart, so the fourth comes at 1.7 times the first look,
+ *   past nearly every effect of a transition, and a miss then says "elsewhere". After two there, one
+ *   wait in three or so read every page while its record was still on its way to the glanced page
+ *   (on the vendor's layout, 35 pages for one that showed up there a second later:
+ *   docs/MEASUREMENTS.md, 26 Nov, fifth session).
+ * - Once past half its time (`pastHalfway`), when its last glance missed and it has not read the
+ *   whole list since: a wait whose reads the pace holds may make no other read before its deadline.
  */
-function glancesBeforeFull(placeKnown: boolean): number {
-  return placeKnown ? 4 : 2;
+export function wholeListDue(wait: { missedGlances: number; placeKnown: boolean; wholePastHalfway: boolean }, attempt?: ReadAttempt): boolean {
+  if (attempt?.final) return true;
+  if (attempt?.pastHalfway && !wait.wholePastHalfway && wait.missedGlances > 0) return true;
+  return wait.missedGlances >= (wait.placeKnown ? 4 : 2);
 }
 
 /**

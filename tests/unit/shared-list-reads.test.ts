@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { ConsumerData, listReadsOf, SharedListReads } from '../../support/verbs/consumers.js';
+import { ConsumerData, listReadsOf, SharedListReads, wholeListDue } from '../../support/verbs/consumers.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
@@ -393,4 +393,26 @@ it('watches a list with a read begun after the window\'s end, never one in fligh
   expect((await watched).holds).toBe(false);
   answerFirst!();
   await inFlight;
+});
+
+describe('when a glancing wait reads the whole list', () => {
+  const wait = (missedGlances: number, placeKnown = false, wholePastHalfway = false) => ({ missedGlances, placeKnown, wholePastHalfway });
+  const before = { final: false, pastHalfway: false };
+  const past = { final: false, pastHalfway: true };
+
+  it('after two glances that missed while the run does not know where new records appear, four once it does', () => {
+    expect([0, 1, 2].map((missed) => wholeListDue(wait(missed), before))).toEqual([false, false, true]);
+    expect([0, 1, 2, 3, 4].map((missed) => wholeListDue(wait(missed, true), before))).toEqual([false, false, false, false, true]);
+  });
+
+  it('at its deadline, whatever the glances showed', () => {
+    expect(wholeListDue(wait(0, true), { final: true, pastHalfway: true })).toBe(true);
+  });
+
+  it('once past half its time when its last glance missed, and then again only as before', () => {
+    expect(wholeListDue(wait(1, true), past), 'past half its time, a glance missed').toBe(true);
+    expect(wholeListDue(wait(0, true), past), 'its last glance showed the record: it is where the wait looks').toBe(false);
+    expect(wholeListDue(wait(1, true, true), past), 'it read the whole list since').toBe(false);
+    expect(wholeListDue(wait(4, true, true), past), 'four glances missed since').toBe(true);
+  });
 });
