@@ -5,7 +5,7 @@
 // word somewhere else in the answer ("No PEP match found", the lists that were checked, a relative's
 // flag, another consumer's state). Each reading returns the evidence it found, as `path = value`,
 // for the report, and where it looked, for the failure message.
-type JsonRecord = Record<string, unknown>;
+import { isRecord, type JsonRecord } from './lookup.js';
 
 export interface Reading {
   holds: boolean;
@@ -14,8 +14,6 @@ export interface Reading {
   /** Where the reading looked, for a failure message. */
   looked: string;
 }
-
-const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
 const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');

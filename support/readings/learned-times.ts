@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EffectTime } from './eventually.js';
 import type { PagePlace } from './list-reader.js';
+import { isRecord } from './lookup.js';
 import { redactText } from '../transport/redact.js';
 import { LEARNED_TIMES_FILE } from '../run/paths.js';
 
@@ -46,12 +47,10 @@ function isEffectTime(value: unknown): value is EffectTime {
   return after !== undefined && by !== undefined && Number.isFinite(after) && Number.isFinite(by) && after <= by;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function isPagePlace(value: unknown): value is PagePlace {
-  if (!isObject(value) || typeof value.end !== 'boolean' || !isObject(value.at)) return false;
+  if (!isRecord(value) || typeof value.end !== 'boolean' || !isRecord(value.at)) return false;
   const { url, query } = value.at;
-  return typeof url === 'string' || (isObject(query) && Object.values(query).every((each) => typeof each === 'string'));
+  return typeof url === 'string' || (isRecord(query) && Object.values(query).every((each) => typeof each === 'string'));
 }
 
 /**
@@ -67,7 +66,7 @@ export function earlierTimes(file: string, target: string): KeptTimes | undefine
     const times = Object.entries(kept.times ?? {});
     if (typeof kept.at !== 'string' || times.length === 0 || !times.every(([, each]) => Array.isArray(each) && each.every(isEffectTime))) throw new Error('not the times a run keeps');
     const lists = Object.values(kept.newRecords ?? {});
-    if (!lists.every((places) => isObject(places) && Object.values(places).every(isPagePlace))) throw new Error('not the pages a run keeps');
+    if (!lists.every((places) => isRecord(places) && Object.values(places).every(isPagePlace))) throw new Error('not the pages a run keeps');
     return { target, at: kept.at, times: Object.fromEntries(times), newRecords: kept.newRecords ?? {} };
   } catch (error) {
     console.warn(`contract: ${file} is not what an earlier run keeps (${(error as Error).message}); the waits learn the target's times from nothing. Delete the file to silence this.`);

@@ -4,8 +4,7 @@
 // `totalElements`), offset and limit with `total` or `hasMore`. A list it cannot read to its end
 // is a ListIncompleteError, its own failure category: never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
-
-type JsonRecord = Record<string, unknown>;
+import { isRecord, type JsonRecord } from './lookup.js';
 
 export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
 
@@ -35,7 +34,6 @@ export class ListIncompleteError extends Error {
   }
 }
 
-const isRecord = (value: unknown): value is JsonRecord => typeof value === 'object' && value !== null && !Array.isArray(value);
 const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
 
 // Keys holding the next page, with the query parameter a cursor value goes back in.

@@ -31,6 +31,7 @@ function walk(body: unknown, visit: (record: JsonRecord) => void): void {
   }
 }
 
-function isRecord(value: unknown): value is JsonRecord {
+/** A JSON object: neither an array nor null. */
+export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -50,9 +50,9 @@ export class ConsumerData {
    * but a wait for what only the run's own write can show (`glancing.awaited`) takes it from any
    * read in flight, whenever it began. A wait for a record may glance (`glancing`): read only the
    * page where the run's new records appear, and the whole list when `wholeListDue` says, so a
-   * record that appears elsewhere is still seen. A
-   * wait for a record new to the list (not a new version of one listed before) that finds it on the
-   * last page a read asked for, and on no page before, shows where new records appear.
+   * record that appears elsewhere is still seen. A wait for a record new to the list (not a new
+   * version of one listed before) that finds it on the last page a read asked for, and on no page
+   * before, shows where new records appear.
    */
   private readsTogether(list: ListName, glancing?: { newRecord: boolean; awaited?: boolean }): TogetherReads {
     const { path, options } = this.listAt(list);
