@@ -23,7 +23,9 @@
  * nights in (most transitions have one or two waits a run, so one night teaches them little).
  * `--seeds=7,5,3,11` runs every profile once per seed and adds, per profile, the mean and range of
  * the figures the bars are set on: one run draws its delays once, and a bar read off one draw says
- * more about that draw than about the polling.
+ * more about that draw than about the polling. `--without=subscribed-only,list-uploaded-only` (with
+ * `--suite-only`) leaves those spec files out of every run: what the others cost, as when a bar was
+ * set on a suite that has grown since.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -246,10 +248,11 @@ function paceFigures(limit: number, wallMs: number, requests: number, chainMs: n
   return { limitPerSecond: limit, pacedMs, wallToPaced: ratio(wallMs, pacedMs), boundMs: Math.round(boundMs), withinBound: wallMs <= boundMs };
 }
 
-async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: number, seed: number) {
+async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: number, seed: number, without: string[]) {
   const limit = profile.rateLimitPerSecond;
   const warm = learningRuns > 0;
-  console.log(`bench: profile ${profile.name}, seed ${seed}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? `; warm after ${learningRuns} run(s)` : ''}`);
+  console.log(`bench: profile ${profile.name}, seed ${seed}: availability delay ${profile.availabilityDelayMs} ms (±50 % per effect), latency ${profile.latencyMs} ms${limit ? `, at most ${limit} requests a second per client` : ''}${warm ? `; warm after ${learningRuns} run(s)` : ''}${without.length > 0 ? `; without ${without.join(', ')}` : ''}`);
+  const leftOut = without.flatMap((name) => ['--exclude', `**/${name}.spec.ts`]);
   const simulator = await startSimulator({ ...profile, control: true, seed });
   try {
     // Cold unless --warm: then every run starts from what the run before it learned of this simulator.
@@ -261,12 +264,12 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: 
     // The runs the measured ones start from, as a nightly run starts from the nights before's:
     // each adds its times to the file, up to the history's size per transition.
     for (let run = 1; run <= learningRuns; run++) {
-      const learning = await timedVitest(`${profile.name}-learning`, [], env);
+      const learning = await timedVitest(`${profile.name}-learning`, leftOut, env);
       console.log(`bench: ${profile.name}: learning run ${run} of ${learningRuns}: ${learning.wallMs} ms${learning.passed ? '' : ', FAILED'}`);
     }
 
     await simulatorControl(simulator, 'POST', 'reset');
-    const suite = await timedVitest(`${profile.name}-suite`, [], { ...env, CONTRACT_WAIT_LOG: waitLog });
+    const suite = await timedVitest(`${profile.name}-suite`, leftOut, { ...env, CONTRACT_WAIT_LOG: waitLog });
     const requests = await simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests');
     const { records } = await simulatorControl<{ records: VisibilityRecord[] }>(simulator, 'GET', 'visibility');
     writeFileSync(join(OUT_DIR, `${profile.name}-visibility.json`), `${JSON.stringify(records, null, 1)}\n`);
@@ -277,6 +280,7 @@ async function benchProfile(profile: Profile, suiteOnly: boolean, learningRuns: 
       profile,
       seed,
       learningRuns,
+      without,
       suiteWallMs: suite.wallMs,
       suiteCpuS: suite.cpuS,
       observedChainOfWaits: chain,
@@ -354,7 +358,8 @@ function printSpread(results: ProfileResult[]): void {
   for (const [name, runs] of byProfile) {
     if (runs.length < 2) continue;
     const paced = runs.flatMap((run) => ('pace' in run ? [run.pace] : []));
-    console.log(`\n| ${name}: ${runs.length} runs (seeds ${runs.map((run) => run.seed).join(', ')}) | mean (range) |`);
+    const without = runs[0]!.without.length > 0 ? `, without ${runs[0]!.without.join(', ')}` : '';
+    console.log(`\n| ${name}: ${runs.length} runs (seeds ${runs.map((run) => run.seed).join(', ')})${without} | mean (range) |`);
     console.log('|---|---|');
     console.log(`| requests | ${spread(runs.map((run) => run.requests.total))} |`);
     console.log(`| reads per wait | ${spread(runs.map((run) => run.waits.attemptsMean), 2)} |`);
@@ -363,6 +368,22 @@ function printSpread(results: ProfileResult[]): void {
     if (paced.length > 0) console.log(`| bound met | ${paced.filter((pace) => pace.withinBound).length} of ${paced.length} |`);
     console.log(`| passed | ${runs.filter((run) => run.passed).length} of ${runs.length} |`);
   }
+}
+
+/**
+ * `--without=name,...`: spec files (their names without `.spec.ts`) left out of the measured runs;
+ * the runs that time files alone, doubled or one test at a time take every file, so `--suite-only`
+ * is required. A message naming the fault when a name is no spec file or `--suite-only` is missing.
+ */
+function specsLeftOut(args: string[]): string[] | string {
+  const arg = args.find((each) => each.startsWith('--without='));
+  if (arg === undefined) return [];
+  const names = arg.slice('--without='.length).split(',').filter((name) => name !== '');
+  const specs = readdirSync('specs', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.spec.ts')).map((file) => file.replace(/^.*\//, '').replace(/\.spec\.ts$/, ''));
+  const unknown = names.filter((name) => !specs.includes(name));
+  if (names.length === 0 || unknown.length > 0) return `--without takes spec file names without .spec.ts, separated by commas (${unknown.length > 0 ? `no spec file is named ${unknown.join(', ')}` : 'none given'}): --without=subscribed-only,list-uploaded-only`;
+  if (!args.includes('--suite-only')) return '--without measures the suite run only: add --suite-only';
+  return names;
 }
 
 /** `--seeds=7,5,3,11`: the simulator's seeds, one run of each profile per seed (repeats allowed); BENCH_SEED alone by default. */
@@ -386,7 +407,12 @@ async function main(): Promise<number> {
     console.error('bench: --seeds takes whole numbers, 0 or more, separated by commas: --seeds=7,5,3,11');
     return 2;
   }
-  const wanted = args.filter((arg) => !['--suite-only', 'fixed'].includes(arg) && arg !== warmArg && !arg.startsWith('--seeds='));
+  const without = specsLeftOut(args);
+  if (typeof without === 'string') {
+    console.error(`bench: ${without}`);
+    return 2;
+  }
+  const wanted = args.filter((arg) => !['--suite-only', 'fixed'].includes(arg) && arg !== warmArg && !arg.startsWith('--seeds=') && !arg.startsWith('--without='));
   const unknown = wanted.filter((name) => !PROFILES.some((profile) => profile.name === name));
   if (unknown.length > 0) {
     console.error(`bench: unknown profile(s) ${unknown.join(', ')}; use ${PROFILES.map((profile) => profile.name).join(', ')}, or fixed for the fixed cost alone`);
@@ -398,7 +424,7 @@ async function main(): Promise<number> {
   const fixed = fixedOnly || (!suiteOnly && profiles.some((profile) => !profile.rateLimitPerSecond)) ? await fixedCost(seeds[0]!) : undefined;
   if (fixed) console.log(`bench: fixed cost (every delay zero): ${fixed.wallMs} ms wall, ${fixed.cpuS ?? '?'} CPU s`);
   const results: ProfileResult[] = [];
-  for (const profile of profiles) for (const seed of seeds) results.push(await benchProfile(profile, suiteOnly, learningRuns, seed));
+  for (const profile of profiles) for (const seed of seeds) results.push(await benchProfile(profile, suiteOnly, learningRuns, seed, without));
   if (results.length > 0) printSummary(results);
   printSpread(results);
   if (fixed) {
