@@ -375,14 +375,14 @@ function printSpread(results: ProfileResult[]): void {
  * the runs that time files alone, doubled or one test at a time take every file, so `--suite-only`
  * is required. A message naming the fault when a name is no spec file or `--suite-only` is missing.
  */
-function specsLeftOut(args: string[]): string[] | string {
+function specsLeftOut(args: string[], suiteOnly: boolean): string[] | string {
   const arg = args.find((each) => each.startsWith('--without='));
   if (arg === undefined) return [];
   const names = arg.slice('--without='.length).split(',').filter((name) => name !== '');
   const specs = readdirSync('specs', { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.spec.ts')).map((file) => file.replace(/^.*\//, '').replace(/\.spec\.ts$/, ''));
   const unknown = names.filter((name) => !specs.includes(name));
   if (names.length === 0 || unknown.length > 0) return `--without takes spec file names without .spec.ts, separated by commas (${unknown.length > 0 ? `no spec file is named ${unknown.join(', ')}` : 'none given'}): --without=subscribed-only,list-uploaded-only`;
-  if (!args.includes('--suite-only')) return '--without measures the suite run only: add --suite-only';
+  if (!suiteOnly) return '--without measures the suite run only: add --suite-only';
   return names;
 }
 
@@ -407,7 +407,7 @@ async function main(): Promise<number> {
     console.error('bench: --seeds takes whole numbers, 0 or more, separated by commas: --seeds=7,5,3,11');
     return 2;
   }
-  const without = specsLeftOut(args);
+  const without = specsLeftOut(args, suiteOnly);
   if (typeof without === 'string') {
     console.error(`bench: ${without}`);
     return 2;

@@ -5,7 +5,7 @@
 // word somewhere else in the answer ("No PEP match found", the lists that were checked, a relative's
 // flag, another consumer's state). Each reading returns the evidence it found, as `path = value`,
 // for the report, and where it looked, for the failure message.
-import { isRecord, type JsonRecord } from './lookup.js';
+import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
 export interface Reading {
   holds: boolean;
@@ -14,9 +14,6 @@ export interface Reading {
   /** Where the reading looked, for a failure message. */
   looked: string;
 }
-
-/** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
-const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
 
 const show = (value: unknown): string => JSON.stringify(value);
 
@@ -37,7 +34,7 @@ function ownFields(record: unknown, path = '$'): Field[] {
 }
 
 /** The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status), normalized. */
-const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normal);
+const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
 
 /** Scalars among a record's own fields. */
 function ownScalars(record: unknown): unknown[] {
@@ -69,13 +66,13 @@ export function recordsOwning(body: unknown, value: string): Located[] {
 
 /** Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of earlier ones). */
 const LEGAL_ID_KEY = /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
-const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normal(key));
+const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normalKey(key));
 /** Objects that echo what was asked (`query: { legalId }`): never a person of the answer. */
 const ECHO_KEYS = new Set(['query', 'request', 'search', 'searchcriteria', 'criteria', 'input', 'filter', 'filters', 'params', 'parameters']);
 
 /** An object is a person record when one of its own fields, outside an echo of the request, is a gedi or a legal id. */
 function isPersonRecord(item: JsonRecord): boolean {
-  return ownFields(item).some(({ path, key }) => (normal(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some((parent) => ECHO_KEYS.has(parent)));
+  return ownFields(item).some(({ path, key }) => (normalKey(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some((parent) => ECHO_KEYS.has(parent)));
 }
 
 /**
@@ -88,7 +85,7 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
   if (Array.isArray(answer)) return answer.flatMap((element, index) => personRecords(element, `${path}[${index}]`));
   if (!isRecord(answer)) return [];
   if (isPersonRecord(answer)) return [{ item: answer, path }];
-  return Object.entries(answer).flatMap(([key, value]) => (ECHO_KEYS.has(normal(key)) ? [] : personRecords(value, `${path}.${key}`)));
+  return Object.entries(answer).flatMap(([key, value]) => (ECHO_KEYS.has(normalKey(key)) ? [] : personRecords(value, `${path}.${key}`)));
 }
 
 /**
@@ -100,12 +97,12 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
 function legalIdFields(value: unknown, path: string, underLegalIdKey: boolean): { path: string; value: unknown }[] {
   if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
   if (!isRecord(value)) return underLegalIdKey ? [{ path, value }] : [];
-  return Object.entries(value).flatMap(([key, inner]) => (MERGE_KEYS.has(normal(key)) ? [] : legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key))));
+  return Object.entries(value).flatMap(([key, inner]) => (MERGE_KEYS.has(normalKey(key)) ? [] : legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key))));
 }
 
 /** The record's own gedi: a `gedi` of its own fields, not the one a merge field names. */
 function personGedis(record: unknown): Field[] {
-  return ownFields(record).filter(({ path, key }) => normal(key) === 'gedi' && !parentsOf(path).some((parent) => MERGE_KEYS.has(parent)));
+  return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some((parent) => MERGE_KEYS.has(parent)));
 }
 
 /** The person record carries `legalId` as a legal id of its own. */
@@ -178,11 +175,11 @@ function words(value: unknown): string[] {
  * is affirmatively true, or a state field whose word is exactly the flag.
  */
 export function flagOf(record: unknown, flag: string, stateKeys: ReadonlySet<string> = STATE_KEYS): Reading {
-  const wanted = normal(flag);
+  const wanted = normalKey(flag);
   const evidence = ownFields(record).flatMap(({ path, key, value }) => {
-    const name = normal(key);
+    const name = normalKey(key);
     if ((name === wanted || name === `is${wanted}`) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
-    if (stateKeys.has(name) && words(value).some((word) => normal(word) === wanted)) return [`${path} = ${show(value)}`];
+    if (stateKeys.has(name) && words(value).some((word) => normalKey(word) === wanted)) return [`${path} = ${show(value)}`];
     return [];
   });
   return { holds: evidence.length > 0, evidence, looked: `the record's own fields named ${flag} or is${flag} (true), and its state fields (${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"` };
@@ -224,9 +221,9 @@ const MERGE_KEYS = new Set(['merged', 'mergedinto', 'mergedwith', 'mergedto', 'm
 export function mergedInto(record: unknown, sourceGedi: string, targetGedi: string): Reading {
   const fields = ownFields(record);
   const underMergeKey = fields.flatMap(({ path, key, value }) =>
-    MERGE_KEYS.has(normal(key)) && (value === targetGedi || ownScalars(value).includes(targetGedi)) ? [`${path} = ${show(value)}`] : [],
+    MERGE_KEYS.has(normalKey(key)) && (value === targetGedi || ownScalars(value).includes(targetGedi)) ? [`${path} = ${show(value)}`] : [],
   );
-  const ownGedis = fields.filter(({ key }) => normal(key) === 'gedi').map(({ path, value }) => ({ path, value }));
+  const ownGedis = fields.filter(({ key }) => normalKey(key) === 'gedi').map(({ path, value }) => ({ path, value }));
   const resolves = ownGedis.some(({ value }) => value === targetGedi) && !ownGedis.some(({ value }) => value === sourceGedi);
   const evidence = [...underMergeKey, ...(resolves ? ownGedis.map(({ path, value }) => `${path} = ${show(value)} (the source gedi resolves to the merge target)`) : [])];
   return { holds: evidence.length > 0, evidence, looked: `the record's own merge fields (${[...MERGE_KEYS].join(', ')}) for ${targetGedi}, and its own gedi` };
@@ -261,7 +258,7 @@ const COUNT_KEYS = new Set(['hitcount', 'matchcount', 'totalhits', 'totalmatches
 
 function saysNoMatch(body: unknown): string | undefined {
   for (const { path, key, value } of ownFields(body)) {
-    const name = normal(key);
+    const name = normalKey(key);
     if (OUTCOME_KEYS.has(name) && words(value).some((word) => NO_MATCH_WORD.test(word.trim()))) return `${path} = ${show(value)}`;
     if (OUTCOME_KEYS.has(name) && value === false) return `${path} = false`;
     if ((COUNT_KEYS.has(name) || MATCH_LIST_KEYS.has(name)) && value === 0) return `${path} = 0`;
@@ -274,7 +271,7 @@ function matchEntries(body: unknown, path = '$'): Located[] {
   if (!isRecord(body)) return [];
   return Object.entries(body).flatMap(([key, value]) => {
     const here = `${path}.${key}`;
-    const entries = MATCH_LIST_KEYS.has(normal(key)) && Array.isArray(value)
+    const entries = MATCH_LIST_KEYS.has(normalKey(key)) && Array.isArray(value)
       ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
       : [];
     return [...entries, ...matchEntries(value, here)];
@@ -293,7 +290,7 @@ const LIST_ENTRY_NAME_KEYS = new Set([...CATEGORY_KEYS, 'name', 'code', 'title',
 
 function pepEvidenceOf(item: JsonRecord, path: string): string[] {
   return ownFields(item, path).flatMap(({ path: at, key, value }) => {
-    const name = normal(key);
+    const name = normalKey(key);
     if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${at} = ${show(value)}`];
     if (!CATEGORY_KEYS.has(name)) return [];
     if (words(value).some((word) => PEP_WORD.test(word.trim()))) return [`${at} = ${show(value)}`];
@@ -301,7 +298,7 @@ function pepEvidenceOf(item: JsonRecord, path: string): string[] {
     if (!Array.isArray(value)) return [];
     return value.flatMap((entry, index) =>
       ownFields(entry, `${at}[${index}]`).flatMap(({ path: field, key: entryKey, value: named }) =>
-        LIST_ENTRY_NAME_KEYS.has(normal(entryKey)) && words(named).some((word) => PEP_WORD.test(word.trim())) ? [`${field} = ${show(named)}`] : [],
+        LIST_ENTRY_NAME_KEYS.has(normalKey(entryKey)) && words(named).some((word) => PEP_WORD.test(word.trim())) ? [`${field} = ${show(named)}`] : [],
       ),
     );
   });
@@ -319,7 +316,7 @@ export function pepHit(body: unknown): Reading {
   const fromMatches = matchEntries(body).flatMap(({ item, path }) => pepEvidenceOf(item, path));
   const fromSubject = ownFields(body).flatMap(({ path, key, value }) => {
     if (!onTheSubject(path)) return [];
-    const name = normal(key);
+    const name = normalKey(key);
     if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
     if (PEP_STATUS_KEYS.has(name) && words(value).some((word) => HIT_WORD.test(word.trim()))) return [`${path} = ${show(value)}`];
     if (PEP_LIST_KEYS.has(name) && Array.isArray(value) && value.some(isRecord)) return [`${path}[0] (an entry of a PEP match list)`];

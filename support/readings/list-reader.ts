@@ -4,7 +4,7 @@
 // `totalElements`), offset and limit with `total` or `hasMore`. A list it cannot read to its end
 // is a ListIncompleteError, its own failure category: never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
-import { isRecord, type JsonRecord } from './lookup.js';
+import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
 export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
 
@@ -34,7 +34,6 @@ export class ListIncompleteError extends Error {
   }
 }
 
-const normal = (key: string): string => key.toLowerCase().replace(/[_-]/g, '');
 
 // Keys holding the next page, with the query parameter a cursor value goes back in.
 const NEXT_KEYS: Record<string, string> = {
@@ -54,7 +53,7 @@ const CONTAINER_KEYS = new Set(['links', '_links', 'cursor', 'cursors', 'paginat
 /** The body and the paging objects in it, outermost first. */
 function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
   if (!isRecord(body) || depth > 3) return [];
-  return [body, ...Object.entries(body).flatMap(([key, value]) => (CONTAINER_KEYS.has(normal(key)) ? pagingObjects(value, depth + 1) : []))];
+  return [body, ...Object.entries(body).flatMap(([key, value]) => (CONTAINER_KEYS.has(normalKey(key)) ? pagingObjects(value, depth + 1) : []))];
 }
 
 function nextInHeader(link: string | undefined): string | undefined {
@@ -73,7 +72,7 @@ const looksLikeAddress = (value: string): boolean => /^(https?:\/\/|\/|\?)/i.tes
 function nextInBody(body: unknown): PageStep | undefined {
   for (const holder of pagingObjects(body)) {
     for (const [key, value] of Object.entries(holder)) {
-      const param = NEXT_KEYS[normal(key)];
+      const param = NEXT_KEYS[normalKey(key)];
       if (param === undefined) continue;
       if (isRecord(value) && typeof value.href === 'string' && value.href !== '') return { convention: 'next link', next: { url: value.href } };
       if (typeof value === 'string' && value !== '') {
@@ -94,7 +93,7 @@ function nextInBody(body: unknown): PageStep | undefined {
 function numberAt(holders: JsonRecord[], keys: readonly string[]): { key: string; value: number } | undefined {
   for (const holder of holders) {
     for (const [key, value] of Object.entries(holder)) {
-      if (keys.includes(normal(key)) && typeof value === 'number' && Number.isFinite(value)) return { key, value };
+      if (keys.includes(normalKey(key)) && typeof value === 'number' && Number.isFinite(value)) return { key, value };
     }
   }
   return undefined;
@@ -102,7 +101,7 @@ function numberAt(holders: JsonRecord[], keys: readonly string[]): { key: string
 
 function booleanAt(holders: JsonRecord[], keys: readonly string[]): boolean | undefined {
   for (const holder of holders) {
-    for (const [key, value] of Object.entries(holder)) if (keys.includes(normal(key)) && typeof value === 'boolean') return value;
+    for (const [key, value] of Object.entries(holder)) if (keys.includes(normalKey(key)) && typeof value === 'boolean') return value;
   }
   return undefined;
 }
@@ -131,12 +130,12 @@ function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): P
   if (totalPages === undefined && last === undefined && hasNext === undefined) return undefined;
   // Zero- or one-based: the first page says which; without it, Spring's `number` starts at 0 and
   // most `page`s at 1.
-  const base = firstPage ?? (normal(page.key) === 'number' || page.value === 0 ? 0 : 1);
+  const base = firstPage ?? (normalKey(page.key) === 'number' || page.value === 0 ? 0 : 1);
   const done = last === true || hasNext === false || (totalPages !== undefined && page.value - base + 1 >= totalPages);
   if (done) return { convention: 'page number' };
-  const param = ['number', 'currentpage'].includes(normal(page.key)) ? 'page' : page.key;
+  const param = ['number', 'currentpage'].includes(normalKey(page.key)) ? 'page' : page.key;
   const query: Record<string, string> = { [param]: String(page.value + 1) };
-  if (size) query[normal(size.key) === 'perpage' ? size.key : normal(size.key) === 'limit' ? 'limit' : size.key] = String(size.value);
+  if (size) query[normalKey(size.key) === 'perpage' ? size.key : normalKey(size.key) === 'limit' ? 'limit' : size.key] = String(size.value);
   return { convention: 'page number', next: { query } };
 }
 

@@ -31,6 +31,11 @@ function walk(body: unknown, visit: (record: JsonRecord) => void): void {
   }
 }
 
+/** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
+export function normalKey(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '');
+}
+
 /** A JSON object: neither an array nor null. */
 export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
