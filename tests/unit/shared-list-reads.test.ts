@@ -77,18 +77,20 @@ it('glances at the page where the run\'s records last appeared, and reads the wh
   expect(pages().slice(4), 'the second page showed the last record found: a glance there').toEqual([2]);
 });
 
-describe('a glance at a list that showed a new record on its last page', () => {
-  /** A list served a page of records each, page tokens 1, 2, …; `pages` may grow between reads. */
-  async function pagedList(pages: string[][]) {
-    const server = await listen((request, response) => {
-      const page = Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1);
-      const next = page < pages.length ? `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${page + 1}` : null;
-      sendJson(response, 200, { items: (pages[page - 1] ?? []).map((consumerId) => ({ consumerId })), next });
-    });
-    const api = new ApiClient({ baseUrl: server.url });
-    return { api, server, pagesAsked: () => server.received.map((request) => Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1)) };
-  }
+/** A list of consumers served a page each, page tokens 1, 2, …; `pages` may grow between reads. The pages asked for, and when. */
+async function pagedList(pages: string[][]) {
+  const askedAt: number[] = [];
+  const server = await listen((request, response) => {
+    askedAt.push(Date.now());
+    const page = Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1);
+    const next = page < pages.length ? `${server.url}${DEFAULT_PATHS.consumers}?pageToken=${page + 1}` : null;
+    sendJson(response, 200, { items: (pages[page - 1] ?? []).map((consumerId) => ({ consumerId })), next });
+  });
+  const api = new ApiClient({ baseUrl: server.url });
+  return { api, server, askedAt, pagesAsked: () => server.received.map((request) => Number(/pageToken=(\d+)/.exec(request.url)?.[1] ?? 1)) };
+}
 
+describe('a glance at a list that showed a new record on its last page', () => {
   it('reads on from that page to the end, where records that filled it went', async () => {
     const pages = [['c-1'], ['c-2']];
     const { api, pagesAsked } = await pagedList(pages);
@@ -304,16 +306,8 @@ describe('a check that a record is absent from a list a watch will read whole', 
   const path = DEFAULT_PATHS.consumers;
   const stored = { gedi: 'g-9', person: { legalId: 'legal-9' } } as StoredPerson;
 
-  /** A list of two pages, c-1 and c-2, answered at once; the times its pages were asked for. */
-  async function twoPages() {
-    const askedAt: number[] = [];
-    const server = await listen((request, response) => {
-      askedAt.push(Date.now());
-      if (request.url.includes('pageToken=2')) sendJson(response, 200, { items: [{ consumerId: 'c-2' }], next: null });
-      else sendJson(response, 200, { items: [{ consumerId: 'c-1' }], next: `${server.url}${path}?pageToken=2` });
-    });
-    return { api: new ApiClient({ baseUrl: server.url }), server, askedAt };
-  }
+  /** A list of two pages, c-1 and c-2, answered at once. */
+  const twoPages = () => pagedList([['c-1'], ['c-2']]);
 
   it('waits for the watch\'s read and takes it: one read of every page serves both', async () => {
     const { api, server, askedAt } = await twoPages();
