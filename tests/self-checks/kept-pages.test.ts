@@ -9,17 +9,15 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { runContract } from '../../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { simulatorAsRemoteTarget, simulatorControl, type SimulatorRequests } from '../../support/run/simulator-target.js';
 import { LEARNED_TIMES_VARIABLE } from '../../support/readings/learned-times.js';
-import { ApiClient } from '../../support/transport/http.js';
 import { ownReports } from './own-reports.js';
 
 test('a run glances where the run before found new records, and reads a few pages of the list where that run read them all', async (context) => {
   const simulator = await startSimulator({ layout: 'vendor', backgroundRecords: 100, control: true });
   context.onTestFinished(() => simulator.close());
   const kept = join(mkdtempSync(join(tmpdir(), 'kept-pages-')), 'learned-times.json');
-  const control = new ApiClient({ baseUrl: simulator.baseUrl });
-  const consumerPages = async () => ((await control.request('GET', '/__control/requests')).body as { counts: Record<string, number> }).counts['GET /consumer-intelligence/v3/consumers'] ?? 0;
+  const consumerPages = async () => (await simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests')).counts['GET /consumer-intelligence/v3/consumers'] ?? 0;
 
   const identify = async () => {
     const before = await consumerPages();
