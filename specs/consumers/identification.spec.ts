@@ -25,7 +25,7 @@ rule('transition.consumer-identified').test('identifies a consumer whose legal i
     expectAccepted(response, 'the upload');
   });
   await Then('the consumer is eventually listed as IDENTIFIED', async () => {
-    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, { name: 'identification', since: response.receivedAt });
+    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, 'identification');
     await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
   });
 });

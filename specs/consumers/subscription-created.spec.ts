@@ -20,5 +20,5 @@ rule('transition.subscription-created').test('creates a subscription to the pers
   await Then('the upload is accepted', async () => {
     expectAccepted(response, 'the upload');
   });
-  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored, 'to be subscribed', undefined, { name: 'subscription', since: response.receivedAt, follows: 'identification' }));
+  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored, 'to be subscribed', undefined, 'subscription'));
 });

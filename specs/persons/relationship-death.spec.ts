@@ -25,7 +25,7 @@ rule('transition.relationship-death').test('marks the related person deceased wh
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deceased', async () => {
-    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, { name: 'relationship-death', since: written.acknowledgedAt });
+    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, 'relationship-death');
     await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);
   });
 });

@@ -24,7 +24,7 @@ rule('transition.relationship-deregistered').test('marks the related person dere
 
   const legalId = relative.legalId!.socialSecurityNumber!;
   await Then('the related person is eventually shown deregistered', async () => {
-    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, { name: 'relationship-deregistration', since: written.acknowledgedAt });
+    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, 'relationship-deregistration');
     await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
   });
 });

@@ -22,7 +22,7 @@ rule('transition.remove').test('marks the person as removed, and keeps it retrie
     expectAccepted(response, 'the DELETE');
   });
   await Then('the person is eventually shown as removed', async () => {
-    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds, { name: 'remove', since: response.receivedAt });
+    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds, 'remove');
     await expectFact(personFlag(record, 'removed'), `person ${stored.gedi} is marked removed`);
   });
 });

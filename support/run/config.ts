@@ -31,7 +31,15 @@ export interface Settings {
   requestTimeoutMs: number;
   /** Requests a second per client never to exceed (CONTRACT_MAX_RPS); undefined: learned from the target. */
   maxRps?: number;
+  /** The page size list reads ask for (CONTRACT_PAGE_SIZE, CONTRACT_PAGE_SIZE_PARAMETER); undefined: none sent. */
+  pageSize?: PageSize;
   seed?: number;
+}
+
+/** A page size to ask the lists for, and the query parameter that carries it. */
+export interface PageSize {
+  size: number;
+  parameter: string;
 }
 
 /** Resolved once in global setup and provided to every worker. */
@@ -49,6 +57,7 @@ export interface ContractConfig {
   availabilityTimeoutMs: number;
   requestTimeoutMs: number;
   maxRps?: number;
+  pageSize?: PageSize;
   seed: number;
   runId: string;
 }
@@ -168,6 +177,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     availabilityTimeoutMs: milliseconds(vars, 'CONTRACT_AVAILABILITY_TIMEOUT_MS') ?? DEFAULT_AVAILABILITY_TIMEOUT_MS,
     requestTimeoutMs: milliseconds(vars, 'CONTRACT_REQUEST_TIMEOUT_MS') ?? DEFAULT_REQUEST_TIMEOUT_MS,
     maxRps: requestsPerSecond(vars, 'CONTRACT_MAX_RPS'),
+    pageSize: pageSize(vars),
     seed: seed(vars),
   };
 }
@@ -304,6 +314,17 @@ function requestsPerSecond(vars: Variables, name: string): number | undefined {
     throw new ConfigError(name, `must be a positive number of requests a second per client, such as 5 or 0.5 (got ${JSON.stringify(value)}); unset it to let the run learn the target's rate`);
   }
   return Number(value);
+}
+
+// The documentation shows no list parameter, so none is sent unless set: a list that grows every
+// night (consumers cannot be deleted) is read in fewer pages with a larger size.
+function pageSize(vars: Variables): PageSize | undefined {
+  const value = text(vars, 'CONTRACT_PAGE_SIZE');
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) {
+    throw new ConfigError('CONTRACT_PAGE_SIZE', `must be a whole number of records a page, such as 100 (got ${JSON.stringify(value)}); unset it to send none`);
+  }
+  return { size: Number(value), parameter: text(vars, 'CONTRACT_PAGE_SIZE_PARAMETER') ?? 'pageSize' };
 }
 
 function seed(vars: Variables): number | undefined {

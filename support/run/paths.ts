@@ -16,8 +16,6 @@ export function reportPaths(root: string) {
     observed: `${root}/observed`,
     /** Earlier runs' observed contracts, kept with the Allure history (CI carries reports/history). */
     observedHistory: `${root}/history/observed`,
-    /** What the last run's waits learned of its target's times to consistency (support/readings/learned-times.ts). */
-    learnedTimes: `${root}/history/learned-times.json`,
     bench: `${root}/bench`,
     /** The screenshot of the report as a reader sees it (npm run report:browser). */
     reportCheckScreenshot: `${root}/report-check.png`,
@@ -40,6 +38,5 @@ export const JUNIT_FILE = paths.junit;
 export const LEDGER_DIR = paths.ledger;
 export const OBSERVED_DIR = paths.observed;
 export const OBSERVED_HISTORY_DIR = paths.observedHistory;
-export const LEARNED_TIMES_FILE = paths.learnedTimes;
 export const BENCH_DIR = paths.bench;
 export const REPORT_CHECK_SCREENSHOT = paths.reportCheckScreenshot;

@@ -22,6 +22,7 @@ export function resolveConfig(settings: Settings, simulator: SimulatorTarget | u
     availabilityTimeoutMs: settings.availabilityTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,
     maxRps: settings.maxRps,
+    pageSize: settings.pageSize,
     seed,
     runId,
   };

@@ -10,10 +10,9 @@ import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
-import { ConsumerData, listReadsOf } from './consumers.js';
+import { ConsumerData } from './consumers.js';
 import { AmlScreening } from './screening.js';
-import { learnedByThisRun, onWait, startFromEarlierRun } from '../readings/eventually.js';
-import { clientKey, earlierTimes, keepTimes, learnedTimesFile } from '../readings/learned-times.js';
+import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText } from '../evidence/report.js';
 import { countTestSpending } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
@@ -80,29 +79,6 @@ export const test = base
   .extend('secondApi', { scope: 'worker' }, ({ run }): ApiClient | undefined =>
     run.config.secondClient && run.tokens.second ? clientFor(run.config, run.config.secondClient, run.tokens.second) : undefined,
   )
-  // The waits start from what the last run against this target learned, and leave what they learned for the next.
-  .extend('learnedTimes', { scope: 'worker', auto: true }, ({ run, api, secondApi }, { onCleanup }) => {
-    const file = learnedTimesFile();
-    if (!file) return;
-    const clients = new Map([
-      [clientKey(run.config.client.clientId), api],
-      ...(run.config.secondClient && secondApi ? [[clientKey(run.config.secondClient.clientId), secondApi] as const] : []),
-    ]);
-    const earlier = earlierTimes(file, run.config.baseUrl);
-    if (earlier) {
-      startFromEarlierRun(earlier.times);
-      let lists = 0;
-      for (const [key, places] of Object.entries(earlier.newRecords ?? {})) {
-        const client = clients.get(key);
-        if (!client) continue;
-        listReadsOf(client).startFrom(places);
-        lists += Object.keys(places).length;
-      }
-      const where = lists > 0 ? `, and glances at ${lists} list(s) from the pages where it found new records` : '';
-      console.log(`contract: the waits start from the times to consistency the run of ${earlier.at} learned of ${run.config.baseUrl}${where} (${file})`);
-    }
-    onCleanup(() => keepTimes(file, run.config.baseUrl, learnedByThisRun(), Object.fromEntries([...clients].map(([key, client]) => [key, listReadsOf(client).newRecordsPlaces()]))));
-  })
   .extend('data', ({ config, task }) =>
     createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: `${task.file.name} > ${task.name}` }),
   )

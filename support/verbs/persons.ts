@@ -2,7 +2,7 @@
 import { expandPath, type ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually, watch, type AwaitedTransition } from '../readings/eventually.js';
+import { eventually, watch, type Transition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
@@ -176,11 +176,11 @@ export class SandboxPersons {
    * Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. With the
    * transition it waits for, the time from the write to the first read that saw it is measured.
    */
-  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean, transition?: AwaitedTransition): Promise<unknown> {
+  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean, transition?: Transition): Promise<unknown> {
     try {
       const { value } = await eventually(
         `person ${gedi} ${what}`,
-        () => this.retrieve(gedi, transition ? `read until the ${transition.name} shows` : 'read until it shows'),
+        () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
         (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
         { timeoutMs: this.config.availabilityTimeoutMs, transition },
       );
@@ -211,7 +211,7 @@ export class SandboxPersons {
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
     until: (body: unknown) => boolean = () => true,
-    transition: AwaitedTransition = { name: 'create', since: stored.acknowledgedAt },
+    transition: Transition = 'create',
   ): Promise<unknown> {
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body), transition);
   }
@@ -247,13 +247,13 @@ export class SandboxPersons {
     return value.body;
   }
 
-  /** Waits until the person is neither retrievable by gedi nor found by legal id; `deletedAt` is when the DELETE was answered. */
-  async awaitGone(stored: StoredPerson, deletedAt: number): Promise<void> {
+  /** Waits until the person is neither retrievable by gedi nor found by legal id. */
+  async awaitGone(stored: StoredPerson): Promise<void> {
     await eventually(
       `person ${stored.gedi} to be no longer retrievable (404 or 410)`,
       () => this.retrieve(stored.gedi, 'read until the delete shows'),
       (response) => GONE_STATUSES.has(response.status),
-      { timeoutMs: this.config.availabilityTimeoutMs, transition: { name: 'delete', since: deletedAt } },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition: 'delete' },
     );
     await eventually(
       `legal id ${stored.person.legalId} to be no longer found`,

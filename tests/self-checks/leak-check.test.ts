@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { expect, test, type TestContext } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import { DEFAULT_PATHS, type Credentials } from '../../support/run/config.js';
-import { ConsistencyHistory, eventually, NotConsistentError } from '../../support/readings/eventually.js';
+import { eventually, NotConsistentError } from '../../support/readings/eventually.js';
 import { ApiClient, type ApiResponse } from '../../support/transport/http.js';
 import { leftovers } from '../../support/data/ledger.js';
 import { sweep } from '../../support/run/sweep.js';
@@ -72,9 +72,7 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
       'the interrupted run has created persons and written them to its ledger',
       target.readPersons,
       (response) => personsIn(response) > 0 && leftovers(target.origin, target.ledger).length > 0,
-      // A schedule of its own: one learned from other waits of this process could step over the
-      // few seconds in which the run's persons exist.
-      { timeoutMs: FIRST_PERSONS_TIMEOUT_MS, history: new ConsistencyHistory() },
+      { timeoutMs: FIRST_PERSONS_TIMEOUT_MS },
     );
   } finally {
     // The whole process group: a worker left alive would go on cleaning up, which no real kill allows.
