@@ -8,7 +8,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeExchanges } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
 import { seconds } from '../transport/http.js';
-import { testsServed } from '../transport/work.js';
 
 /** What requests spent: how many, how long they waited for their client's pace and took to be answered, how many were throttled. */
 export interface Spending {
@@ -20,7 +19,7 @@ export interface Spending {
   throttled: number;
 }
 
-/** What a test that ran out of time spent: its own requests (those of the list reads it joined among them), and every request of the run while it ran. */
+/** What a test that ran out of time spent: its own requests, and every request of the run while it ran. */
 export interface TestSpending {
   own: Spending;
   whileItRan: Spending;
@@ -30,16 +29,12 @@ const nothingSpent = (): Spending => ({ requests: 0, pacedMs: 0, answeringMs: 0,
 /** Every request of this worker so far; a test's window is the difference between two readings. */
 const spentInAll = nothingSpent();
 const spending = new AsyncLocalStorage<Spending>();
-/** Each test's own account by the signal that ends its work, for the requests of work it shares with others (support/transport/work.ts). */
-const accounts = new WeakMap<AbortSignal, Spending>();
 
 /** The test fails this long before vitest's timeout would, so that its own failure is the one reported. */
 const BEFORE_TIMEOUT_MS = 1_000;
 /**
  * The pace spent a test's time when, while it ran, the requests of the run waited for their pace at
- * least as long as they took to be answered, and its own requests waited too. A list read that
- * several tests' waits joined counts as each one's own: the test that joined it waits as long for it
- * as the test that began it.
+ * least as long as they took to be answered, and its own requests waited too.
  */
 const PACED_TO_ANSWERING = 1;
 
@@ -81,13 +76,13 @@ const since = (now: Spending, then: Spending): Spending => ({
   throttled: now.throttled - then.throttled,
 });
 
-/** Counts every exchange, for the run and for each test it was sent for: the one that sent it, or every test that joined the shared read it belongs to (the worker's observers subscribe it once). */
+/** Counts every exchange, for the run and for the test that sent it (the worker's observers subscribe it once). */
 export function countTestSpending(): () => void {
   return observeExchanges((exchange) => {
     const throttled = throttledAnswer(exchange.status, exchange.responseHeaders, Date.now());
     add(spentInAll, exchange.pacedMs, exchange.durationMs, throttled);
-    const charged = new Set([spending.getStore(), ...testsServed().map((test) => accounts.get(test))]);
-    for (const account of charged) if (account) add(account, exchange.pacedMs, exchange.durationMs, throttled);
+    const account = spending.getStore();
+    if (account) add(account, exchange.pacedMs, exchange.durationMs, throttled);
   });
 }
 
@@ -98,7 +93,6 @@ export function countTestSpending(): () => void {
  */
 export async function spendTestTime<T>(startedAt: number, timeoutMs: number, body: () => Promise<T>): Promise<T> {
   const own = nothingSpent();
-  for (const test of testsServed()) accounts.set(test, own);
   // vitest takes a timeout of 0 for none.
   if (!(timeoutMs > 0)) return spending.run(own, body);
   const before = { ...spentInAll };

@@ -36,20 +36,6 @@ export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>
   }
 }
 
-/**
- * The tests the caller's work is for, each as the signal that ends its work: the test's own, or
- * every test still going on that joined the shared work it runs in; none outside any test.
- */
-export function testsServed(): AbortSignal[] {
-  const ends = sentFor.getStore();
-  return ends ? served(ends) : [];
-}
-
-function served(ends: AbortSignal): AbortSignal[] {
-  const shared = sharedWork.get(ends);
-  return shared ? shared.joinersGoingOn().flatMap(served) : [ends];
-}
-
 /** Runs `body` as the run's own work, which no test's end stops (a token every test waits for). */
 export function workOfTheRun<T>(body: () => T): T {
   return sentFor.exit(body);
@@ -66,62 +52,5 @@ export class NotSentError extends Error {
   override readonly name = 'NotSentError';
   constructor(request: string, reason: string) {
     super(`${request} not sent: ${reason}`);
-  }
-}
-
-/** Each shared work by the signal its requests are sent under (`testsServed`). */
-const sharedWork = new WeakMap<AbortSignal, SharedWork<unknown>>();
-
-/**
- * Work several tests share (one read of a list that their waits joined): it goes on while any of
- * them does, and ends when every one of them has ended. A joiner outside any test never ends.
- */
-export class SharedWork<T> {
-  private readonly ends = new AbortController();
-  /** Aborted when the work is over: the joiners' ends are no longer listened to. */
-  private readonly over = new AbortController();
-  private readonly joined: { part: T; ends?: AbortSignal }[] = [];
-
-  constructor() {
-    sharedWork.set(this.ends.signal, this);
-  }
-
-  /** Adds the caller's part, for as long as the work the caller is doing goes on. */
-  join(part: T): void {
-    const ends = sentFor.getStore();
-    this.joined.push({ part, ends });
-    if (ends) whenAborted(ends, () => this.left(), this.over.signal);
-  }
-
-  /** False once every joiner has ended: the work sends nothing more, and must not be joined. */
-  goesOn(): boolean {
-    return !this.ends.signal.aborted;
-  }
-
-  /** The parts of the joiners still going on. */
-  live(): T[] {
-    return this.goingOn().map((each) => each.part);
-  }
-
-  /** The work of each joiner still going on, by the signal that ends it (joiners outside any test have none). */
-  joinersGoingOn(): AbortSignal[] {
-    return this.goingOn().flatMap((each) => (each.ends ? [each.ends] : []));
-  }
-
-  /** Runs `body` as this shared work, until it settles. */
-  async run<R>(body: () => Promise<R>): Promise<R> {
-    try {
-      return await workUntil(this.ends.signal, body);
-    } finally {
-      this.over.abort();
-    }
-  }
-
-  private goingOn(): { part: T; ends?: AbortSignal }[] {
-    return this.joined.filter((each) => !each.ends?.aborted);
-  }
-
-  private left(): void {
-    if (this.live().length === 0) this.ends.abort('every test that joined it had ended');
   }
 }

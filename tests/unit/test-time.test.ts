@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { publishExchange, type HttpExchange } from '../../support/transport/exchanges.js';
 import { attributeToRule } from '../../support/evidence/failures.js';
 import { countTestSpending, spendTestTime, TestOutpacedError } from '../../support/evidence/test-time.js';
-import { SharedWork, testWork } from '../../support/transport/work.js';
 
 const exchange = (pacedMs: number, status = 200, responseHeaders: Record<string, string> = {}): HttpExchange => ({
   method: 'GET',
@@ -59,38 +58,6 @@ describe('spendTestTime', () => {
       }),
     ]);
     expect(result).toBe('ended');
-  });
-
-  it('counts the requests of a read a test joined as its own, though another test began it', async () => {
-    stop = countTestSpending();
-    const read = new SharedWork<string>();
-    let joined!: () => void;
-    const joinerIsIn = new Promise<void>((resolve) => (joined = resolve));
-    let release!: () => void;
-    const readEnds = new Promise<void>((resolve) => (release = resolve));
-    // The first test begins the read; the second joins it, sends nothing of its own, and runs out of time waiting for it.
-    const starting = testWork(new AbortController().signal, () =>
-      spendTestTime(Date.now(), 60_000, async () => {
-        read.join('first');
-        await read.run(async () => {
-          await joinerIsIn;
-          publishExchange(exchange(700));
-          await readEnds;
-        });
-      }),
-    );
-    const joining = testWork(new AbortController().signal, () =>
-      spendTestTime(Date.now(), 1_300, async () => {
-        read.join('second');
-        joined();
-        await readEnds;
-      }),
-    ).catch((failure: unknown) => failure);
-    const error = await joining;
-    release();
-    await starting;
-    expect(error).toBeInstanceOf(TestOutpacedError);
-    expect((error as TestOutpacedError).spent.own).toEqual({ requests: 1, pacedMs: 700, answeringMs: 50, throttled: 0 });
   });
 
   it('leaves to vitest a test whose time went to answers more than to the pace', async () => {
