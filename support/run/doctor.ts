@@ -27,7 +27,6 @@ import { describeProxy, routeFor } from '../transport/dispatcher.js';
 import { ApiClient, TargetThrottledError, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
 import { NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
-import { PACING, readRateLimitHeaders } from '../transport/pace.js';
 import { permissionNeeded } from '../evidence/refusals.js';
 import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
@@ -330,8 +329,7 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
 
 /**
  * What the doctor's own answers showed of the target's rate limit: how many were throttled (429, or
- * 503 with Retry-After) and the rate-limit headers it sent, and what a run makes of them (the pace,
- * support/transport/pace.ts). Probes throttled to their deadline fail here, once, with the setting
+ * 503 with Retry-After), and what a run makes of them (the pace, support/transport/pace.ts). Probes throttled to their deadline fail here, once, with the setting
  * to lower: their own lines are skipped, for the throttle says nothing about their paths.
  */
 export function rateLimitLine(answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[], throttledProbes: readonly TargetThrottledError[] = [], nowMs = Date.now()): DoctorLine {
@@ -342,17 +340,9 @@ export function rateLimitLine(answers: readonly Pick<HttpExchange, 'status' | 'r
   if (throttledProbes.length > 0) {
     return { check, verdict: 'FAIL', detail: `${refused}; ${throttledProbes.length} probe(s) throttled to their deadline, the first: ${throttledProbes[0]!.message}`, setting: MAX_RPS };
   }
-  const saying = answers.map(({ responseHeaders }) => responseHeaders).findLast((headers) => rateLimitHeaders(headers).length > 0);
-  if (!saying) {
-    return { check, verdict: throttled.length === 0 ? 'ok' : 'note', detail: `${refused}, no rate-limit headers: a run learns each client's pace from the refusals and their Retry-After (${MAX_RPS} caps it from the start)` };
-  }
-  const { perSecond } = readRateLimitHeaders(saying, nowMs);
-  const pace = perSecond === undefined ? 'no policy over a window of a minute or less to pace by: a run pauses when a quota is used up' : `a run paces each client at ${(perSecond * PACING.margin).toPrecision(2)} requests a second from its first answer`;
-  return { check, verdict: 'note', detail: `${refused}; the target says ${rateLimitHeaders(saying).map(([name, value]) => `${name}: ${value}`).join(', ')}: ${pace}` };
+  const pace = `a run pauses each client for a Retry-After and slows it after a burst of refusals (${MAX_RPS} caps it from the start)`;
+  return { check, verdict: throttled.length === 0 ? 'ok' : 'note', detail: `${refused}: ${pace}` };
 }
-
-/** The rate-limit headers among `headers` (`RateLimit-Policy`, `X-RateLimit-Remaining`, ...). */
-const rateLimitHeaders = (headers: Record<string, string>): [string, string][] => Object.entries(headers).filter(([name]) => /^(x-)?ratelimit/.test(name));
 
 /** Runs every check against the configured target; stops early only where nothing further can be checked. */
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env, options: DoctorOptions = {}): Promise<DoctorReport> {

@@ -227,7 +227,7 @@ export class ApiClient {
         throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
       } finally {
         const answer = result?.response;
-        this.pace.finished(answer && { sentAt, throttled, retryAfterMs, headers: answer.headers });
+        this.pace.finished(answer && { sentAt, throttled, retryAfterMs });
       }
       history.push(result.exchange);
       const status = result.response?.status;

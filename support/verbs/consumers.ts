@@ -101,11 +101,16 @@ export class ConsumerData {
     );
   }
 
-  /** Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for it. */
+  /**
+   * Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for
+   * it. A wait joins a read of the list already in flight for other waits (single flight): a state
+   * only moves on, so a read that began before this wait's write can only make it look again.
+   */
   private async awaitItem(what: string, list: ListName, find: (body: unknown) => unknown, until: (item: unknown) => boolean, transition?: Transition): Promise<unknown> {
+    const { path, options } = this.listAt(list);
     const { value } = await eventually(
       what,
-      () => this.readUntil(list, (bodies) => find(bodies) !== undefined),
+      () => readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined),
       (response) => {
         const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
@@ -165,6 +170,24 @@ export class ConsumerData {
     if (read) expectAccepted(read, `the ${list}`);
     return seen?.value ?? { holds: false, evidence: [], looked: `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}` };
   }
+}
+
+/** Per client and list, the read in flight and what each wait that joined it looks for. */
+const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>>();
+
+/** A read of the list until every joined wait's `found` holds, or to its end; joined while in flight. */
+function readTogether(api: ApiClient, path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean): Promise<ListRead> {
+  const reads = inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>();
+  inFlight.set(api, reads);
+  const current = reads.get(path);
+  if (current) {
+    current.found.push(found);
+    return current.read;
+  }
+  const joined = [found];
+  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() => reads.delete(path));
+  reads.set(path, { read, found: joined });
+  return read;
 }
 
 /** The consumer's own record in a consumer list (an entry that carries its consumerId as a field of its own). */
