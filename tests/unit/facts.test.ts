@@ -129,12 +129,36 @@ describe('a flag of a related person (deceased, deregistered)', () => {
 });
 
 describe('merged into a person', () => {
+  // The source and the target as the suite knows them: the gedi each PUT answered, the legal id it sent.
+  const [SRC, TGT, OTHER] = ['198001011234', '199003033456', '197005054567'];
+  const source = { gedi: 'src', person: { legalId: SRC } };
+  const target = { gedi: 'tgt', person: { legalId: TGT } };
+  const v3 = (legalId: string, more: Record<string, unknown> = {}) => ({
+    legalId: { identityNumber: legalId, temporary: false, history: [] },
+    firstNames: ['Eva'],
+    familyName: 'Lund',
+    status: { active: true, merged: false },
+    ...more,
+  });
+  const v3Parent = (legalId: string) => ({
+    relations: [{ relationType: 'Parent', legalId: { identityNumber: legalId } }],
+  });
+  const BY_LEGAL_ID =
+    " (the target's legal id on a record naming no gedi: the source gedi answers the target's record)";
+
   it.each([
     ['merged.gedi', { gedi: 'src', merged: { gedi: 'tgt' } }, '$.merged = {"gedi":"tgt"}'],
     ['mergedInto in an envelope', { data: { gedi: 'src', status: 'MERGED', mergedInto: 'tgt' } }, '$.data.mergedInto = "tgt"'],
     ['the target record itself', { data: { gedi: 'tgt', familyName: 'x' } }, '$.data.gedi = "tgt" (the source gedi resolves to the merge target)'],
+    ["the target's v3 record, which names no gedi", v3(TGT), `$.legalId.identityNumber = "${TGT}"${BY_LEGAL_ID}`],
+    ["the target's flat record without a gedi", { id: 'p-2', legalId: TGT }, `$.legalId = "${TGT}"${BY_LEGAL_ID}`],
+    [
+      "the target's record in an envelope without a gedi",
+      { data: { attributes: { legalId: TGT } } },
+      `$.data.attributes.legalId = "${TGT}"${BY_LEGAL_ID}`,
+    ],
   ])('holds for %s', (_name, record, evidence) => {
-    expect(mergedInto(record, 'src', 'tgt')).toMatchObject({ holds: true, evidence: [evidence] });
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: true, evidence: [evidence] });
   });
 
   it.each([
@@ -144,8 +168,23 @@ describe('merged into a person', () => {
     ['merge candidates', { gedi: 'src', mergeCandidates: ['tgt'] }],
     ['a MERGED status without the target', { gedi: 'src', status: 'MERGED' }],
     ['a record without any gedi naming the target in its history', { familyName: 'x', history: [{ mergedInto: 'tgt' }] }],
+    ["the source's own v3 record, unchanged, without a gedi", v3(SRC)],
+    ["the source's record marked merged, not saying into whom", v3(SRC, { status: { active: false, merged: true } })],
+    ["the source's record with a relative carrying the target's legal id", v3(SRC, v3Parent(TGT))],
+    [
+      "a flat record whose relative carries the target's legal id",
+      { legalId: SRC, relationshipList: [{ legalId: { socialSecurityNumber: TGT } }] },
+    ],
+    ["a third person's record without a gedi", v3(OTHER)],
+    ["a third person's record whose relative carries the target's legal id", v3(OTHER, v3Parent(TGT))],
+    [
+      "a record holding the source's legal id beside the target's",
+      v3(TGT, { legalId: { identityNumber: TGT, history: [{ identityNumber: SRC }] } }),
+    ],
+    ["the target's legal id on a record whose own gedi is the source's", { gedi: 'src', legalId: TGT }],
+    ["the target's legal id only in a merge field", v3(SRC, { mergedInto: { legalId: TGT } })],
   ])('does not hold for %s', (_name, record) => {
-    expect(mergedInto(record, 'src', 'tgt').holds).toBe(false);
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
   });
 });
 
