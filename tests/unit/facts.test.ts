@@ -1,6 +1,9 @@
 // Each reading of a documented fact against realistic vendor-style answers: several layouts that
 // affirm it, and at least five that say the opposite or put the fact on another record.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAYOUT_NAMES } from '../../simulator/options.js';
+import { findValues } from '../../support/readings/lookup.js';
+import { Harness, PERSONS, personPath } from '../simulator/harness.js';
 import { identified, listsPerson, mergedInto, ownsValue, pepHit, personFlag, personRecords, personsWithoutLegalId, personWithLegalId, recordsOwning, relativeFlag } from '../../support/readings/facts.js';
 
 describe('a PEP hit', () => {
@@ -184,6 +187,63 @@ describe('merged into a person', () => {
     ["the target's legal id on a record whose own gedi is the source's", { gedi: 'src', legalId: TGT }],
     ["the target's legal id only in a merge field", v3(SRC, { mergedInto: { legalId: TGT } })],
   ])('does not hold for %s', (_name, record) => {
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
+  });
+});
+
+// The same answers as the simulator gives them in each of its layouts, set to name no gedi in
+// records and to show a merge by answering the target's record for the source's gedi.
+describe.each(LAYOUT_NAMES)("merged into a person, read from the simulator's %s layout without a gedi", (layout) => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await Harness.start({ layout, recordsWithoutGedi: true, mergesShownByTarget: true });
+    token = await h.token();
+  });
+  afterAll(() => h.close());
+
+  /** PUTs the person and knows it as the suite does: the gedi its answer named and the legal id sent. */
+  const store = async (person: { legalId: string } & Record<string, unknown>) => {
+    const answer = await h.request('PUT', PERSONS, { token, json: person });
+    return { gedi: findValues(answer.body, 'gedi')[0] as string, person };
+  };
+  /** Operation 3 once every effect is visible; the record names none of these gedis. */
+  const read = async (gedi: string, ...gedis: string[]) => {
+    h.settle();
+    const answer = await h.request('GET', personPath(gedi), { token });
+    expect(answer.status).toBe(200);
+    for (const named of [gedi, ...gedis]) expect(JSON.stringify(answer.body)).not.toContain(named);
+    return answer.body as unknown;
+  };
+
+  it("holds for the target's record, which the source's gedi answers after the merge", async () => {
+    const target = await store(h.person());
+    const source = await store(h.person());
+    await store({ ...source.person, merged: { gedi: target.gedi } });
+    const reading = mergedInto(await read(source.gedi, target.gedi), source, target);
+    expect(reading.holds).toBe(true);
+    expect(reading.evidence.join('\n')).toContain(`"${target.person.legalId}" (the target's legal id`);
+  });
+
+  it("does not hold for the source's own record, unchanged", async () => {
+    const target = await store(h.person());
+    const source = await store(h.person());
+    const record = await read(source.gedi, target.gedi);
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
+  });
+
+  it.each([
+    ['the source, merged into a child of the target', true],
+    ['the source itself, not merged', false],
+  ])("does not hold for a record whose relative carries the target's legal id: %s", async (_name, mergedIntoChild) => {
+    const target = await store(h.person());
+    const legalId = { socialSecurityNumber: target.person.legalId };
+    const parent = { hierarchicalRelationship: 'Parent', legalId, firstName: 'Olof' };
+    const child = await store(h.person({ relationshipList: [parent] }));
+    const source = await store(h.person(mergedIntoChild ? {} : { relationshipList: [parent] }));
+    if (mergedIntoChild) await store({ ...source.person, merged: { gedi: child.gedi } });
+    const record = await read(source.gedi, target.gedi, child.gedi);
+    expect(JSON.stringify(record)).toContain(target.person.legalId);
     expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
   });
 });
