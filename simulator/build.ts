@@ -4,6 +4,7 @@ import { seedBackground } from './background.js';
 import { installErrorHandling } from './http/errors.js';
 import { installHooks } from './http/hooks.js';
 import { LAYOUTS } from './layouts/index.js';
+import { withoutGedi } from './layouts/without-gedi.js';
 import { resolveOptions, type ResolvedSimulatorOptions, type SimulatorOptions } from './options.js';
 import { registerConsumerRoutes } from './routes/consumers.js';
 import { registerControlRoutes } from './routes/control.js';
@@ -22,7 +23,9 @@ export interface Simulator {
 export function buildSimulator(options: SimulatorOptions = {}): Simulator {
   const resolved = resolveOptions(options);
   const state = new SimulatorState(resolved, seedBackground);
-  const layout = LAYOUTS[resolved.layout];
+  const shaped = LAYOUTS[resolved.layout];
+  const isGedi = (value: string): boolean => state.persons.byGedi(value) !== undefined;
+  const layout = resolved.recordsWithoutGedi ? withoutGedi(shaped, isGedi) : shaped;
   const settings = { bodyLimit: resolved.bodyLimitBytes, logger: false };
   // An https instance is typed apart from an http one, while every route and hook here is the same.
   const app = (resolved.tls ? Fastify({ ...settings, https: resolved.tls }) : Fastify(settings)) as unknown as FastifyInstance;

@@ -35,6 +35,13 @@ export interface SimulatorOptions {
   layout?: Layout;
   /** A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the vendor's reference requires. */
   strictBooleans?: boolean;
+  /**
+   * Person records, find answers and list items name no gedi (simulator/layouts/without-gedi.ts);
+   * the PUT answer still does.
+   */
+  recordsWithoutGedi?: boolean;
+  /** Operation 3 answers for a merged-away gedi what it answers for the gedi it was merged into. */
+  mergesShownByTarget?: boolean;
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
   /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
@@ -81,6 +88,8 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     control: options.control ?? false,
     layout: options.layout ?? 'standard',
     strictBooleans: options.strictBooleans ?? false,
+    recordsWithoutGedi: options.recordsWithoutGedi ?? false,
+    mergesShownByTarget: options.mergesShownByTarget ?? false,
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize,
     paging: options.paging,
@@ -187,6 +196,8 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     control: readFlag(env, 'SIMULATOR_CONTROL'),
     layout: readLayout(env),
     strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
+    recordsWithoutGedi: readFlag(env, 'SIMULATOR_RECORDS_WITHOUT_GEDI'),
+    mergesShownByTarget: readFlag(env, 'SIMULATOR_MERGES_SHOWN_BY_TARGET'),
     backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
     pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),

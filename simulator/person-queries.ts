@@ -24,8 +24,19 @@ function viewed(state: SimulatorState, record: PersonRecord, { version, writtenA
   return { gedi: record.gedi, market: marketOf(person), version, writtenAt, state: person };
 }
 
-/** Operation 3. Not yet visible (or another market, where one is asked for): 404. Deleted: a `gone` error the layout renders (404 or 410). */
+/**
+ * Operation 3. Not yet visible (or another market, where one is asked for): 404. Deleted: a `gone`
+ * error the layout renders (404 or 410). With `mergesShownByTarget`, a merged-away gedi answers as
+ * the gedi it was merged into does: one step only, so that two persons merged into each other
+ * cannot loop.
+ */
 export function readPerson(state: SimulatorState, market: string | undefined, gedi: string): PersonView {
+  const view = ownRecord(state, market, gedi);
+  const target = view.state.mergedInto;
+  return target !== undefined && state.options.mergesShownByTarget ? ownRecord(state, market, target) : view;
+}
+
+function ownRecord(state: SimulatorState, market: string | undefined, gedi: string): PersonView {
   const record = state.persons.byGedi(gedi);
   const version = record && visibleVersion(state, record);
   if (!record || !version || (version.state && market !== undefined && marketOf(version.state) !== market)) {

@@ -6,8 +6,12 @@
  *
  * Not asserted (not shown): how a merged person is presented. Either of two readings counts as
  * "merged": the source record names the target gedi under a merge field of its own (`merged.gedi`,
- * `mergedInto`, …), or the source gedi now resolves to the target's own record. The target gedi
- * elsewhere (a relative's entry) is no evidence. Nor is the status of the rejection shown: any 4xx counts.
+ * `mergedInto`, …), or the source gedi now resolves to the target's own record: one whose own gedi
+ * is the target's or, where it names no gedi (the vendor's v3 record has none), whose own legal id
+ * is the target's and not the source's. The target gedi or legal id elsewhere (a relative's entry)
+ * is no evidence. A record that names no gedi and is still the source's own (a `merged: true` beside
+ * the source's legal id) does not say into whom: it cannot show this merge. Nor is the status of the
+ * rejection shown: any 4xx counts.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
@@ -22,8 +26,8 @@ rule('transition.merge').test('merges a person into an existing person named by 
   );
 
   await Then('the second person is eventually shown merged into the first', async () => {
-    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source.gedi, target.gedi).holds, 'merge');
-    await expectFact(mergedInto(record, source.gedi, target.gedi), `${source.gedi} is merged into ${target.gedi}`);
+    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source, target).holds, 'merge');
+    await expectFact(mergedInto(record, source, target), `${source.gedi} is merged into ${target.gedi}`);
   });
 });
 

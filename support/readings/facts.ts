@@ -213,20 +213,53 @@ export function identified(consumer: unknown): Reading {
 /** Keys that name where a person was merged to. */
 const MERGE_KEYS = new Set(['merged', 'mergedinto', 'mergedwith', 'mergedto', 'mergetarget', 'mergedgedi', 'mergedintogedi', 'survivinggedi', 'survivor', 'replacedby']);
 
+/** A person the suite stored: the gedi its PUT answered and the legal id it sent. */
+export interface KnownPerson {
+  gedi: string;
+  person: { legalId: string };
+}
+
 /**
- * The record fetched for `sourceGedi` shows it merged into `targetGedi`: a merge field of its own
- * names the target (`merged: { gedi }`, `mergedInto`), or the record is the target's own (the
- * source gedi now resolves to the person it was merged into).
+ * The record fetched for the source's gedi shows it merged into the target: a merge field of its
+ * own names the target's gedi (`merged: { gedi }`, `mergedInto`), or the record is the target's own
+ * (the source gedi now resolves to the person it was merged into). A record that names no gedi
+ * (v3 dropped `person.gedi`) is the target's when its own legal ids hold the target's and not the
+ * source's; a relative's legal id is the relative's.
  */
-export function mergedInto(record: unknown, sourceGedi: string, targetGedi: string): Reading {
+export function mergedInto(record: unknown, source: KnownPerson, target: KnownPerson): Reading {
   const fields = ownFields(record);
+  const namesTarget = (value: unknown): boolean => value === target.gedi || ownScalars(value).includes(target.gedi);
   const underMergeKey = fields.flatMap(({ path, key, value }) =>
-    MERGE_KEYS.has(normalKey(key)) && (value === targetGedi || ownScalars(value).includes(targetGedi)) ? [`${path} = ${show(value)}`] : [],
+    MERGE_KEYS.has(normalKey(key)) && namesTarget(value) ? [`${path} = ${show(value)}`] : [],
   );
   const ownGedis = fields.filter(({ key }) => normalKey(key) === 'gedi').map(({ path, value }) => ({ path, value }));
-  const resolves = ownGedis.some(({ value }) => value === targetGedi) && !ownGedis.some(({ value }) => value === sourceGedi);
-  const evidence = [...underMergeKey, ...(resolves ? ownGedis.map(({ path, value }) => `${path} = ${show(value)} (the source gedi resolves to the merge target)`) : [])];
-  return { holds: evidence.length > 0, evidence, looked: `the record's own merge fields (${[...MERGE_KEYS].join(', ')}) for ${targetGedi}, and its own gedi` };
+  const hasGedi = (gedi: string) => ownGedis.some(({ value }) => value === gedi);
+  const resolves = hasGedi(target.gedi) && !hasGedi(source.gedi);
+  const evidence = [
+    ...underMergeKey,
+    ...(resolves
+      ? ownGedis.map(({ path, value }) => `${path} = ${show(value)} (the source gedi resolves to the merge target)`)
+      : []),
+    ...(ownGedis.length === 0 ? targetsLegalIds(record, source, target) : []),
+  ];
+  const [targetId, sourceId] = [show(target.person.legalId), show(source.person.legalId)];
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked:
+      `the record's own merge fields (${[...MERGE_KEYS].join(', ')}) for ${target.gedi}, its own gedi, and, ` +
+      `where it names no gedi, its own legal ids for the target's ${targetId} without the source's ${sourceId}`,
+  };
+}
+
+const BY_LEGAL_ID = "the target's legal id on a record naming no gedi: the source gedi answers the target's record";
+
+/** The target's legal id among the record's own, as evidence, unless the source's is there too. */
+function targetsLegalIds(record: unknown, source: KnownPerson, target: KnownPerson): string[] {
+  const own = legalIdFields(record, '$', false);
+  if (own.some(({ value }) => value === source.person.legalId)) return [];
+  const matching = own.filter(({ value }) => value === target.person.legalId);
+  return matching.map(({ path, value }) => `${path} = ${show(value)} (${BY_LEGAL_ID})`);
 }
 
 /** The person's own record in a list (a subscription entry) carries `value` as one of its fields. */

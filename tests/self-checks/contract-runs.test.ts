@@ -1,10 +1,11 @@
-// The contract suite itself, as a user runs it, against fresh embedded simulators: the three response
-// layouts (the vendor's published shapes among them), the strict mode that requires the four
-// booleans, and a run through transient faults must keep every documented promise. Each run also
-// shows its worker running every spec file at once (support/run/concurrent-files.js, which leans on
-// how vitest calls its runner): should a vitest upgrade make it run them one after another, the
-// suite would still pass, only several times slower, so this says so: files were in flight at the
-// same time, which one after another never are (an order, not a duration).
+// The contract suite itself, as a user runs it, against fresh embedded simulators: the three
+// response layouts (the vendor's published shapes among them, also with no gedi in its records),
+// the strict mode that requires the four booleans, and a run through transient faults must keep
+// every documented promise. Each run also shows its worker running every spec file at once
+// (support/run/concurrent-files.js, which leans on how vitest calls its runner): should a vitest
+// upgrade make it run them one after another, the suite would still pass, only several times
+// slower, so this says so: files were in flight at the same time, which one after another never are
+// (an order, not a duration).
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
 import { embeddedSimulatorEnv, runVitestWithResults } from '../../support/run/child-runs.js';
@@ -12,12 +13,18 @@ import { ownReports } from './own-reports.js';
 
 // Five records a page, so every list is read across several pages in each paging convention.
 const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '40' };
+const NO_GEDI = { SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1' };
 
 test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   { name: 'the standard layout, page-number paging without links', simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES } },
   { name: 'the alternate layout, offset paging with a total', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES } },
   { name: 'the alternate layout, Link header paging, one id space for all clients, the four booleans required', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', SIMULATOR_STRICT_BOOLEANS: '1', ...SMALL_PAGES } },
   { name: "the vendor's published shapes, nextPageToken paging", simulator: { SIMULATOR_LAYOUT: 'vendor', ...SMALL_PAGES } },
+  // v3 dropped `person.gedi`: records that name no gedi at all, and a merge shown by the target's record.
+  {
+    name: "the vendor's shapes with no gedi in records and merges shown by the target's record",
+    simulator: { SIMULATOR_LAYOUT: 'vendor', ...NO_GEDI, ...SMALL_PAGES },
+  },
   // Every fault pauses every test of its client for its Retry-After (1 s), and the pace learns the
   // lower rate those pauses leave: on a loaded machine a request queued behind the rest once waited
   // past the 30 s deadline and failed, rightly, as "Target throttled". What this run checks is that

@@ -1,12 +1,31 @@
 // Every check can fail: each simulator mutant is killed by the spec of the rule it breaks, and the
 // failure names that rule (support/run/mutant-matrix.ts; `npm run mutants` prints the same matrix),
 // in the standard layout and in the vendor's published shapes alike (one vitest process for both).
+// The merge mutants are killed too where the vendor's records name no gedi and a merge shows only as
+// the target's record, whose legal id is then the one evidence of the merge.
 import { expect, test } from 'vitest';
-import { formatMatrix, runMutantMatrix } from '../../support/run/mutant-matrix.js';
+import { MUTANT_NAMES, MUTANTS } from '../../simulator/mutants.js';
+import { formatMatrix, runMutantMatrix, type Verdict } from '../../support/run/mutant-matrix.js';
 import { ownReports } from './own-reports.js';
+
+const survivors = (verdicts: Verdict[]): string[] =>
+  verdicts
+    .filter(({ killed }) => !killed)
+    .map(({ mutant, layout, rule }) => `${mutant} in the ${layout} layout (breaks ${rule})`);
 
 test('every mutant is killed by the spec of its own rule, in the standard and the vendor layout', async (context) => {
   const verdicts = await runMutantMatrix({ layouts: ['standard', 'vendor'], env: ownReports(context).env });
   console.log(formatMatrix(verdicts));
-  expect(verdicts.filter((verdict) => !verdict.killed).map((verdict) => `${verdict.mutant} in the ${verdict.layout} layout (breaks ${verdict.rule})`), 'surviving mutants').toEqual([]);
+  expect(survivors(verdicts), 'surviving mutants').toEqual([]);
+});
+
+const NO_GEDI = { SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1' };
+
+test('every merge mutant is killed in the vendor layout with no gedi, merges shown by the target', async (context) => {
+  const mutants = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.merge'));
+  const env = { ...ownReports(context).env, ...NO_GEDI };
+  const verdicts = await runMutantMatrix({ mutants, layouts: ['vendor'], env });
+  console.log(formatMatrix(verdicts));
+  expect(mutants, 'the merge mutants').not.toEqual([]);
+  expect(survivors(verdicts), 'surviving merge mutants').toEqual([]);
 });

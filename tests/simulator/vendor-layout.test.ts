@@ -162,3 +162,60 @@ describe('the vendor layout', () => {
     expect(clear.body.screeningResult).toEqual({ numberOfMatches: 0, matches: [], listsScreened: ['PEP', 'SANCTION', 'RCA'] });
   });
 });
+
+// A v3 service that names no gedi in its records and shows a merge by answering the target's
+// record for the merged-away gedi (SIMULATOR_RECORDS_WITHOUT_GEDI, SIMULATOR_MERGES_SHOWN_BY_TARGET).
+describe('the vendor layout without a gedi in records', () => {
+  const started: Harness[] = [];
+  afterAll(() => Promise.all(started.map((h) => h.close())));
+
+  /** A vendor simulator with these settings, a target and a person merged into it, every effect visible. */
+  async function merged(settings: { recordsWithoutGedi?: boolean; mergesShownByTarget?: boolean }) {
+    const h = await Harness.start({ layout: 'vendor', ...settings });
+    started.push(h);
+    const token = await h.token();
+    const put = (json: unknown) => h.request('PUT', PERSONS, { token, json });
+    const [target, source] = [h.person(), h.person()];
+    const targetGedi: string = (await put(target)).body.gedi;
+    const sourceGedi: string = (await put(source)).body.gedi;
+    expect([targetGedi, sourceGedi]).toEqual([expect.any(String), expect.any(String)]);
+    await put({ ...source, merged: { gedi: targetGedi } });
+    h.settle();
+    const record = (await h.request('GET', personPath(sourceGedi), { token })).body;
+    return { h, token, target, targetGedi, source, record };
+  }
+
+  it("answers the target's record for the merged-away gedi, naming no gedi; the PUT answer keeps it", async () => {
+    const { record, target, targetGedi } = await merged({ recordsWithoutGedi: true, mergesShownByTarget: true });
+    expect(record).toMatchObject({ legalId: { identityNumber: target.legalId }, familyName: target.familyName });
+    expect(record).toMatchObject({ status: { merged: false } });
+    expect(JSON.stringify(record)).not.toContain(targetGedi);
+  });
+
+  it('shows a merge without naming into whom when only the gedi is left out', async () => {
+    const { record, source, targetGedi } = await merged({ recordsWithoutGedi: true });
+    expect(record).toMatchObject({ legalId: { identityNumber: source.legalId }, status: { merged: true } });
+    expect(record).not.toHaveProperty('mergedInto');
+    expect(JSON.stringify(record)).not.toContain(targetGedi);
+  });
+
+  it("answers the target's record as the vendor layout shows it when only merges are shown by the target", async () => {
+    const { record, target } = await merged({ mergesShownByTarget: true });
+    expect(record).toMatchObject({ legalId: { identityNumber: target.legalId }, status: { merged: false } });
+    expect(record).not.toHaveProperty('mergedInto');
+  });
+
+  it('names no gedi in find answers, consumers or subscribed persons', async () => {
+    const { h, token, target, targetGedi } = await merged({ recordsWithoutGedi: true, mergesShownByTarget: true });
+    const found = await h.request('POST', findPath(), { token, json: { legalId: target.legalId } });
+    const consumer = { consumerId: 'nogedi-1', market: 'SE', data: { legalId: target.legalId } };
+    await h.request('POST', CONSUMERS, { token, json: [consumer] });
+    h.settle();
+    const lists = [CONSUMERS, SUBSCRIPTIONS].map((path) => h.request('GET', path, { token }));
+    const [consumers, subscriptions] = await Promise.all(lists);
+    expect(found.body.legalId.identityNumber).toBe(target.legalId);
+    expect(consumers.body.consumers).toEqual([{ ...consumer, state: 'IDENTIFIED' }]);
+    expect(subscriptions.body.persons).toMatchObject([{ legalId: { identityNumber: target.legalId } }]);
+    for (const { body } of [found, consumers, subscriptions]) expect(JSON.stringify(body)).not.toContain(targetGedi);
+  });
+});

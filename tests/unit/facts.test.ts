@@ -1,6 +1,9 @@
 // Each reading of a documented fact against realistic vendor-style answers: several layouts that
 // affirm it, and at least five that say the opposite or put the fact on another record.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAYOUT_NAMES } from '../../simulator/options.js';
+import { findValues } from '../../support/readings/lookup.js';
+import { Harness, PERSONS, personPath } from '../simulator/harness.js';
 import { identified, listsPerson, mergedInto, ownsValue, pepHit, personFlag, personRecords, personsWithoutLegalId, personWithLegalId, recordsOwning, relativeFlag } from '../../support/readings/facts.js';
 
 describe('a PEP hit', () => {
@@ -129,12 +132,36 @@ describe('a flag of a related person (deceased, deregistered)', () => {
 });
 
 describe('merged into a person', () => {
+  // The source and the target as the suite knows them: the gedi each PUT answered, the legal id it sent.
+  const [SRC, TGT, OTHER] = ['198001011234', '199003033456', '197005054567'];
+  const source = { gedi: 'src', person: { legalId: SRC } };
+  const target = { gedi: 'tgt', person: { legalId: TGT } };
+  const v3 = (legalId: string, more: Record<string, unknown> = {}) => ({
+    legalId: { identityNumber: legalId, temporary: false, history: [] },
+    firstNames: ['Eva'],
+    familyName: 'Lund',
+    status: { active: true, merged: false },
+    ...more,
+  });
+  const v3Parent = (legalId: string) => ({
+    relations: [{ relationType: 'Parent', legalId: { identityNumber: legalId } }],
+  });
+  const BY_LEGAL_ID =
+    " (the target's legal id on a record naming no gedi: the source gedi answers the target's record)";
+
   it.each([
     ['merged.gedi', { gedi: 'src', merged: { gedi: 'tgt' } }, '$.merged = {"gedi":"tgt"}'],
     ['mergedInto in an envelope', { data: { gedi: 'src', status: 'MERGED', mergedInto: 'tgt' } }, '$.data.mergedInto = "tgt"'],
     ['the target record itself', { data: { gedi: 'tgt', familyName: 'x' } }, '$.data.gedi = "tgt" (the source gedi resolves to the merge target)'],
+    ["the target's v3 record, which names no gedi", v3(TGT), `$.legalId.identityNumber = "${TGT}"${BY_LEGAL_ID}`],
+    ["the target's flat record without a gedi", { id: 'p-2', legalId: TGT }, `$.legalId = "${TGT}"${BY_LEGAL_ID}`],
+    [
+      "the target's record in an envelope without a gedi",
+      { data: { attributes: { legalId: TGT } } },
+      `$.data.attributes.legalId = "${TGT}"${BY_LEGAL_ID}`,
+    ],
   ])('holds for %s', (_name, record, evidence) => {
-    expect(mergedInto(record, 'src', 'tgt')).toMatchObject({ holds: true, evidence: [evidence] });
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: true, evidence: [evidence] });
   });
 
   it.each([
@@ -144,8 +171,80 @@ describe('merged into a person', () => {
     ['merge candidates', { gedi: 'src', mergeCandidates: ['tgt'] }],
     ['a MERGED status without the target', { gedi: 'src', status: 'MERGED' }],
     ['a record without any gedi naming the target in its history', { familyName: 'x', history: [{ mergedInto: 'tgt' }] }],
+    ["the source's own v3 record, unchanged, without a gedi", v3(SRC)],
+    ["the source's record marked merged, not saying into whom", v3(SRC, { status: { active: false, merged: true } })],
+    ["the source's record with a relative carrying the target's legal id", v3(SRC, v3Parent(TGT))],
+    [
+      "a flat record whose relative carries the target's legal id",
+      { legalId: SRC, relationshipList: [{ legalId: { socialSecurityNumber: TGT } }] },
+    ],
+    ["a third person's record without a gedi", v3(OTHER)],
+    ["a third person's record whose relative carries the target's legal id", v3(OTHER, v3Parent(TGT))],
+    [
+      "a record holding the source's legal id beside the target's",
+      v3(TGT, { legalId: { identityNumber: TGT, history: [{ identityNumber: SRC }] } }),
+    ],
+    ["the target's legal id on a record whose own gedi is the source's", { gedi: 'src', legalId: TGT }],
+    ["the target's legal id only in a merge field", v3(SRC, { mergedInto: { legalId: TGT } })],
   ])('does not hold for %s', (_name, record) => {
-    expect(mergedInto(record, 'src', 'tgt').holds).toBe(false);
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
+  });
+});
+
+// The same answers as the simulator gives them in each of its layouts, set to name no gedi in
+// records and to show a merge by answering the target's record for the source's gedi.
+describe.each(LAYOUT_NAMES)("merged into a person, read from the simulator's %s layout without a gedi", (layout) => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await Harness.start({ layout, recordsWithoutGedi: true, mergesShownByTarget: true });
+    token = await h.token();
+  });
+  afterAll(() => h.close());
+
+  /** PUTs the person and knows it as the suite does: the gedi its answer named and the legal id sent. */
+  const store = async (person: { legalId: string } & Record<string, unknown>) => {
+    const answer = await h.request('PUT', PERSONS, { token, json: person });
+    return { gedi: findValues(answer.body, 'gedi')[0] as string, person };
+  };
+  /** Operation 3 once every effect is visible; the record names none of these gedis. */
+  const read = async (gedi: string, ...gedis: string[]) => {
+    h.settle();
+    const answer = await h.request('GET', personPath(gedi), { token });
+    expect(answer.status).toBe(200);
+    for (const named of [gedi, ...gedis]) expect(JSON.stringify(answer.body)).not.toContain(named);
+    return answer.body as unknown;
+  };
+
+  it("holds for the target's record, which the source's gedi answers after the merge", async () => {
+    const target = await store(h.person());
+    const source = await store(h.person());
+    await store({ ...source.person, merged: { gedi: target.gedi } });
+    const reading = mergedInto(await read(source.gedi, target.gedi), source, target);
+    expect(reading.holds).toBe(true);
+    expect(reading.evidence.join('\n')).toContain(`"${target.person.legalId}" (the target's legal id`);
+  });
+
+  it("does not hold for the source's own record, unchanged", async () => {
+    const target = await store(h.person());
+    const source = await store(h.person());
+    const record = await read(source.gedi, target.gedi);
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
+  });
+
+  it.each([
+    ['the source, merged into a child of the target', true],
+    ['the source itself, not merged', false],
+  ])("does not hold for a record whose relative carries the target's legal id: %s", async (_name, mergedIntoChild) => {
+    const target = await store(h.person());
+    const legalId = { socialSecurityNumber: target.person.legalId };
+    const parent = { hierarchicalRelationship: 'Parent', legalId, firstName: 'Olof' };
+    const child = await store(h.person({ relationshipList: [parent] }));
+    const source = await store(h.person(mergedIntoChild ? {} : { relationshipList: [parent] }));
+    if (mergedIntoChild) await store({ ...source.person, merged: { gedi: child.gedi } });
+    const record = await read(source.gedi, target.gedi, child.gedi);
+    expect(JSON.stringify(record)).toContain(target.person.legalId);
+    expect(mergedInto(record, source, target)).toMatchObject({ holds: false, evidence: [] });
   });
 });
 
