@@ -31,7 +31,7 @@ export interface SimulatorRequests {
   faultsInjected: number;
 }
 
-/** Calls a control route of `simulator` (started with `control: true`), as the bench and `npm run nights` read its counts. */
+/** Calls a control route of `simulator` (started with `control: true`), as the bench reads its counts. */
 export async function simulatorControl<T>(simulator: RunningSimulator, method: 'GET' | 'POST', route: string): Promise<T> {
   const response = await fetch(`${simulator.baseUrl}/__control/${route}`, { method });
   if (!response.ok) throw new Error(`${method} /__control/${route} answered ${response.status}`);
