@@ -29,6 +29,10 @@ const CATALOGUE = {
   'bearer-not-enforced': { rule: 'auth.bearer-required', breaks: 'requests without a valid bearer token are served' },
   'wrong-secret-accepted': { rule: 'auth.wrong-secret-rejected', breaks: 'a known client id with a wrong secret is issued a token' },
   'find-ignores-legal-id': { rule: 'person.find-by-legal-id', breaks: '_find returns every person of the market whatever the legal id' },
+  'find-echoes-query': {
+    rule: 'person.find-by-legal-id',
+    breaks: '_find answers 200 with the query echoed (the legal id asked for) and no person',
+  },
   'find-adds-other-persons': { rule: 'person.find-by-legal-id', breaks: '_find answers two persons with other legal ids besides the matching person' },
   'unsubscribed-persons-listed': { rule: 'subscription.subscribed-only', breaks: 'the subscriptions list also shows every person of the client that no consumer identified' },
   'persons-listed-as-consumers': { rule: 'consumer.list-uploaded-only', breaks: 'the consumer list also shows every person of the client that no consumer identified, as an identified consumer under the person\'s id' },
