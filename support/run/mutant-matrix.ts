@@ -2,8 +2,10 @@
 // (mutant → failed specs → rules named in the failures). A mutant is killed only when a failure
 // names the rule it breaks and no failure blames a rule wrongly (see `judge`): a test that could
 // not reach its own rule because of the mutant reports a precondition not met, naming no rule. It
-// survives when nothing fails or only other rules are blamed. Fast mode runs, per mutant, the spec
-// files of the rule it breaks; full mode every spec file.
+// survives when nothing fails or only other rules are blamed. A mutant that keeps the suite from
+// judging its rule at all is killed when its spec reports the category the mutant declares
+// (`reportedAs`) and names no rule. Fast mode runs, per mutant, the spec files of the rule it
+// breaks; full mode every spec file.
 //
 // Every mutant runs in one vitest process, as a project of its own with a simulator of its own
 // (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
@@ -33,7 +35,7 @@ export interface Verdict {
   namedRules: string[];
   /** Failures that blame a rule the mutant does not break (the wrong line of the documentation). */
   misattributed: string[];
-  /** Some failure names the mutant's rule, and no failure names another. */
+  /** A failure names the mutant's rule (or shows its `reportedAs` category), and none names another. */
   killed: boolean;
 }
 
@@ -72,7 +74,10 @@ function judge(checks: SpecCheck[], strict: boolean): Judge {
     const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
     const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
     const namedRules = rulesNamedIn(failureText);
-    const rule = MUTANTS[mutant].rule;
+    const { rule, reportedAs } = MUTANTS[mutant];
+    // A mutant reported in a category of its own is shown by that category, with no rule blamed for it.
+    const inCategory = namedRules.length === 0 && failureText.includes(`${reportedAs}: `);
+    const shown = reportedAs === undefined ? namedRules.includes(rule) : inCategory;
     const misattributed = failed.flatMap((file) =>
       file.assertionResults
         .filter((test) => test.status === 'failed')
@@ -83,7 +88,9 @@ function judge(checks: SpecCheck[], strict: boolean): Judge {
           return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
         }),
     );
-    return { mutant, layout, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
+    const failedSpecs = failed.map((file) => relative(process.cwd(), file.name));
+    const killed = shown && misattributed.length === 0;
+    return { mutant, layout, rule, failedSpecs, namedRules, misattributed, killed };
   };
 }
 
@@ -168,12 +175,22 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   return planned.map(({ mutant, layout }) => verdicts.find((verdict) => verdict.mutant === mutant && verdict.layout === layout)!);
 }
 
-/** One line per mutant: verdict, what it breaks, which specs failed and which rules they named. */
+/**
+ * One line per mutant: verdict, what it breaks, which specs failed and which rules they named (or
+ * the category it must be reported in).
+ */
 export function formatMatrix(verdicts: Verdict[]): string {
   return verdicts
-    .map(
-      (verdict) =>
-        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant}${verdict.layout === 'standard' ? '' : ` [${verdict.layout} layout]`} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}${verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : ''}`,
-    )
+    .map((verdict) => {
+      const layout = verdict.layout === 'standard' ? '' : ` [${verdict.layout} layout]`;
+      const name = `${verdict.mutant}${layout} (breaks ${verdict.rule})`;
+      const setup = verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed';
+      const failed = verdict.failedSpecs.join(', ') || setup;
+      const reportedAs = MUTANTS[verdict.mutant].reportedAs;
+      const must = reportedAs ? ` (must be reported as ${reportedAs})` : '';
+      const named = `${verdict.namedRules.join(', ') || 'no rule named'}${must}`;
+      const misattributed = verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
+      return `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${name} → ${failed} → ${named}${misattributed}`;
+    })
     .join('\n');
 }
