@@ -1,7 +1,8 @@
 // npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L,L]: prints the mutant
-// kill matrix (support/run/mutant-matrix.ts); exits non-zero on a survivor. N: mutants whose specs run
-// at once (default all of them, or 3 with --full). L: the simulator layouts to run each mutant in
-// (default standard).
+// kill matrix (support/run/mutant-matrix.ts), after a control run per layout without a mutant; exits
+// non-zero on a survivor, or on a mutant left unjudged because its control run failed. N: mutants
+// whose specs run at once (default all of them, or 3 with --full). L: the simulator layouts to run
+// each mutant in (default standard).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
 import { LAYOUT_NAMES, type Layout } from '../simulator/options.js';
@@ -30,5 +31,9 @@ console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values
 const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layouts });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);
 const survivors = verdicts.filter((verdict) => !verdict.killed).length;
-console.log(`\nmutants: ${verdicts.length - survivors} killed, ${survivors} survived in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const unjudged = verdicts.filter((verdict) => verdict.controlFailed.length > 0).length;
+const controlNote = unjudged ? `, ${unjudged} unjudged (their control run failed)` : '';
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+const killed = verdicts.length - survivors;
+console.log(`\nmutants: ${killed} killed, ${survivors - unjudged} survived${controlNote} in ${seconds} s`);
 process.exitCode = survivors ? 1 : 0;

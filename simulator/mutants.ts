@@ -6,6 +6,11 @@ export interface Mutant {
   /** The id of the rule in docs/catalogue.json that the mutant breaks. */
   rule: string;
   breaks: string;
+  /**
+   * The failure category its spec must report instead of naming the rule, for a mutant that keeps
+   * the suite from judging the rule at all (a refusal for want of permission is no verdict).
+   */
+  reportedAs?: 'Not permitted';
 }
 
 const CATALOGUE = {
@@ -29,6 +34,10 @@ const CATALOGUE = {
   'bearer-not-enforced': { rule: 'auth.bearer-required', breaks: 'requests without a valid bearer token are served' },
   'wrong-secret-accepted': { rule: 'auth.wrong-secret-rejected', breaks: 'a known client id with a wrong secret is issued a token' },
   'find-ignores-legal-id': { rule: 'person.find-by-legal-id', breaks: '_find returns every person of the market whatever the legal id' },
+  'find-echoes-query': {
+    rule: 'person.find-by-legal-id',
+    breaks: '_find answers 200 with the query echoed (the legal id asked for) and no person',
+  },
   'find-adds-other-persons': { rule: 'person.find-by-legal-id', breaks: '_find answers two persons with other legal ids besides the matching person' },
   'unsubscribed-persons-listed': { rule: 'subscription.subscribed-only', breaks: 'the subscriptions list also shows every person of the client that no consumer identified' },
   'persons-listed-as-consumers': { rule: 'consumer.list-uploaded-only', breaks: 'the consumer list also shows every person of the client that no consumer identified, as an identified consumer under the person\'s id' },
@@ -46,6 +55,11 @@ const CATALOGUE = {
   'malformed-json-500': { rule: 'http.malformed-json-rejected', breaks: 'malformed JSON is answered 500, a server error for the client\'s mistake' },
   'malformed-json-accepted': { rule: 'http.malformed-json-rejected', breaks: 'malformed JSON is answered 200, as if accepted' },
   'wrong-type-accepted': { rule: 'http.wrong-json-type-rejected', breaks: 'a JSON body of the wrong type (an array for an object, or the reverse) is answered 200' },
+  'conformance-403': {
+    rule: 'http.malformed-json-rejected',
+    breaks: 'operation 8 answers a bad body with 403, as a target that checks permission before it reads the body',
+    reportedAs: 'Not permitted',
+  },
   'media-type-ignored': { rule: 'http.unsupported-media-type-rejected', breaks: 'a body that is not JSON (another Content-Type) is answered 200' },
   'first-sample-rejected': { rule: 'person.first-sample-accepted', breaks: 'a person with firstName and no firstNames is rejected with 400' },
 } as const satisfies Record<string, Mutant>;

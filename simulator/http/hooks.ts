@@ -23,8 +23,6 @@ const MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-ur
 
 const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function routeKey(request: FastifyRequest): string {
   return request.routeOptions.url ?? '(no route)';
 }
@@ -62,7 +60,7 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
     if (config.api === false) return;
     state.requests.count(request.method, routeKey(request));
     const limited = config.api ? overRateLimit(state, request) : undefined;
-    if (state.options.latencyMs > 0) await sleep(state.options.latencyMs);
+    if (state.options.latencyMs > 0) await state.clock.sleep(state.options.latencyMs);
     const fault = limited ?? (config.api ? injectedFault(state) : undefined);
     if (fault) return send(reply, layout.error(fault));
     if (!config.bearer) return;

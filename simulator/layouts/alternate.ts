@@ -41,10 +41,10 @@ export const alternateLayout: ResponseLayout = {
   personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { data: { clientReference: id, ...(gedi === undefined ? {} : { gedi }) } } }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: { data: personRecord(view) } }),
-  found: (views) =>
-    views.length === 0
+  found: (views, echo) =>
+    views.length === 0 && !echo
       ? { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'No match', status: 404, detail: 'no person matches the legal id' } }
-      : { status: 200, body: { data: views.map(personRecord) } },
+      : { status: 200, body: { data: views.map(personRecord), ...(echo ? { meta: { request: echo } } : {}) } },
   consumersAccepted: (records) => ({ status: 202, body: { data: { accepted: records.length } } }),
   consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, status: state, ...(gedi === undefined ? {} : { gedi }) }),
   subscription: ({ person, subscribedAt }) => ({ subscribedAt: new Date(subscribedAt).toISOString(), person: personRecord(person) }),

@@ -45,7 +45,8 @@ export interface ResponseLayout {
   personWritten(ack: PersonAck): Reply;
   personDeleted(ack: PersonAck): Reply;
   person(view: PersonView): Reply;
-  found(views: PersonView[]): Reply;
+  /** Operation 4; `echo`: the request's fields answered back beside no person (the find-echoes-query mutant only). */
+  found(views: PersonView[], echo?: { legalId: string }): Reply;
   consumersAccepted(records: ConsumerRecord[]): Reply;
   consumer(view: ConsumerView): unknown;
   subscription(view: SubscriptionView): unknown;

@@ -25,7 +25,10 @@ export const standardLayout: ResponseLayout = {
   personWritten: ({ id, gedi }) => ({ status: 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
   personDeleted: ({ id, gedi }) => ({ status: 202, body: { id, gedi, status: 'ACCEPTED' } }),
   person: (view) => ({ status: 200, body: personRecord(view) }),
-  found: (views) => ({ status: 200, body: { results: views.map(personRecord), count: views.length } }),
+  found: (views, echo) => ({
+    status: 200,
+    body: { ...(echo ? { query: echo } : {}), results: views.map(personRecord), count: views.length },
+  }),
   consumersAccepted: (records) => ({
     status: 200,
     body: { received: records.length, consumers: records.map(({ consumerId }) => ({ consumerId, state: 'PENDING' })) },

@@ -186,8 +186,12 @@ export const vendorLayout: ResponseLayout = {
   personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: vendorPerson(view) }),
-  // One person object, or 204 with no body; several matches (another client's person with the same legal id) answer the earliest created.
-  found: (views) => (views.length === 0 ? { status: 204 } : { status: 200, body: vendorPerson(views[0]!) }),
+  // One person object, or 204 with no body; several matches (another client's person with the same legal id) answer the
+  // earliest created. An echo takes the form of the vendor's company answer, whose `companyInput` echoes the request.
+  found: (views, echo) => {
+    if (echo) return { status: 200, body: { personInput: echo } };
+    return views.length === 0 ? { status: 204 } : { status: 200, body: vendorPerson(views[0]!) };
+  },
   consumersAccepted: () => ({ status: 202 }),
   consumer: consumerOf,
   subscription: ({ person }) => vendorPerson(person),

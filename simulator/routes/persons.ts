@@ -40,6 +40,7 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
       checkShape(request.body, { object: { legalId: 'string' }, required: ['legalId'] }, 'body');
       const { legalId } = request.body as { legalId: string };
       checkLegalId(market, legalId, 'legalId');
+      if (state.mutant('find-echoes-query')) return send(reply, layout.found([], { legalId }));
       return send(reply, layout.found(findPersons(state, market, legalId)));
     },
   });

@@ -13,6 +13,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
+import { expectFact } from '../../support/evidence/expectations.js';
 import { describes } from '../../support/verbs/persons.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
@@ -31,7 +32,7 @@ rule('person.eventually-available').test('makes a new person retrievable by gedi
   const record = await When('the client retries operation 3 until the person is available', () => persons.awaitRetrievable(stored));
 
   await Then('the record describes that person', async () => {
-    expect(describes(record, stored), 'the record carries the gedi or the legal id that was sent').toBe(true);
+    await expectFact(describes(record, stored), `the record is person ${stored.gedi}'s own: its gedi or legal id`);
   });
   await Then('operation 4 finds it by its legal id', () => persons.awaitFindable(stored));
 });

@@ -107,7 +107,13 @@ export function permissionNeeded(operation: string): string | undefined {
   return PERMISSIONS[operation];
 }
 
-/** The target knows the client but does not let it do this (403): a setting or a permission, never the rule. */
+/** What a refusal says of the client: a token the operation does not take (401, after a renewal), or a permission. */
+const REFUSED: Record<number, string> = {
+  401: 'its token not accepted for this operation',
+  403: 'authenticated but not authorized',
+};
+
+/** The target knows the client but does not let it do this (403, or 401 to a token it issued): never the rule. */
 export class NotPermittedError extends Error {
   override readonly name = 'NotPermittedError';
   constructor(
@@ -123,7 +129,8 @@ export function notPermitted(response: Pick<ApiResponse, 'status' | 'text'> & Pa
   const needs = (operation && permissionNeeded(operation)) ?? 'check the client\'s permissions for this operation and market';
   return new NotPermittedError(
     operation,
-    `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered 403, authenticated but not authorized (${refusalQuote(response)}); ${needs}.`,
+    `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered ${response.status}, ` +
+      `${REFUSED[response.status] ?? REFUSED[403]} (${refusalQuote(response)}); ${needs}.`,
   );
 }
 

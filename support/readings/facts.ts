@@ -68,11 +68,26 @@ export function recordsOwning(body: unknown, value: string): Located[] {
 const LEGAL_ID_KEY = /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
 const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normalKey(key));
 /** Objects that echo what was asked (`query: { legalId }`): never a person of the answer. */
-const ECHO_KEYS = new Set(['query', 'request', 'search', 'searchcriteria', 'criteria', 'input', 'filter', 'filters', 'params', 'parameters']);
+const ECHO_KEYS = new Set([
+  ...['query', 'request', 'search', 'searchcriteria', 'criteria'],
+  ...['filter', 'filters', 'params', 'parameters'],
+]);
+/** An echo of the request, by its normalized key; `…input` too: the vendor's `companyInput` echoes its request. */
+const isEchoKey = (name: string): boolean => ECHO_KEYS.has(name) || name.endsWith('input');
 
 /** An object is a person record when one of its own fields, outside an echo of the request, is a gedi or a legal id. */
 function isPersonRecord(item: JsonRecord): boolean {
-  return ownFields(item).some(({ path, key }) => (normalKey(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some((parent) => ECHO_KEYS.has(parent)));
+  return ownFields(item).some(
+    ({ path, key }) => (normalKey(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some(isEchoKey),
+  );
+}
+
+/** The answer without the parts that echo the request: what is left is what the target says of its own. */
+export function withoutEchoes(answer: unknown): unknown {
+  if (Array.isArray(answer)) return answer.map(withoutEchoes);
+  if (!isRecord(answer)) return answer;
+  const kept = Object.entries(answer).filter(([key]) => !isEchoKey(normalKey(key)));
+  return Object.fromEntries(kept.map(([key, value]) => [key, withoutEchoes(value)]));
 }
 
 /**
@@ -85,24 +100,31 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
   if (Array.isArray(answer)) return answer.flatMap((element, index) => personRecords(element, `${path}[${index}]`));
   if (!isRecord(answer)) return [];
   if (isPersonRecord(answer)) return [{ item: answer, path }];
-  return Object.entries(answer).flatMap(([key, value]) => (ECHO_KEYS.has(normalKey(key)) ? [] : personRecords(value, `${path}.${key}`)));
+  return Object.entries(answer).flatMap(([key, value]) =>
+    isEchoKey(normalKey(key)) ? [] : personRecords(value, `${path}.${key}`),
+  );
 }
 
 /**
  * The record's own legal ids: the scalars under a legal-id key of its own fields (`legalId`,
  * `legalId.identityNumber`, `attributes.legalId`) and in its own lists of legal ids
- * (`deprecatedLegalIds`, `legalId.history`, `identifiers`); never a relative's entry, a note, or
- * what a merge field names.
+ * (`deprecatedLegalIds`, `legalId.history`, `identifiers`); never a relative's entry, a note,
+ * what a merge field names, or the request echoed beside the record's own fields.
  */
 function legalIdFields(value: unknown, path: string, underLegalIdKey: boolean): { path: string; value: unknown }[] {
   if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
   if (!isRecord(value)) return underLegalIdKey ? [{ path, value }] : [];
-  return Object.entries(value).flatMap(([key, inner]) => (MERGE_KEYS.has(normalKey(key)) ? [] : legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key))));
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const name = normalKey(key);
+    if (MERGE_KEYS.has(name) || isEchoKey(name)) return [];
+    return legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key));
+  });
 }
 
-/** The record's own gedi: a `gedi` of its own fields, not the one a merge field names. */
+/** The record's own gedi: a `gedi` of its own fields, not one a merge field names or an echo of the request carries. */
 function personGedis(record: unknown): Field[] {
-  return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some((parent) => MERGE_KEYS.has(parent)));
+  const elsewhere = (parent: string) => MERGE_KEYS.has(parent) || isEchoKey(parent);
+  return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some(elsewhere));
 }
 
 /** The person record carries `legalId` as a legal id of its own. */

@@ -1,9 +1,15 @@
 // Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict
 // (mutant → failed specs → rules named in the failures). A mutant is killed only when a failure
 // names the rule it breaks and no failure blames a rule wrongly (see `judge`): a test that could
-// not reach its own rule because of the mutant reports a precondition not met, naming no rule. It
-// survives when nothing fails or only other rules are blamed. Fast mode runs, per mutant, the spec
-// files of the rule it breaks; full mode every spec file.
+// not reach its own rule because of the mutant reports a precondition not met, naming no rule. A
+// mutant that keeps the suite from judging its rule at all is killed when its spec reports the
+// category the mutant declares (`reportedAs`) and names no rule. It survives when nothing fails or
+// only other rules are blamed. Fast mode runs, per mutant, the spec files of the rule it breaks;
+// full mode every spec file.
+//
+// First, per layout, the unmutated simulator runs the same spec files under the same settings (the
+// control run): a spec that fails there (a deadline too short for a loaded machine) would fail
+// against every mutant too, so no mutant of a layout whose control failed counts as killed.
 //
 // Every mutant runs in one vitest process, as a project of its own with a simulator of its own
 // (vitest.config.ts builds the projects from the plan): vitest and the transform of the support
@@ -33,7 +39,9 @@ export interface Verdict {
   namedRules: string[];
   /** Failures that blame a rule the mutant does not break (the wrong line of the documentation). */
   misattributed: string[];
-  /** Some failure names the mutant's rule, and no failure names another. */
+  /** Spec files that failed against the unmutated simulator of this layout, with their first failure: no kill then. */
+  controlFailed: string[];
+  /** The control run passed, a failure names the mutant's rule (or shows its `reportedAs` category), none another. */
   killed: boolean;
 }
 
@@ -57,9 +65,11 @@ const LAYOUT_ENV: Record<Layout, Record<string, string>> = {
   vendor: { SIMULATOR_LAYOUT: 'vendor', SIMULATOR_BACKGROUND_RECORDS: '15' },
 };
 
-/** The verdict on one mutant from its spec files' results and, for a run stopped in setup, its output. */
 /** Judges one mutant's run from its spec files' results and, for a run stopped in setup, its output. */
 type Judge = (run: PlannedRun, files: FileResult[], setupOutput?: string) => Verdict;
+
+const failedFiles = (files: FileResult[]): FileResult[] =>
+  files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
 
 /**
  * Fast mode runs only the spec files of the mutant's rule: there, no failure may name another rule
@@ -69,10 +79,13 @@ type Judge = (run: PlannedRun, files: FileResult[], setupOutput?: string) => Ver
  */
 function judge(checks: SpecCheck[], strict: boolean): Judge {
   return ({ mutant, layout }, files, setupOutput = '') => {
-    const failed = files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
+    const failed = failedFiles(files);
     const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
     const namedRules = rulesNamedIn(failureText);
-    const rule = MUTANTS[mutant].rule;
+    const { rule, reportedAs } = MUTANTS[mutant];
+    // A mutant reported in a category of its own is shown by that category, with no rule blamed for it.
+    const inCategory = namedRules.length === 0 && failureText.includes(`${reportedAs}: `);
+    const shown = reportedAs === undefined ? namedRules.includes(rule) : inCategory;
     const misattributed = failed.flatMap((file) =>
       file.assertionResults
         .filter((test) => test.status === 'failed')
@@ -83,36 +96,85 @@ function judge(checks: SpecCheck[], strict: boolean): Judge {
           return wrong.length === 0 ? [] : [`${test.title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
         }),
     );
-    return { mutant, layout, rule, failedSpecs: failed.map((file) => relative(process.cwd(), file.name)), namedRules, misattributed, killed: namedRules.includes(rule) && misattributed.length === 0 };
+    const failedSpecs = failed.map((file) => relative(process.cwd(), file.name));
+    const killed = shown && misattributed.length === 0;
+    return { mutant, layout, rule, failedSpecs, namedRules, misattributed, controlFailed: [], killed };
   };
 }
 
-/** A mutant in one layout, as the matrix plans it. */
+/** A mutant in one layout, as the matrix plans it; its `env` sets SIMULATOR_MUTANT. */
 type PlannedRun = MutantRun & { mutant: MutantName; layout: Layout };
 
-/** A mutant on its own, as a user's run against that simulator would go. */
-async function runAlone(run: PlannedRun, env: NodeJS.ProcessEnv, verdictOn: Judge): Promise<Verdict> {
-  const { output, results } = await runVitestWithResults(['--project', 'contract', ...run.specs], { ...env, ...run.env, SIMULATOR_MUTANT: run.mutant });
-  // Without results the run died before tests (in global setup); its output names the rule.
-  return verdictOn(run, results?.testResults ?? [], output);
+/** The unmutated simulator in one layout: the project `mutant:control`, whose env clears SIMULATOR_MUTANT. */
+type ControlRun = MutantRun & { layout: Layout };
+
+/** A run on its own, as a user's run against that simulator would go; without results it died in global setup. */
+async function runAlone(run: MutantRun, env: NodeJS.ProcessEnv): Promise<{ files: FileResult[]; output: string }> {
+  const args = ['--project', 'contract', ...run.specs];
+  const { output, results } = await runVitestWithResults(args, { ...env, ...run.env });
+  return { files: results?.testResults ?? [], output };
 }
 
-/** Many mutants in one vitest process, a project each. */
-async function runTogether(plan: Omit<MutantPlan, 'resultsFile' | 'mutants'> & { mutants: PlannedRun[] }, env: NodeJS.ProcessEnv, verdictOn: Judge): Promise<Verdict[]> {
+/** Many runs in one vitest process, a project each: their spec files' results by run. */
+async function runTogether(runs: MutantRun[], runsAtOnce: number, env: NodeJS.ProcessEnv): Promise<FileResult[][]> {
   const scratch = mkdtempSync(join(tmpdir(), 'mutant-matrix-'));
   const resultsFile = join(scratch, 'results.json');
+  const plan: MutantPlan = { resultsFile, mutantsAtOnce: runsAtOnce, mutants: runs };
   try {
-    const { code, output } = await runVitest(['--project', mutantProjectName('*')], { ...env, [MUTANT_PLAN_VARIABLE]: JSON.stringify({ ...plan, resultsFile }) });
+    const planned = { ...env, [MUTANT_PLAN_VARIABLE]: JSON.stringify(plan) };
+    const { code, output } = await runVitest(['--project', mutantProjectName('*')], planned);
     let results: ProjectResults;
     try {
       results = JSON.parse(readFileSync(resultsFile, 'utf8')) as ProjectResults;
     } catch {
-      throw new Error(`mutant matrix: the run of ${plan.mutants.length} mutants wrote no results (exit ${code}):\n${output.slice(-3000)}`);
+      const tail = output.slice(-3000);
+      throw new Error(`mutant matrix: the run of ${runs.length} projects wrote no results (exit ${code}):\n${tail}`);
     }
-    return plan.mutants.map((run) => verdictOn(run, results[mutantProjectName(run.mutant, run.layout)] ?? []));
+    return runs.map((run) => results[mutantProjectName(run.mutant, run.layout)] ?? []);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+const CONTROL = 'control';
+const FIRST_LINE_CHARS = 200;
+
+/**
+ * The control runs: per layout, the spec files its mutants run, against the unmutated simulator
+ * under the same settings, run as the mutants are (together, or each on its own in full mode).
+ * Returns per layout the spec files that failed, each with its first failure.
+ */
+async function runControls(
+  planned: PlannedRun[],
+  full: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<Map<Layout, string[]>> {
+  const layouts = [...new Set(planned.map((run) => run.layout))];
+  const controls: ControlRun[] = layouts.map((layout) => ({
+    mutant: CONTROL,
+    layout,
+    env: { ...LAYOUT_ENV[layout], SIMULATOR_MUTANT: '' },
+    specs: [...new Set(planned.filter((run) => run.layout === layout).flatMap((run) => run.specs))],
+  }));
+  const results = full
+    ? await inParallel(controls, RUNS_AT_ONCE, async (control) => {
+        const { files, output } = await runAlone(control, env);
+        const setup = { name: 'global setup', message: output.slice(-FIRST_LINE_CHARS), assertionResults: [] };
+        return files.length > 0 ? files : [setup];
+      })
+    : // One worker a project: every spec file of a layout runs in that worker, and the layouts one after another.
+      await runTogether(controls, 1, env);
+  return new Map(
+    controls.map((control, index) => {
+      const files = results[index]!;
+      const failures = failedFiles(files).map((file) => {
+        const messages = [file.message, ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])];
+        const first = messages.find(Boolean) ?? '';
+        return `${relative(process.cwd(), file.name)} (${first.split('\n')[0]!.slice(0, FIRST_LINE_CHARS)})`;
+      });
+      return [control.layout, files.length === 0 ? ['no spec file ran'] : failures];
+    }),
+  );
 }
 
 /** Mutants that run as processes of their own at the same time (each is a whole vitest). */
@@ -152,28 +214,64 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
     mutants.map((mutant) => ({
       mutant,
       layout,
-      env: LAYOUT_ENV[layout],
+      env: { ...LAYOUT_ENV[layout], SIMULATOR_MUTANT: mutant },
       specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
     })),
   );
-  const together = options.full ? [] : planned.filter(({ mutant }) => !RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule));
-  const alone = planned.filter((entry) => !together.includes(entry));
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
+  const controlFailed = await runControls(planned, options.full ?? false, env);
+  const judged = planned.filter(({ layout }) => controlFailed.get(layout)!.length === 0);
+  const inSetup = ({ mutant }: PlannedRun) => RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule);
+  const together = options.full ? [] : judged.filter((run) => !inSetup(run));
+  const alone = judged.filter((entry) => !together.includes(entry));
   const verdicts = (
     await Promise.all([
-      together.length > 0 ? runTogether({ mutantsAtOnce: options.parallel ?? together.length, mutants: together }, env, verdictOn) : [],
-      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, (run) => runAlone(run, env, verdictOn)),
+      together.length === 0
+        ? []
+        : runTogether(together, options.parallel ?? together.length, env).then((results) =>
+            together.map((run, index) => verdictOn(run, results[index]!)),
+          ),
+      inParallel(alone, options.parallel ?? RUNS_AT_ONCE, async (run) => {
+        const { files, output } = await runAlone(run, env);
+        // Without results the run died before tests (in global setup); its output names the rule.
+        return verdictOn(run, files, output);
+      }),
     ])
   ).flat();
-  return planned.map(({ mutant, layout }) => verdicts.find((verdict) => verdict.mutant === mutant && verdict.layout === layout)!);
+  return planned.map(
+    ({ mutant, layout }) =>
+      verdicts.find((verdict) => verdict.mutant === mutant && verdict.layout === layout) ?? {
+        mutant,
+        layout,
+        rule: MUTANTS[mutant].rule,
+        failedSpecs: [],
+        namedRules: [],
+        misattributed: [],
+        controlFailed: controlFailed.get(layout)!,
+        killed: false,
+      },
+  );
 }
 
-/** One line per mutant: verdict, what it breaks, which specs failed and which rules they named. */
+/**
+ * One line per mutant: verdict, what it breaks, which specs failed and which rules they named (or
+ * the category it must be reported in); a mutant of a layout whose control run failed is UNJUDGED.
+ */
 export function formatMatrix(verdicts: Verdict[]): string {
   return verdicts
-    .map(
-      (verdict) =>
-        `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${verdict.mutant}${verdict.layout === 'standard' ? '' : ` [${verdict.layout} layout]`} (breaks ${verdict.rule}) → ${verdict.failedSpecs.join(', ') || (verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed')} → ${verdict.namedRules.join(', ') || 'no rule named'}${verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : ''}`,
-    )
+    .map((verdict) => {
+      const layout = verdict.layout === 'standard' ? '' : ` [${verdict.layout} layout]`;
+      const name = `${verdict.mutant}${layout} (breaks ${verdict.rule})`;
+      if (verdict.controlFailed.length > 0) {
+        return `UNJUDGED ${name} → not run: without the mutant, same settings, ${verdict.controlFailed.join('; ')}`;
+      }
+      const setup = verdict.namedRules.length ? 'the run setup (before any spec)' : 'no spec failed';
+      const failed = verdict.failedSpecs.join(', ') || setup;
+      const reportedAs = MUTANTS[verdict.mutant].reportedAs;
+      const must = reportedAs ? ` (must be reported as ${reportedAs})` : '';
+      const named = `${verdict.namedRules.join(', ') || 'no rule named'}${must}`;
+      const misattributed = verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
+      return `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${name} → ${failed} → ${named}${misattributed}`;
+    })
     .join('\n');
 }

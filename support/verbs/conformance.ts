@@ -2,9 +2,11 @@
 // JSON, a JSON value of the wrong type, a media type the operation does not take), to each of the
 // operations that take a body, and the judgement HTTP itself makes of the answer: a 4xx (the
 // client erred), never a 2xx (bad input accepted) nor a 5xx (the server failed at a client's mistake).
+// A 401 or 403 refuses the client before any judgement of its body, and is reported as such.
 import { expect } from 'vitest';
 import { expandPath, type ContractConfig } from '../run/config.js';
 import { assertSandboxTarget } from '../run/target.js';
+import { notPermitted } from '../evidence/refusals.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 
 export interface BodyOperation {
@@ -48,9 +50,30 @@ export function sendBadBody(
   return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
 }
 
-/** HTTP's verdict on bad input: a 4xx. The message says which way the answer went wrong. */
-export function expectClientError(response: { status: number }, what: string): void {
+/** Answers that refuse the client, not its body: a target may send them before it reads the body at all. */
+const REFUSALS = new Set([401, 403]);
+
+type Answer = Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>;
+
+/**
+ * HTTP's verdict on bad input: a 4xx. A 401 or 403 is no verdict on the body, so the rule could not
+ * be checked: "Not permitted", naming what the operation needs. Otherwise the message says which
+ * way the answer went wrong.
+ */
+export function expectClientError(response: Answer, what: string): void {
+  if (REFUSALS.has(response.status)) {
+    const refused = notPermitted(response, what);
+    refused.message += ' A refusal of the client is no verdict on its body: this rule could not be checked.';
+    throw refused;
+  }
   const why =
     response.status >= 500 ? 'a server error for the client\'s mistake (RFC 9110 15.6)' : response.status < 300 ? 'the bad input was accepted' : 'not a client error';
   expect(Math.floor(response.status / 100), `${what} answered ${response.status}: ${why}; a 4xx was expected`).toBe(4);
+}
+
+/** Each answer is HTTP's verdict on its bad body; refusals last, so a verdict breaking the rule is reported first. */
+export function expectClientErrors(answers: { response: Answer; what: string }[]): void {
+  const refused = answers.filter(({ response }) => REFUSALS.has(response.status));
+  const judged = answers.filter((answer) => !refused.includes(answer));
+  for (const { response, what } of [...judged, ...refused]) expectClientError(response, what);
 }

@@ -4,6 +4,7 @@ import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, watch, type Transition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
+import { listsPerson, personWithLegalId, withoutEchoes, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
@@ -42,9 +43,12 @@ export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig,
   return api.request('DELETE', config.paths.sandboxPersons, { json: body, operation: 'op2', purpose: 'delete person' });
 }
 
-/** A person record "describes" a stored person when it carries its gedi or its legal id. */
-export function describes(body: unknown, stored: StoredPerson): boolean {
-  return containsValue(body, stored.gedi) || containsValue(body, stored.person.legalId);
+/**
+ * A person record "describes" a stored person when it is that person's own: its own gedi or its own
+ * legal id, never one that a relative, a merge field or an echo of the request carries.
+ */
+export function describes(body: unknown, stored: StoredPerson): Reading {
+  return listsPerson(body, { gedi: stored.gedi, legalId: stored.person.legalId });
 }
 
 /**
@@ -200,7 +204,7 @@ export class SandboxPersons {
     const last = (error as { lastResponse?: ApiResponse }).lastResponse;
     if (!(error instanceof Error) || error.name !== 'NotConsistentError' || this.seen.has(gedi) || legalId === undefined || last?.status !== 404) return error;
     const found = await this.find(legalId).catch(() => undefined);
-    if (found?.ok && containsValue(found.body, legalId)) {
+    if (found?.ok && personWithLegalId(found.body, legalId).holds) {
       return operationNotFound('op3', last, `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`);
     }
     return coveredBy(error, EVENTUALLY_AVAILABLE, true);
@@ -213,7 +217,8 @@ export class SandboxPersons {
     until: (body: unknown) => boolean = () => true,
     transition: Transition = 'create',
   ): Promise<unknown> {
-    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, (body) => describes(body, stored) && until(body), transition);
+    const shows = (body: unknown) => describes(body, stored).holds && until(body);
+    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, shows, transition);
   }
 
   /**
@@ -232,10 +237,12 @@ export class SandboxPersons {
    * Waits until operation 4 finds the person by its legal id (rule 2's promise, checked by
    * person.eventually-available), or answers with one of `others` (by legal id or gedi) instead: a
    * find that answers one person whatever the legal id would otherwise only end in a timeout, never
-   * in the answer that shows it found the wrong person.
+   * in the answer that shows it found the wrong person. Each is found by a person record of its
+   * own in the answer, never by the legal id the request carried, which an answer may echo.
    */
   async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<unknown> {
-    const namesSomeone = (body: unknown) => [stored, ...others].some((person) => containsValue(body, person.person.legalId) || (person !== stored && containsValue(body, person.gedi)));
+    const namesSomeone = (body: unknown) =>
+      personWithLegalId(body, stored.person.legalId).holds || others.some((other) => describes(body, other).holds);
     const { value } = await eventually(
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
       () => this.find(stored.person.legalId),
@@ -255,10 +262,13 @@ export class SandboxPersons {
       (response) => GONE_STATUSES.has(response.status),
       { timeoutMs: this.config.availabilityTimeoutMs, transition: 'delete' },
     );
+    const { legalId } = stored.person;
     await eventually(
-      `legal id ${stored.person.legalId} to be no longer found`,
-      () => this.find(stored.person.legalId),
-      (response) => GONE_STATUSES.has(response.status) || (response.ok && !containsValue(response.body, stored.person.legalId)),
+      `legal id ${legalId} to be no longer found`,
+      () => this.find(legalId),
+      // Any mention of the legal id keeps the person found, except the request's own, echoed back.
+      (response) =>
+        GONE_STATUSES.has(response.status) || (response.ok && !containsValue(withoutEchoes(response.body), legalId)),
       { timeoutMs: this.config.availabilityTimeoutMs },
     );
   }

@@ -102,12 +102,18 @@ describe('knobs', () => {
     }
   });
 
-  it('adds the configured latency to API requests', async () => {
+  it('holds API requests for the configured latency, on its clock', async () => {
     const h = await Harness.start({ latencyMs: 60 });
     try {
-      const started = performance.now();
-      await h.tokenRequest();
-      expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+      const clock = h.clock!;
+      const answer = h.tokenRequest();
+      const held = await Promise.race([clock.someoneSleeps().then(() => true), answer.then(() => false)]);
+      expect(held, 'held before it is answered').toBe(true);
+      clock.advance(59);
+      expect(clock.sleeping, 'held 59 ms into its 60').toBe(1);
+      clock.advance(1);
+      expect(clock.sleeping, 'let go at 60 ms').toBe(0);
+      expect((await answer).status).toBe(200);
     } finally {
       await h.close();
     }

@@ -3,14 +3,41 @@ import { seededRandom } from '../../support/data/random.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import type { SimulatorOptions } from '../../simulator/options.js';
 
-/** A clock the test moves by hand, so eventual effects arrive exactly when the test says. */
+/** A clock the test moves by hand, so eventual effects arrive, and sleeps end, exactly when the test says. */
 export class ManualClock {
+  private readonly sleepers: { until: number; wake: () => void }[] = [];
+  private readonly asleep = new Set<() => void>();
+
   constructor(private time = Date.UTC(2030, 0, 1)) {}
   now(): number {
     return this.time;
   }
+  sleep(ms: number): Promise<void> {
+    return new Promise((wake) => {
+      this.sleepers.push({ until: this.time + ms, wake });
+      for (const notify of this.asleep) notify();
+    });
+  }
+  /** How many sleeps have not ended yet. */
+  get sleeping(): number {
+    return this.sleepers.length;
+  }
+  /** Resolves once someone sleeps on this clock (a request held for its latency). */
+  someoneSleeps(): Promise<void> {
+    if (this.sleepers.length > 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const notify = () => {
+        this.asleep.delete(notify);
+        resolve();
+      };
+      this.asleep.add(notify);
+    });
+  }
   advance(ms: number): void {
     this.time += ms;
+    const due = this.sleepers.filter(({ until }) => until <= this.time);
+    this.sleepers.splice(0, this.sleepers.length, ...this.sleepers.filter((sleeper) => !due.includes(sleeper)));
+    for (const { wake } of due) wake();
   }
 }
 

@@ -70,6 +70,8 @@ async function screening(h: Harness, subject: 'person' | 'company', reference: s
 }
 
 const clientError = (answer: { status: number }): boolean => answer.status >= 400 && answer.status < 500;
+/** HTTP's verdict on a bad body: a client error that is no refusal for want of authentication or permission. */
+const verdictOnBody = (answer: { status: number }) => clientError(answer) && ![401, 403].includes(answer.status);
 
 let unique = 0;
 const nextConsumerId = () => `probe-c-${(unique += 1)}`;
@@ -280,7 +282,12 @@ export const PROBES: Record<string, Probe> = {
   },
   'http.malformed-json-rejected': {
     dependsOn: AUTHED,
-    holds: async (h) => clientError(await h.request('PUT', PERSONS, { token: await h.token(), raw: { contentType: 'application/json', body: '{"id": "x", ' } })),
+    holds: async (h) => {
+      const [token, raw] = [await h.token(), { contentType: 'application/json', body: '{"id": "x", ' }];
+      const put = await h.request('PUT', PERSONS, { token, raw });
+      const screen = await h.request('POST', screeningPath('person'), { token, raw });
+      return verdictOnBody(put) && verdictOnBody(screen);
+    },
   },
   'http.wrong-json-type-rejected': {
     dependsOn: AUTHED,

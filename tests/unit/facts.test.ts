@@ -301,9 +301,14 @@ describe('the person records of a find answer, each carrying the legal id asked 
     ['no content (204)', undefined],
     ['an empty list', { results: [], count: 0 }],
     ['a problem document', { type: 'about:blank', title: 'No match', status: 404 }],
+    // The find-echoes-query mutant's answers, one per simulator layout: the legal id asked for, and nobody.
+    ['the query echoed beside no results', { query: { legalId: X }, results: [], count: 0 }],
+    ['the request echoed in the metadata of an empty list', { data: [], meta: { request: { legalId: X } } }],
+    ["the request echoed as the vendor's company answers echo theirs", { personInput: { legalId: X } }],
   ])('holds no person at all for %s', (_name, answer) => {
     expect(personsWithoutLegalId(answer, X).holds).toBe(false);
     expect(personWithLegalId(answer, X).holds).toBe(false);
+    expect(listsPerson(answer, { gedi: 'g1', legalId: X }).holds).toBe(false);
   });
 
   it.each([
@@ -315,6 +320,7 @@ describe('the person records of a find answer, each carrying the legal id asked 
     ['a person carrying the legal id only in a relative', { results: [flatPerson(Y, 'g2', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: X } }] })] }, ['$.results[0]']],
     ['a person that only echoes the legal id asked for', { results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2', { searchedLegalId: X })] }, ['$.results[1]']],
     ['a stranger beside an echo of the query', { query: { legalId: X }, results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2')] }, ['$.results[1]']],
+    ['one stranger echoing the request', vendorPerson(Y, { personInput: { legalId: X, gedi: 'g1' } }), ['$']],
   ])('shows each record that should not be there: %s', (_name, answer, paths) => {
     const reading = personsWithoutLegalId(answer, X);
     expect(reading.holds).toBe(true);

@@ -1,7 +1,11 @@
 import { rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { describes, gediIn, SandboxPersons } from '../../support/verbs/persons.js';
-import { createDataFactory } from '../../support/data/factories.js';
+import { describes, gediIn, SandboxPersons, type StoredPerson } from '../../support/verbs/persons.js';
+import { createDataFactory, type SandboxPerson } from '../../support/data/factories.js';
+import { LAYOUTS } from '../../simulator/layouts/index.js';
+import type { Reply } from '../../simulator/layouts/layout.js';
+import type { PersonView } from '../../simulator/person-queries.js';
 import { ledgerFile, leftovers } from '../../support/data/ledger.js';
 import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
@@ -27,13 +31,63 @@ describe('the gedi in a PUT response', () => {
   });
 });
 
-describe('a record describing a stored person', () => {
-  const person = createDataFactory({ seed: 1, runId: 'r', market: 'SE', scope: 'persons.test' }).person();
+// Answers as each simulator layout renders them: operation 3's record, operation 4's match, and the
+// find-echoes-query mutant's answer to operation 4 (the legal id asked for, and nobody).
+const factory = createDataFactory({ seed: 1, runId: 'r', market: 'SE', scope: 'persons.test' });
+const [person, stranger] = [factory.person(), factory.person()];
+const stored: StoredPerson = { person, gedi: 'G-1', acknowledgedAt: 0 };
+const view = (fields: SandboxPerson, gedi: string): PersonView => {
+  const state = { fields: { ...fields }, removed: false, deregistered: false };
+  return { gedi, market: 'SE', version: 1, writtenAt: 0, state };
+};
+const layouts = Object.entries(LAYOUTS).map(([name, layout]) => ({
+  name,
+  record: layout.person(view(person, 'G-1')).body,
+  match: layout.found([view(person, 'G-1')]),
+  echo: layout.found([], { legalId: person.legalId }),
+}));
 
-  it('carries its gedi or its legal id', () => {
-    expect(describes({ data: { gedi: 'G-1' } }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(true);
-    expect(describes({ attributes: { legalId: person.legalId } }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(true);
-    expect(describes({ gedi: 'G-2', legalId: '190001010000' }, { person, gedi: 'G-1', acknowledgedAt: 0 })).toBe(false);
+describe('a record describing a stored person', () => {
+  const relative = { hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: person.legalId } };
+  const asked = { gedi: 'G-1', legalId: person.legalId };
+
+  it.each(layouts)('is its own record in the $name layout', ({ record }) => {
+    expect(describes(record, stored).holds).toBe(true);
+  });
+
+  it.each([
+    ['another person', { gedi: 'G-2', legalId: stranger.legalId }],
+    ['another person with it as a relative', { gedi: 'G-2', legalId: stranger.legalId, relationshipList: [relative] }],
+    ['another person merged into it', { gedi: 'G-2', legalId: stranger.legalId, merged: { gedi: 'G-1' } }],
+    ['an error that echoes the request', { error: { code: 'not_found' }, request: asked }],
+  ])('is not %s', (_name, record) => {
+    expect(describes(record, stored).holds).toBe(false);
+  });
+});
+
+describe('waiting for a person to be findable, and then gone', () => {
+  const listen = serversClosedAfterEach();
+  const config = (url: string) => ({ baseUrl: url, paths: DEFAULT_PATHS, market: 'SE', availabilityTimeoutMs: 3000 });
+  const personsAt = (url: string) =>
+    new SandboxPersons(new ApiClient({ baseUrl: url }), config(url) as ContractConfig, factory);
+  const answering = (...answers: Reply[]) => (_request: unknown, response: ServerResponse) => {
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    if (answer.body === undefined) response.writeHead(answer.status).end();
+    else sendJson(response, answer.status, answer.body);
+  };
+
+  it.each(layouts)('finds a person of its own in the answer, not the echo ($name layout)', async ({ echo, match }) => {
+    const server = await listen(answering(echo, match));
+    expect(await personsAt(server.url).awaitFindable(stored)).toEqual(match.body);
+    expect(server.received, 'a find answered with the echo, then one with the person').toHaveLength(2);
+  });
+
+  it.each(layouts)('takes an echo of the legal id for the person gone ($name layout)', async ({ echo }) => {
+    const server = await listen((request, response) =>
+      request.method === 'GET' ? sendJson(response, 404, { error: 'gone' }) : answering(echo)(request, response),
+    );
+    await personsAt(server.url).awaitGone(stored);
+    expect(server.received.map(({ method }) => method)).toEqual(['GET', 'POST']);
   });
 });
 

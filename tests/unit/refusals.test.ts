@@ -1,10 +1,11 @@
 // Who is blamed for a failure: the rule under test, a precondition (a Given step or another rule's
-// promise failed first), a permission (403) or the path of an operation (404 while the resource
+// promise failed first), a permission (401 or 403) or the path of an operation (404 while the resource
 // shows elsewhere). Each is decided by attributeToRule from marks the failure carries.
 import { describe, expect, it } from 'vitest';
 import { attributeToRule } from '../../support/evidence/failures.js';
 import { coveredBy, NotPermittedError, notPermitted, operationNotFound, PreconditionError, refusalQuote } from '../../support/evidence/refusals.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
+import { expectClientError, expectClientErrors } from '../../support/verbs/conformance.js';
 import { Given } from '../../support/evidence/report.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
@@ -96,5 +97,43 @@ describe('refusalQuote', () => {
     expect(refusalQuote({ text: '{"detail":"token refusal-secret-42 is not valid"}' })).toBe('it said: {"detail":"token [REDACTED] is not valid"}');
     expect(refusalQuote({ text: '' })).toBe('no body');
     expect(refusalQuote({ text: 'x'.repeat(400) })).toBe(`it said: ${'x'.repeat(300)}…`);
+  });
+});
+
+describe("HTTP's verdict on a bad body (expectClientError)", () => {
+  const SCREENING = '/aml-real-time-screening/v2/api/aml/kyc/person/screening';
+
+  const screened = (status: number, text: string) => answer(status, text, 'op8', SCREENING);
+  const what = 'screening with malformed JSON';
+
+  it.each([400, 404, 409, 413, 415])('takes %i for the verdict', (status) => {
+    expect(() => expectClientError(screened(status, '{"error":"body: malformed"}'), what)).not.toThrow();
+  });
+
+  it.each([
+    [500, /answered 500: a server error for the client's mistake/],
+    [200, /answered 200: the bad input was accepted/],
+  ])('names the rule for %i', async (status, says) => {
+    const error = await failureOf(() => expectClientError(screened(status, '{}'), what));
+    expect((attributeToRule(error, 'http.malformed-json-rejected') as Error).message).toMatch(says);
+  });
+
+  it.each([
+    [403, /answered 403, authenticated but not authorized .*set CONTRACT_SCREENING_SCOPE.* no verdict on its body/],
+    [401, /answered 401, its token not accepted for this operation .*set CONTRACT_SCREENING_SCOPE.* no verdict/],
+  ])('reports %i, a refusal of the client, as not permitted and names no rule', async (status, says) => {
+    const error = await failureOf(() => expectClientError(screened(status, '{"message":"bci may not screen"}'), what));
+    expect(attributeToRule(error, 'http.malformed-json-rejected')).toBeInstanceOf(NotPermittedError);
+    expect(error.message).toMatch(says);
+  });
+
+  it('reports a broken verdict before a refusal, whichever operation answered first', async () => {
+    const refused = { response: screened(403, ''), what };
+    const put = answer(200, '{}', 'op1', '/consumer-intelligence/sandbox/v1/persons');
+    const accepted = { response: put, what: 'PUT with malformed JSON' };
+    const error = await failureOf(() => expectClientErrors([refused, accepted]));
+    const blamed = (attributeToRule(error, 'http.malformed-json-rejected') as Error).message;
+    expect(blamed).toMatch(/^Broken rule http\.malformed-json-rejected .*PUT with malformed JSON answered 200/);
+    expect(await failureOf(() => expectClientErrors([refused]))).toBeInstanceOf(NotPermittedError);
   });
 });
