@@ -10,7 +10,7 @@ export interface Mutant {
    * The failure category its spec must report instead of naming the rule, for a mutant that keeps
    * the suite from judging the rule at all (a refusal for want of permission is no verdict).
    */
-  reportedAs?: 'Not permitted';
+  reportedAs?: 'Not permitted' | 'List could not be read completely';
 }
 
 const CATALOGUE = {
@@ -59,6 +59,11 @@ const CATALOGUE = {
     rule: 'http.malformed-json-rejected',
     breaks: 'operation 8 answers a bad body with 403, as a target that checks permission before it reads the body',
     reportedAs: 'Not permitted',
+  },
+  'lists-answer-500': {
+    rule: 'consumer.isolation',
+    breaks: 'every page of the consumer and subscription lists after the first answers 500',
+    reportedAs: 'List could not be read completely',
   },
   'media-type-ignored': { rule: 'http.unsupported-media-type-rejected', breaks: 'a body that is not JSON (another Content-Type) is answered 200' },
   'first-sample-rejected': { rule: 'person.first-sample-accepted', breaks: 'a person with firstName and no firstNames is rejected with 400' },

@@ -6,6 +6,7 @@ import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
 import type { ListName, ResponseLayout } from '../layouts/layout.js';
 import { listPage, type ListRequest } from '../pagination.js';
+import type { Reply } from '../layouts/layout.js';
 import type { SimulatorState } from '../state.js';
 import { BOUNDS, checkLegalId, checkMarket, checkShape, consumer } from '../validation.js';
 
@@ -36,14 +37,27 @@ function listRequest(list: ListName, request: FastifyRequest, state: SimulatorSt
   };
 }
 
+/** Whether a list request asks for a page after the first, in any paging style. */
+function laterPage({ query, cursorParam }: ListRequest): boolean {
+  return ['page', 'offset', 'pageToken', cursorParam].some((param) => query[param] !== undefined && query[param] !== '0');
+}
+
+/** A list page, or (lists-answer-500) a server error for any page after the first. */
+function page(state: SimulatorState, request: ListRequest, answer: (request: ListRequest) => Reply): Reply {
+  if (state.mutant('lists-answer-500') && laterPage(request)) return { status: 500, body: { error: 'internal', message: 'the page could not be served' } };
+  return answer(request);
+}
+
 /** Operations 5–7: consumer upload, the caller's consumers, its subscribed persons. */
 export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
   resource(app, CONSUMERS_PATH, { api: true, bearer: true, body: 'json' }, {
     POST: (request, reply) => send(reply, layout.consumersAccepted(uploadConsumers(state, request.clientId, checkUploads(request.body)))),
-    GET: (request, reply) => send(reply, listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, listRequest('consumers', request, state, layout))),
+    GET: (request, reply) =>
+      send(reply, page(state, listRequest('consumers', request, state, layout), (list) => listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, list))),
   });
 
   resource(app, '/consumer-intelligence/v3/subscriptions/persons', { api: true, bearer: true }, {
-    GET: (request, reply) => send(reply, listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, listRequest('subscriptions', request, state, layout))),
+    GET: (request, reply) =>
+      send(reply, page(state, listRequest('subscriptions', request, state, layout), (list) => listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, list))),
   });
 }

@@ -3,7 +3,7 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
-import { eventually, watch, type Transition } from '../readings/eventually.js';
+import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
 import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -108,15 +108,22 @@ export class ConsumerData {
    */
   private async awaitItem(what: string, list: ListName, find: (body: unknown) => unknown, until: (item: unknown) => boolean, transition?: Transition): Promise<unknown> {
     const { path, options } = this.listAt(list);
+    let last: ListRead | undefined;
     const { value } = await eventually(
       what,
-      () => readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined),
+      async () => (last = await readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined)),
       (response) => {
         const item = response.ok ? find(response.body) : undefined;
         return item !== undefined && until(item) ? { item } : undefined;
       },
       { timeoutMs: this.config.availabilityTimeoutMs, transition },
-    );
+    ).catch((error: unknown) => {
+      // A wait whose last read failed after the first page never saw the rest of the list.
+      if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok) {
+        throw new ListIncompleteError(path, last.paging.convention, last.paging.pages, `page ${last.paging.pages + 1} answered ${last.status}`);
+      }
+      throw error;
+    });
     return value.item;
   }
 

@@ -250,9 +250,14 @@ export const PROBES: Record<string, Probe> = {
       await put(h, person, 1);
       h.settle();
       await upload(h, consumerId, person.legalId, 1);
+      await upload(h, nextConsumerId(), person.legalId, 1);
       h.settle();
       const leakedSubscription = (await subscriptions(h)).some((item) => item.legalId === person.legalId);
-      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription;
+      // An absence is shown only by a list read to its end: the page after the first is served too.
+      const token = await h.token(1);
+      const next = (await h.request('GET', `${CONSUMERS}?limit=1`, { token })).body?.next;
+      const later = typeof next === 'string' ? await h.request('GET', `${new URL(next).pathname}${new URL(next).search}`, { token }) : undefined;
+      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && later?.status === 200;
     },
   },
   'screening.person-test-case': {
