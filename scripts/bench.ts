@@ -69,6 +69,9 @@ async function bench(name: string, profile: Profile, seed: number) {
     const waits = readFileSync(waitLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as WaitAttempts & { test?: string });
     const polled = waits.filter((wait) => wait.outcome === 'consistent' || wait.outcome === 'timeout');
     const results = run.results?.testResults.flatMap((file) => file.assertionResults) ?? [];
+    for (const test of results.filter((each) => each.status !== 'passed')) {
+      console.log(`bench: ${name}: failed: ${test.title}: ${(test.failureMessages ?? [''])[0]!.split('\n')[0]}`);
+    }
     const requests = total(counts);
     const limit = profile.simulator.rateLimitPerSecond;
     return {

@@ -196,19 +196,20 @@ export class ApiClient {
     const history = [...earlier];
     // When the last answer throttled this request: the wait for its Retry-After is the target's rate too.
     let throttledAt: number | undefined;
+    // A throttled request's deadline runs from its first sending: its turn behind the run's other
+    // requests is the run's own queue, not the target's refusal.
+    let firstSentAt: number | undefined;
     for (let attempt = 1; ; attempt++) {
       const endedBefore = notSent(method, url);
       if (endedBefore) throw endedBefore;
       // The headers (a token renewal among them, itself a request of this client) come before a
       // place at the pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(auth, options);
-      const held = await this.pace.acquire(started + this.policy.maxTotalMs);
+      const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs);
       if (held === false) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
-        const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
-        // Past a pause, what is left is its turn behind the requests queued before it.
-        const reason = waitMs > 0 ? `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}` : `not sent: its turn at this client's pace came after ${deadline}`;
+        const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past the request's ${this.policy.maxTotalMs} ms deadline`;
         throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
       }
       // The test may have ended while the request waited for its turn: its place goes unused.
@@ -218,6 +219,7 @@ export class ApiClient {
         throw endedWhileWaiting;
       }
       const sentAt = this.clock.now();
+      firstSentAt ??= sentAt;
       let result: Attempt | undefined;
       let retryAfterMs: number | undefined;
       let throttled = false;
@@ -237,7 +239,7 @@ export class ApiClient {
         status,
         error: result.failure,
         retryAfterMs,
-        elapsedMs: this.clock.now() - started,
+        elapsedMs: this.clock.now() - firstSentAt,
         random: this.random(),
       });
       if (!decision.retry) {

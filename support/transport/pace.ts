@@ -9,7 +9,7 @@ import type { Clock } from './http.js';
 /** How the pace reacts, as data. */
 export const PACING = {
   /** Requests of one client in flight at once: a run whose every test starts together opens with no burst. */
-  maxInFlight: 8,
+  maxInFlight: 4,
   /** This many throttled answers within `burstWindowMs` say the rate is too high... */
   burst: 2,
   burstWindowMs: 1_000,
@@ -44,13 +44,21 @@ export interface PaceState {
   throttledForMs?: number;
 }
 
+/** A request waiting for its turn. */
+interface Waiting {
+  placed: number;
+  deadline: number;
+  go: (heldMs: number | false) => void;
+}
+
 export class Pace {
   private rps: number | undefined;
   private inFlight = 0;
   private pausedUntil = 0;
   private nextSlotAt = 0;
-  /** The requests waiting for their turn, chained in the order they asked. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The requests waiting for their turn, in the order they asked. */
+  private readonly waiting: Waiting[] = [];
+  private releasing = false;
   private slotFreed: (() => void) | undefined;
   private recent: { sentAt: number; throttled: boolean }[] = [];
   /** When a burst last lowered the rate; undefined before one did. */
@@ -72,41 +80,55 @@ export class Pace {
 
   /**
    * Resolves when the next request of this client may be sent, with how long it waited for its
-   * turn; every such acquire is matched by one `finished`. Resolves false when its turn would come
-   * after `deadline` (the clock's ms): the request cannot go in time.
+   * turn; every such acquire is matched by one `finished`. Requests go in the order they asked.
+   * Resolves false when a pause (a Retry-After) is longer than all the time it had left when it
+   * asked (until `deadline`, the clock's ms). Waiting behind other requests is not held against the
+   * deadline: the test's own timeout bounds it.
    */
   acquire(deadline = Infinity): Promise<number | false> {
-    const placed = this.clock.now();
-    const turn = this.queue.then(() => this.takeTurn(placed, deadline));
-    this.queue = turn;
-    return turn;
+    return new Promise((go) => {
+      this.waiting.push({ placed: this.clock.now(), deadline, go });
+      void this.release();
+    });
   }
 
-  private async takeTurn(placed: number, deadline: number): Promise<number | false> {
-    for (;;) {
-      const now = this.clock.now();
-      const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
-      // Only a wait can miss the deadline: a request free to go now goes, however late it was asked for.
-      if (at > now && at > deadline) return false;
-      if (at > now) {
-        this.heldBack = this.heldBack || at > this.pausedUntil;
-        await this.clock.sleep(at - now);
-      } else if (this.inFlight >= PACING.maxInFlight) {
-        await new Promise<void>((resolve) => (this.slotFreed = resolve));
-      } else {
-        this.inFlight += 1;
-        this.nextSlotAt = now + (this.rps === undefined ? 0 : 1000 / this.rps);
-        return now - placed;
+  /** Lets waiting requests go, one at a time, as the pause, the rate and the cap in flight allow. */
+  private async release(): Promise<void> {
+    if (this.releasing) return;
+    this.releasing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const now = this.clock.now();
+        // A pause longer than all the time a request had left when it asked: it cannot go in time.
+        for (const late of this.waiting.filter((request) => this.pausedUntil - now > request.deadline - request.placed)) {
+          this.waiting.splice(this.waiting.indexOf(late), 1);
+          late.go(false);
+        }
+        const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
+        if (this.waiting.length === 0) break;
+        if (at > now) {
+          this.heldBack = this.heldBack || at > this.pausedUntil;
+          await this.clock.sleep(at - now);
+        } else if (this.inFlight >= PACING.maxInFlight) {
+          await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        } else {
+          const next = this.waiting.shift()!;
+          this.inFlight += 1;
+          this.nextSlotAt = now + (this.rps === undefined ? 0 : 1000 / this.rps);
+          next.go(now - next.placed);
+        }
       }
+    } finally {
+      this.releasing = false;
     }
   }
 
   /** The request let go by `acquire` ended, with this answer, or without one (nothing answered). */
   finished(answer?: PacedAnswer): void {
     this.inFlight -= 1;
+    if (answer) this.observe(answer);
     this.slotFreed?.();
     this.slotFreed = undefined;
-    if (answer) this.observe(answer);
   }
 
   /** Until when every request of this client waits (a Retry-After); in the past when none does. */
@@ -126,6 +148,9 @@ export class Pace {
     this.throttledAnswers += 1;
     this.throttledSince ??= now;
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
+    // A rate the target refused even once is not raised for a quiet spell after it: held just above
+    // the limit, the pauses alone would keep it from a burst while it rose on.
+    this.quietSince = now;
     // One refusal now and then (a transient fault) is honoured by its Retry-After alone; the many
     // refusals of one burst lower the rate once, and only for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
@@ -133,7 +158,6 @@ export class Pace {
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
     this.rps = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease);
     this.loweredAt = now;
-    this.quietSince = now;
     this.heldBack = false;
   }
 
