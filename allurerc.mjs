@@ -80,7 +80,11 @@ export const failureTaxonomy = [
     // support/transport/network-errors.ts) is configuration too: the host answered.
     id: 'configuration-error',
     name: 'Configuration error',
-    matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError|NetworkSetupError)\b/, message: /^(?!Broken rule )/ },
+    matchers: {
+      statuses: notPassed,
+      trace: /^(ConfigError|TokenError|NetworkSetupError)\b/,
+      message: /^(?!Broken rule )/,
+    },
   },
   {
     // The rules of HTTP itself (docs/catalogue.json, source RFC 9110): weighed apart from the

@@ -8,9 +8,13 @@ switch (result.status) {
     console.log(`report:browser skipped: ${result.reason}.`);
     break;
   case 'passed':
-    console.log(`report:browser passed: ${result.titles} test title(s) and the step "${result.step}" found in headless Chromium (${result.durationMs} ms); screenshot ${result.screenshot}`);
+    console.log(
+      `report:browser passed: ${result.titles} test title(s) and the step "${result.step}" found in headless Chromium (${result.durationMs} ms); screenshot ${result.screenshot}`,
+    );
     break;
   case 'failed':
-    console.error(`report:browser FAILED: ${result.reason}${result.screenshot ? ` (screenshot ${result.screenshot})` : ''}`);
+    console.error(
+      `report:browser FAILED: ${result.reason}${result.screenshot ? ` (screenshot ${result.screenshot})` : ''}`,
+    );
     process.exitCode = 1;
 }

@@ -60,7 +60,13 @@ export interface SimulatorOptions {
   /** A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens everything else). */
   screeningScope?: string;
   /** Serve https with this certificate (PEM) and key instead of http. */
-  tls?: { cert: string; key: string; minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; ciphers?: string };
+  tls?: {
+    cert: string;
+    key: string;
+    minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+    maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+    ciphers?: string;
+  };
   seed?: number;
   clock?: SimulatorClock;
 }
@@ -127,7 +133,11 @@ function readClients(env: Env): SimulatorClient[] | undefined {
   return raw.split(',').map((pair) => {
     const [id, secret, ...rest] = pair.trim().split(':');
     if (!id || !secret || rest.length > 0) {
-      throw invalid('SIMULATOR_CLIENTS', raw, 'write comma-separated id:secret pairs, e.g. "contract-client:contract-secret,second-client:second-secret".');
+      throw invalid(
+        'SIMULATOR_CLIENTS',
+        raw,
+        'write comma-separated id:secret pairs, e.g. "contract-client:contract-secret,second-client:second-secret".',
+      );
     }
     return { id, secret };
   });
@@ -143,7 +153,8 @@ function readMutant(env: Env): MutantName | undefined {
 function readLayout(env: Env): Layout | undefined {
   const raw = env.SIMULATOR_LAYOUT;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(LAYOUT_NAMES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_LAYOUT', raw, `use one of ${LAYOUT_NAMES.join(', ')}.`);
+  if (!(LAYOUT_NAMES as readonly string[]).includes(raw))
+    throw invalid('SIMULATOR_LAYOUT', raw, `use one of ${LAYOUT_NAMES.join(', ')}.`);
   return raw as Layout;
 }
 
@@ -152,14 +163,16 @@ const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-
 function readPaging(env: Env): PagingStyle | undefined {
   const raw = env.SIMULATOR_PAGING;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(PAGING_STYLES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_PAGING', raw, `use one of ${PAGING_STYLES.join(', ')}.`);
+  if (!(PAGING_STYLES as readonly string[]).includes(raw))
+    throw invalid('SIMULATOR_PAGING', raw, `use one of ${PAGING_STYLES.join(', ')}.`);
   return raw as PagingStyle;
 }
 
 function readIdSpace(env: Env): IdSpace | undefined {
   const raw = env.SIMULATOR_ID_SPACE;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (raw !== 'per-client' && raw !== 'shared') throw invalid('SIMULATOR_ID_SPACE', raw, 'use "per-client" or "shared".');
+  if (raw !== 'per-client' && raw !== 'shared')
+    throw invalid('SIMULATOR_ID_SPACE', raw, 'use "per-client" or "shared".');
   return raw;
 }
 
@@ -169,7 +182,12 @@ function readOperations(env: Env): string[] | undefined {
   const raw = env.SIMULATOR_FORBIDDEN_OPERATIONS;
   if (raw === undefined || raw.trim() === '') return undefined;
   const operations = raw.split(',').map((operation) => operation.trim());
-  if (!operations.every((operation) => OPERATIONS.includes(operation))) throw invalid('SIMULATOR_FORBIDDEN_OPERATIONS', raw, `write comma-separated operation ids of docs/catalogue.json (${OPERATIONS.join(', ')}), e.g. "op4".`);
+  if (!operations.every((operation) => OPERATIONS.includes(operation)))
+    throw invalid(
+      'SIMULATOR_FORBIDDEN_OPERATIONS',
+      raw,
+      `write comma-separated operation ids of docs/catalogue.json (${OPERATIONS.join(', ')}), e.g. "op4".`,
+    );
   return operations;
 }
 
@@ -183,24 +201,69 @@ function readFlag(env: Env, variable: string): boolean | undefined {
 /** Reads the SIMULATOR_* variables; an invalid value throws an Error naming the variable and the fix. */
 export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
   const options: SimulatorOptions = {
-    port: readNumber(env, 'SIMULATOR_PORT', (v) => isNonNegativeInteger(v) && v <= 65535, 'use an integer port 0..65535 (0 = a free port).'),
+    port: readNumber(
+      env,
+      'SIMULATOR_PORT',
+      (v) => isNonNegativeInteger(v) && v <= 65535,
+      'use an integer port 0..65535 (0 = a free port).',
+    ),
     clients: readClients(env),
     provider: env.SIMULATOR_PROVIDER?.trim() || undefined,
-    availabilityDelayMs: readNumber(env, 'SIMULATOR_AVAILABILITY_DELAY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
-    availabilityJitter: readNumber(env, 'SIMULATOR_AVAILABILITY_JITTER', (v) => v >= 0 && v <= 1, 'use a share of the delay from 0 to 1, e.g. 0.5 for ±50 %.'),
-    latencyMs: readNumber(env, 'SIMULATOR_LATENCY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
-    tokenTtlSeconds: readNumber(env, 'SIMULATOR_TOKEN_TTL_S', (v) => Number.isInteger(v) && v > 0, 'use a whole number of seconds, 1 or more.'),
-    faultRate: readNumber(env, 'SIMULATOR_FAULT_RATE', (v) => v >= 0 && v <= 1, 'use a share between 0 and 1, e.g. 0.1.'),
-    rateLimitPerSecond: readNumber(env, 'SIMULATOR_RATE_LIMIT', (v) => v >= 0, 'use requests a second per client, e.g. 10 or 0.5 (0 = no limit).'),
+    availabilityDelayMs: readNumber(
+      env,
+      'SIMULATOR_AVAILABILITY_DELAY_MS',
+      isNonNegativeInteger,
+      'use a whole number of milliseconds, 0 or more.',
+    ),
+    availabilityJitter: readNumber(
+      env,
+      'SIMULATOR_AVAILABILITY_JITTER',
+      (v) => v >= 0 && v <= 1,
+      'use a share of the delay from 0 to 1, e.g. 0.5 for ±50 %.',
+    ),
+    latencyMs: readNumber(
+      env,
+      'SIMULATOR_LATENCY_MS',
+      isNonNegativeInteger,
+      'use a whole number of milliseconds, 0 or more.',
+    ),
+    tokenTtlSeconds: readNumber(
+      env,
+      'SIMULATOR_TOKEN_TTL_S',
+      (v) => Number.isInteger(v) && v > 0,
+      'use a whole number of seconds, 1 or more.',
+    ),
+    faultRate: readNumber(
+      env,
+      'SIMULATOR_FAULT_RATE',
+      (v) => v >= 0 && v <= 1,
+      'use a share between 0 and 1, e.g. 0.1.',
+    ),
+    rateLimitPerSecond: readNumber(
+      env,
+      'SIMULATOR_RATE_LIMIT',
+      (v) => v >= 0,
+      'use requests a second per client, e.g. 10 or 0.5 (0 = no limit).',
+    ),
     mutant: readMutant(env),
     control: readFlag(env, 'SIMULATOR_CONTROL'),
     layout: readLayout(env),
     strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
     recordsWithoutGedi: readFlag(env, 'SIMULATOR_RECORDS_WITHOUT_GEDI'),
     mergesShownByTarget: readFlag(env, 'SIMULATOR_MERGES_SHOWN_BY_TARGET'),
-    backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
+    backgroundRecords: readNumber(
+      env,
+      'SIMULATOR_BACKGROUND_RECORDS',
+      isNonNegativeInteger,
+      'use a whole number of records, 0 or more.',
+    ),
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
-    pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),
+    pageSize: readNumber(
+      env,
+      'SIMULATOR_PAGE_SIZE',
+      (v) => Number.isInteger(v) && v >= 1 && v <= 1000,
+      'use a whole number of records per page, 1 to 1000.',
+    ),
     paging: readPaging(env),
     idSpace: readIdSpace(env),
     forbiddenOperations: readOperations(env),

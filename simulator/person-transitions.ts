@@ -14,7 +14,9 @@ export function personStateFrom(state: SimulatorState, body: Fields): PersonStat
   return {
     fields: {
       ...(deregisters ? fields : withoutDeregistration(fields)),
-      ...(Array.isArray(fields.relationshipList) ? { relationshipList: fields.relationshipList.map((entry: Fields) => relationshipFrom(state, entry)) } : {}),
+      ...(Array.isArray(fields.relationshipList)
+        ? { relationshipList: fields.relationshipList.map((entry: Fields) => relationshipFrom(state, entry)) }
+        : {}),
     },
     removed: false,
     deregistered: deregisters,

@@ -15,17 +15,25 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { identified } from '../../support/readings/facts.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
-rule('transition.consumer-identified').test('identifies a consumer whose legal id matches an existing person', async ({ persons, consumers, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-  const consumer = data.consumer(stored.person.legalId);
+rule('transition.consumer-identified').test(
+  'identifies a consumer whose legal id matches an existing person',
+  async ({ persons, consumers, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
+    const consumer = data.consumer(stored.person.legalId);
 
-  const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
+    const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
 
-  await Then('the upload is accepted', async () => {
-    expectAccepted(response, 'the upload');
-  });
-  await Then('the consumer is eventually listed as IDENTIFIED', async () => {
-    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, 'identification');
-    await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
-  });
-});
+    await Then('the upload is accepted', async () => {
+      expectAccepted(response, 'the upload');
+    });
+    await Then('the consumer is eventually listed as IDENTIFIED', async () => {
+      const record = await consumers.awaitConsumer(
+        consumer.consumerId,
+        'to be listed as IDENTIFIED',
+        (item) => identified(item).holds,
+        'identification',
+      );
+      await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
+    });
+  },
+);

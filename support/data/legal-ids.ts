@@ -114,8 +114,18 @@ const DK_WEIGHTS = [4, 3, 2, 7, 6, 5, 4, 3, 2];
 
 const FI_CENTURY_SIGNS: Readonly<Record<string, number>> = {
   '+': 1800,
-  '-': 1900, Y: 1900, X: 1900, W: 1900, V: 1900, U: 1900,
-  A: 2000, B: 2000, C: 2000, D: 2000, E: 2000, F: 2000,
+  '-': 1900,
+  Y: 1900,
+  X: 1900,
+  W: 1900,
+  V: 1900,
+  U: 1900,
+  A: 2000,
+  B: 2000,
+  C: 2000,
+  D: 2000,
+  E: 2000,
+  F: 2000,
 };
 // Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject them.
 const FI_GENERATED_SIGNS: Readonly<Record<number, string>> = { 1800: '+', 1900: '-', 2000: 'A' };
@@ -192,7 +202,8 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     // Generated numbers still satisfy it, so they also pass older validators.
     checkProblem: () => undefined,
     // The serial is the first three digits of SSSS; the fourth is the modulus-11 digit.
-    serials: (year) => serialsFor(DK_CENTURIES, year).map((digits) => ({ from: digits.from * 100, to: digits.to * 100 + 99 })),
+    serials: (year) =>
+      serialsFor(DK_CENTURIES, year).map((digits) => ({ from: digits.from * 100, to: digits.to * 100 + 99 })),
     compose(birth, serial) {
       const body = shortDate(birth) + pad(serial, 3);
       const check = mod11CheckDigit(body, DK_WEIGHTS);
@@ -207,7 +218,8 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     readBirth: (id) => readShortDate(id, FI_CENTURY_SIGNS[id[6]], `unknown century sign ${id[6]}`),
     checkProblem(id) {
       const serial = Number(id.slice(7, 10));
-      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to) return `individual number ${id.slice(7, 10)} is outside 002–899`;
+      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to)
+        return `individual number ${id.slice(7, 10)} is outside 002–899`;
       const expected = fiCheckCharacter(id.slice(0, 6) + id.slice(7, 10));
       return id[10] === expected ? undefined : `check character should be ${expected}, not ${id[10]}`;
     },
@@ -235,7 +247,8 @@ const isoDate = ({ year, month, day }: CivilDate) => `${pad(year, 4)}-${pad(mont
 function parseIsoDate(text: string): CivilDate {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
-  if (!date || !isCalendarDate(date)) throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
+  if (!date || !isCalendarDate(date))
+    throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
   return date;
 }
 
@@ -360,7 +373,10 @@ export class LegalIdGenerator {
     for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
       const dateOfBirth = wish.dateOfBirth ?? this.#randomBirthDate();
       const gender = wish.gender ?? (this.#random() < 0.5 ? 'Female' : 'Male');
-      const legalId = newLegalId({ market: this.market, dateOfBirth, gender, coordination: wish.coordination }, this.#random);
+      const legalId = newLegalId(
+        { market: this.market, dateOfBirth, gender, coordination: wish.coordination },
+        this.#random,
+      );
       if (!this.#issued.has(legalId)) {
         this.#issued.add(legalId);
         return { legalId, dateOfBirth, gender };

@@ -91,7 +91,10 @@ export async function step<T>(name: string, body: (handle: StepHandle) => Promis
     return result;
   } catch (error) {
     const details = redact(getMessageAndTraceFromError(error as Error));
-    own.messages.push({ type: 'step_stop', data: { status: getStatusFromError(error as Error), stop: Date.now(), statusDetails: details } });
+    own.messages.push({
+      type: 'step_stop',
+      data: { status: getStatusFromError(error as Error), stop: Date.now(), statusDetails: details },
+    });
     throw error;
   } finally {
     const enclosing = openSteps.getStore();

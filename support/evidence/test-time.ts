@@ -101,7 +101,8 @@ export async function spendTestTime<T>(startedAt: number, timeoutMs: number, bod
     timer = setTimeout(
       () => {
         const whileItRan = since(spentInAll, before);
-        if (own.pacedMs > 0 && whileItRan.pacedMs >= PACED_TO_ANSWERING * whileItRan.answeringMs) reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
+        if (own.pacedMs > 0 && whileItRan.pacedMs >= PACED_TO_ANSWERING * whileItRan.answeringMs)
+          reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
       },
       Math.max(0, startedAt + timeoutMs - BEFORE_TIMEOUT_MS - Date.now()),
     );

@@ -11,7 +11,15 @@ import { publishExchange, type HttpExchange } from './exchanges.js';
 import { networkSetupError, setupReason } from './network-errors.js';
 import { redact } from './redact.js';
 import { Pace, type PaceState } from './pace.js';
-import { classifyFailure, isThrottled, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
+import {
+  classifyFailure,
+  isThrottled,
+  parseRetryAfter,
+  RETRY_POLICY,
+  retryDecision,
+  type RetryPolicy,
+  type TransportFailure,
+} from './retry.js';
 import { NotSentError, workEnded } from './work.js';
 
 export type { HttpExchange } from './exchanges.js';
@@ -100,7 +108,9 @@ export class TargetThrottledError extends Error {
     readonly status?: number,
   ) {
     const answered = status === undefined ? `held ${request} back` : `still answered ${status} to ${request}`;
-    super(`Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ${heldTo(pace)}`);
+    super(
+      `Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ${heldTo(pace)}`,
+    );
   }
 }
 
@@ -111,7 +121,10 @@ const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.t
 
 function heldTo(pace: PaceState): string {
   const ceiling = pace.ceilingRps === undefined ? 'CONTRACT_MAX_RPS not set' : `CONTRACT_MAX_RPS=${pace.ceilingRps}`;
-  const rate = pace.rps === undefined ? `This client was not held to a rate (${ceiling})` : `This client was held to ${perSecond(pace.rps)} requests a second (${ceiling})`;
+  const rate =
+    pace.rps === undefined
+      ? `This client was not held to a rate (${ceiling})`
+      : `This client was held to ${perSecond(pace.rps)} requests a second (${ceiling})`;
   const lower = pace.rps === undefined ? 'Set CONTRACT_MAX_RPS' : `Set CONTRACT_MAX_RPS below ${perSecond(pace.rps)}`;
   return (
     `${rate} and was throttled ${pace.throttledAnswers} time(s) over the last ${seconds(pace.throttledForMs ?? 0)}. ` +
@@ -208,8 +221,20 @@ export class ApiClient {
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
         const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
         // Past a pause, what is left is its turn behind the requests queued before it.
-        const reason = waitMs > 0 ? `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}` : `not sent: its turn at this client's pace came after ${deadline}`;
-        throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
+        const reason =
+          waitMs > 0
+            ? `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}`
+            : `not sent: its turn at this client's pace came after ${deadline}`;
+        throw new TargetThrottledError(
+          host,
+          attempt - 1,
+          this.clock.now() - started,
+          this.pace.state(),
+          history,
+          `${method} ${pathname}`,
+          reason,
+          history.at(-1)?.status ?? undefined,
+        );
       }
       // The test may have ended while the request waited for its turn: its place goes unused.
       const endedWhileWaiting = notSent(method, url);
@@ -222,7 +247,14 @@ export class ApiClient {
       let retryAfterMs: number | undefined;
       let throttled = false;
       try {
-        result = await this.attempt(method, url, options, headers, earlier.length + attempt, throttledAt === undefined ? held : sentAt - throttledAt);
+        result = await this.attempt(
+          method,
+          url,
+          options,
+          headers,
+          earlier.length + attempt,
+          throttledAt === undefined ? held : sentAt - throttledAt,
+        );
         retryAfterMs = this.retryAfter(result.response);
         throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
       } finally {
@@ -243,7 +275,16 @@ export class ApiClient {
       if (!decision.retry) {
         if (decision.throttled) {
           const { pathname } = new URL(url);
-          throw new TargetThrottledError(new URL(url).host, attempt, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, decision.reason, status);
+          throw new TargetThrottledError(
+            new URL(url).host,
+            attempt,
+            this.clock.now() - started,
+            this.pace.state(),
+            history,
+            `${method} ${pathname}`,
+            decision.reason,
+            status,
+          );
         }
         if (result.response) return { ...result.response, exchanges: history };
         if (result.failure === 'setup') throw this.setupError(url, result.error);
@@ -337,7 +378,9 @@ export class ApiClient {
       accept: 'application/json',
       // The documentation: every operation except token retrieval sends Content-Type:
       // application/json, bodyless GETs included.
-      'content-type': options.raw?.contentType ?? (options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
+      'content-type':
+        options.raw?.contentType ??
+        (options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
     };
     const authorization = await authorizationFor(auth);
     if (authorization !== undefined) headers.authorization = authorization;

@@ -28,7 +28,15 @@ const EXPIRED = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const HOSTNAME = new Set(['ERR_TLS_CERT_ALTNAME_INVALID']);
 // A server that answers a TLS hello with plain text: an https address on an http port.
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
-const OTHER_CERTIFICATE = new Set(['CERT_REVOKED', 'CERT_REJECTED', 'CERT_SIGNATURE_FAILURE', 'INVALID_CA', 'INVALID_PURPOSE', 'CERT_CHAIN_TOO_LONG', 'PATH_LENGTH_EXCEEDED']);
+const OTHER_CERTIFICATE = new Set([
+  'CERT_REVOKED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+]);
 
 // undici's ProxyAgent reports a CONNECT answer other than 200 only in its message.
 const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
@@ -85,7 +93,13 @@ export class NetworkSetupError extends Error {
  * The one message for a failure `setupReason` named. `addressSetting` is the configuration variable
  * that holds the address (the caller knows it; the transport does not).
  */
-export function networkSetupError(reason: SetupReason, error: unknown, url: URL, route: Route, addressSetting: string): NetworkSetupError {
+export function networkSetupError(
+  reason: SetupReason,
+  error: unknown,
+  url: URL,
+  route: Route,
+  addressSetting: string,
+): NetworkSetupError {
   const where = `${url.host}${route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : ''}`;
   // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
   const reasonText = (error as { reason?: unknown } | null)?.reason;
@@ -127,7 +141,11 @@ export function networkSetupError(reason: SetupReason, error: unknown, url: URL,
         `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and port in ${addressSetting}.`,
       );
     case 'tls-rejected':
-      return new NetworkSetupError(reason, addressSetting, `TLS: the certificate of ${where} was rejected (${detail}). Check that ${addressSetting} names the right host.`);
+      return new NetworkSetupError(
+        reason,
+        addressSetting,
+        `TLS: the certificate of ${where} was rejected (${detail}). Check that ${addressSetting} names the right host.`,
+      );
     case 'proxy-auth':
     case 'proxy-refused': {
       const proxy = route.kind === 'proxy' ? route.proxy : undefined;

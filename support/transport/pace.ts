@@ -131,7 +131,10 @@ export class Pace {
     const refused = this.recent.filter((entry) => entry.throttled).length;
     if (refused < PACING.burst || answer.sentAt <= (this.loweredAt ?? -Infinity)) return;
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
-    this.rps = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease);
+    this.rps = Math.max(
+      PACING.minRps,
+      Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease,
+    );
     this.loweredAt = now;
     this.quietSince = now;
     this.heldBack = false;

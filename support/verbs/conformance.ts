@@ -44,7 +44,8 @@ export function sendBadBody(
   body: BadBody,
   purpose: string,
 ): Promise<ApiResponse> {
-  if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
+  if (operation.id === 'op1' || operation.id === 'op2')
+    assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
   // Screening with the token that may screen: a refusal for want of scope would pass for HTTP's verdict on the body.
   const api = operation.id === 'op8' ? clients.screeningApi : clients.api;
   return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
@@ -67,7 +68,11 @@ export function expectClientError(response: Answer, what: string): void {
     throw refused;
   }
   const why =
-    response.status >= 500 ? 'a server error for the client\'s mistake (RFC 9110 15.6)' : response.status < 300 ? 'the bad input was accepted' : 'not a client error';
+    response.status >= 500
+      ? "a server error for the client's mistake (RFC 9110 15.6)"
+      : response.status < 300
+        ? 'the bad input was accepted'
+        : 'not a client error';
   expect(Math.floor(response.status / 100), `${what} answered ${response.status}: ${why}; a 4xx was expected`).toBe(4);
 }
 

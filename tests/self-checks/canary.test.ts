@@ -26,7 +26,10 @@ const EMBEDDED_DATA = /d\("[^"]+","([A-Za-z0-9+/=]+)"\)/g;
 
 function searchableTexts(content: Buffer): string[] {
   const text = content.toString('utf8');
-  return [text, ...[...text.matchAll(EMBEDDED_DATA)].map(([, payload = '']) => Buffer.from(payload, 'base64').toString('utf8'))];
+  return [
+    text,
+    ...[...text.matchAll(EMBEDDED_DATA)].map(([, payload = '']) => Buffer.from(payload, 'base64').toString('utf8')),
+  ];
 }
 
 const occurrences = (text: string, value: string): number => text.split(value).length - 1;
@@ -46,9 +49,23 @@ test('no client secret, Basic credential or access token appears in the reports 
   let run: { code: number; output: string };
   let tokens: string[];
   try {
-    const throughProxy = { HTTP_PROXY: proxy.url, http_proxy: '', HTTPS_PROXY: '', https_proxy: '', NO_PROXY: '', no_proxy: '' };
-    run = await runContract([], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...throughProxy, ...reports.env });
-    const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as { tokens: { accessToken: string }[] };
+    const throughProxy = {
+      HTTP_PROXY: proxy.url,
+      http_proxy: '',
+      HTTPS_PROXY: '',
+      https_proxy: '',
+      NO_PROXY: '',
+      no_proxy: '',
+    };
+    run = await runContract([], {
+      ...process.env,
+      ...simulatorAsRemoteTarget(simulator),
+      ...throughProxy,
+      ...reports.env,
+    });
+    const listed = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/tokens')).body as {
+      tokens: { accessToken: string }[];
+    };
     tokens = listed.tokens.map((token) => token.accessToken);
   } finally {
     await simulator.close();
@@ -57,13 +74,22 @@ test('no client secret, Basic credential or access token appears in the reports 
 
   const needles = [
     ...clients.map(({ secret }) => ({ kind: 'client secret', value: secret })),
-    ...clients.map(({ id, secret }) => ({ kind: 'Basic credential', value: Buffer.from(`${id}:${secret}`).toString('base64') })),
+    ...clients.map(({ id, secret }) => ({
+      kind: 'Basic credential',
+      value: Buffer.from(`${id}:${secret}`).toString('base64'),
+    })),
     ...tokens.map((value) => ({ kind: 'access token', value })),
     { kind: 'proxy password', value: proxyCredentials.password },
-    { kind: 'Proxy-Authorization credential', value: Buffer.from(`${proxyCredentials.user}:${proxyCredentials.password}`).toString('base64') },
+    {
+      kind: 'Proxy-Authorization credential',
+      value: Buffer.from(`${proxyCredentials.user}:${proxyCredentials.password}`).toString('base64'),
+    },
   ];
   const files = filesUnder(reports.paths.root);
-  const sources = [{ name: 'the run output', texts: [run.output] }, ...files.map((file) => ({ name: file, texts: searchableTexts(readFileSync(file)) }))];
+  const sources = [
+    { name: 'the run output', texts: [run.output] },
+    ...files.map((file) => ({ name: file, texts: searchableTexts(readFileSync(file)) })),
+  ];
   const hits = sources.flatMap(({ name, texts }) =>
     needles.flatMap((needle) => {
       const count = texts.reduce((sum, text) => sum + occurrences(text, needle.value), 0);
@@ -71,13 +97,21 @@ test('no client secret, Basic credential or access token appears in the reports 
     }),
   );
   const results = filesUnder(reports.paths.allureResults).filter((file) => file.endsWith('-result.json')).length;
-  console.log(`canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued, ${proxy.tunnels.length} proxy tunnel(s); searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`);
+  console.log(
+    `canary: run exit ${run.code}, ${results} test result(s), ${tokens.length} token(s) issued, ${proxy.tunnels.length} proxy tunnel(s); searched ${files.length} file(s) and ${Math.round(run.output.length / 1024)} KiB of output: ${hits.length} hit(s)`,
+  );
 
   // Without a report and issued tokens the search proves nothing, whatever it counts.
   expect(results, 'test results written by the run').toBeGreaterThan(0);
   expect(tokens.length, 'access tokens the simulator issued').toBeGreaterThan(0);
   expect(proxy.tunnels.length, 'tunnels the proxy opened for the run').toBeGreaterThan(0);
-  expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(expect.arrayContaining(['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(reports.paths.observed, name))));
-  expect(files, 'the single-file report, its embedded data searched decoded, among the files searched').toContain(join(reports.paths.allureReport, 'single-file', 'index.html'));
+  expect(files, 'the observed contract, written from every answer the run saw, among the files searched').toEqual(
+    expect.arrayContaining(
+      ['openapi.json', 'observed-contract.md', 'timings.json'].map((name) => join(reports.paths.observed, name)),
+    ),
+  );
+  expect(files, 'the single-file report, its embedded data searched decoded, among the files searched').toContain(
+    join(reports.paths.allureReport, 'single-file', 'index.html'),
+  );
   expect(hits, 'secrets or tokens found').toEqual([]);
 });

@@ -34,10 +34,16 @@ test.concurrent.for([
   const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
   const output = stripVTControlCharacters(raw);
   const line = /Target throttled: [^\n]*/.exec(output)?.[0];
-  console.log(`target-throttled: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled; ${line?.slice(0, 300) ?? '(no target-throttled line)'}`);
+  console.log(
+    `target-throttled: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled; ${line?.slice(0, 300) ?? '(no target-throttled line)'}`,
+  );
   expect(code, 'the run exits non-zero').not.toBe(0);
-  expect(line, 'a message that names the request, the rate it was held to and the setting to lower').toMatch(/(still answered (429|503) to|held) (GET|PUT|POST|DELETE) .* held to .*Set CONTRACT_MAX_RPS/);
-  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBeGreaterThanOrEqual(atLeast);
+  expect(line, 'a message that names the request, the rate it was held to and the setting to lower').toMatch(
+    /(still answered (429|503) to|held) (GET|PUT|POST|DELETE) .* held to .*Set CONTRACT_MAX_RPS/,
+  );
+  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBeGreaterThanOrEqual(
+    atLeast,
+  );
   expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
   expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(0);
   expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
@@ -48,13 +54,22 @@ test.concurrent.for([
 // its turn at 5 a second; the two list watches read 150 pages or more each. vitest would fail them
 // as "Test timed out", in no category.
 test('tests that outlast their time while a rate limit paces every request end as "Target throttled", never as timed out', async (context) => {
-  const env = { CONTRACT_BASE_URL: '', SIMULATOR_LAYOUT: 'vendor', SIMULATOR_RATE_LIMIT: '5', CONTRACT_TEST_TIMEOUT_MS: '10000' };
+  const env = {
+    CONTRACT_BASE_URL: '',
+    SIMULATOR_LAYOUT: 'vendor',
+    SIMULATOR_RATE_LIMIT: '5',
+    CONTRACT_TEST_TIMEOUT_MS: '10000',
+  };
   const watches = ['specs/consumers/list-uploaded-only.spec.ts', 'specs/consumers/subscribed-only.spec.ts'];
   const { code, output: raw } = await runContract(watches, { ...process.env, ...env, ...ownReports(context).env });
   const output = stripVTControlCharacters(raw);
-  console.log(`target-throttled, tests outpaced: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled, ${categoryCount(output, 'Test errors') ?? 0} test errors`);
+  console.log(
+    `target-throttled, tests outpaced: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled, ${categoryCount(output, 'Test errors') ?? 0} test errors`,
+  );
   expect(code, 'the run exits non-zero').not.toBe(0);
-  expect(output).toMatch(/Target throttled: the test's 10\.0 s ran out while the target's rate limit held the run's requests back: .*CONTRACT_TEST_TIMEOUT_MS, now 10000/);
+  expect(output).toMatch(
+    /Target throttled: the test's 10\.0 s ran out while the target's rate limit held the run's requests back: .*CONTRACT_TEST_TIMEOUT_MS, now 10000/,
+  );
   expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBe(2);
   expect(categoryCount(output, 'Test errors') ?? 0, 'tests that timed out in no category').toBe(0);
   expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);

@@ -28,7 +28,10 @@ describe('the control surface', () => {
     await h.request('PUT', PERSONS, { token: first, json: mine });
     await h.request('PUT', PERSONS, { token: second, json: h.person() });
     const listed = async () => (await h.request('GET', '/__control/persons')).body.persons;
-    expect((await listed()).map((p: { clientId: string }) => p.clientId).sort()).toEqual(['contract-client', 'second-client']);
+    expect((await listed()).map((p: { clientId: string }) => p.clientId).sort()).toEqual([
+      'contract-client',
+      'second-client',
+    ]);
     await h.request('DELETE', PERSONS, { token: first, json: { id: mine.id } });
     expect((await listed()).map((p: { clientId: string }) => p.clientId)).toEqual(['second-client']);
     await h.request('POST', '/__control/reset');
@@ -40,17 +43,22 @@ describe('the control surface', () => {
     const [first, second] = await Promise.all([h.token(0), h.token(1)]);
     await h.request('POST', '/__control/reset');
     const { tokens } = (await h.request('GET', '/__control/tokens')).body;
-    expect(tokens).toEqual(expect.arrayContaining([
-      { accessToken: first, clientId: 'contract-client' },
-      { accessToken: second, clientId: 'second-client' },
-    ]));
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        { accessToken: first, clientId: 'contract-client' },
+        { accessToken: second, clientId: 'second-client' },
+      ]),
+    );
   });
 
   it('reports when each effect became visible and when a read first returned it', async () => {
     await h.request('POST', '/__control/reset');
     const token = await h.token();
     const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
-    const record = async () => (await h.request('GET', '/__control/visibility')).body.records.find((r: { gedi: string }) => r.gedi === body.gedi);
+    const record = async () =>
+      (await h.request('GET', '/__control/visibility')).body.records.find(
+        (r: { gedi: string }) => r.gedi === body.gedi,
+      );
     const before = await record();
     expect(before).toMatchObject({ kind: 'person-version', version: 1, firstReadAt: null });
     expect(before.visibleAt).toBeGreaterThan(before.writtenAt);
@@ -84,13 +92,15 @@ describe('knobs', () => {
     }
   });
 
-  it('refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client\'s rate apart', async () => {
+  it("refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client's rate apart", async () => {
     const h = await Harness.start({ rateLimitPerSecond: 2, control: true });
     try {
       // A second's worth (two) at once, then refused until the bucket refills.
       const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
-      expect(answers.filter((answer) => answer.status === 429).every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
+      expect(
+        answers.filter((answer) => answer.status === 429).every((answer) => answer.headers.get('retry-after') === '1'),
+      ).toBe(true);
       expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
       h.clock!.advance(500);
       expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
@@ -124,7 +134,10 @@ describe('knobs', () => {
     try {
       const token = await h.token();
       const screen = (provider: string) =>
-        h.request('POST', '/aml-real-time-screening/v2/api/aml/kyc/person/screening', { token, json: { reference: 'person_test_case_01', provider } });
+        h.request('POST', '/aml-real-time-screening/v2/api/aml/kyc/person/screening', {
+          token,
+          json: { reference: 'person_test_case_01', provider },
+        });
       expect((await screen('OWN-PROVIDER')).status).toBe(200);
       expect((await screen('SANDBOX-AML')).status).toBe(400);
     } finally {

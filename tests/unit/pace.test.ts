@@ -5,12 +5,21 @@ import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
-async function sendThrough(pace: Pace, clock: ReturnType<typeof fakeClock>, count: number, throttled: (index: number) => boolean = () => false): Promise<number[]> {
+async function sendThrough(
+  pace: Pace,
+  clock: ReturnType<typeof fakeClock>,
+  count: number,
+  throttled: (index: number) => boolean = () => false,
+): Promise<number[]> {
   const sentAt: number[] = [];
   for (let index = 0; index < count; index++) {
     await pace.acquire();
     sentAt.push(clock.now());
-    pace.finished({ sentAt: clock.now(), throttled: throttled(index), retryAfterMs: throttled(index) ? 1_000 : undefined });
+    pace.finished({
+      sentAt: clock.now(),
+      throttled: throttled(index),
+      retryAfterMs: throttled(index) ? 1_000 : undefined,
+    });
   }
   return sentAt;
 }
@@ -72,10 +81,17 @@ describe('Pace', () => {
     // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
     let now = 0;
     const sleeping: { at: number; wake: () => void }[] = [];
-    const clock = { now: () => now, sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })) };
+    const clock = {
+      now: () => now,
+      sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })),
+    };
     const settle = () => new Promise((settled) => setImmediate(settled));
     const runUntil = async (until: number) => {
-      for (await settle(); sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until; await settle()) {
+      for (
+        await settle();
+        sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until;
+        await settle()
+      ) {
         sleeping.sort((a, b) => a.at - b.at);
         const next = sleeping.shift()!;
         now = next.at;
@@ -102,7 +118,8 @@ describe('Pace', () => {
     const sentAt = clock.now();
     await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
     // Of one burst of eight, the target accepted six.
-    for (let index = 0; index < PACING.maxInFlight; index++) pace.finished({ sentAt, throttled: index >= 6, retryAfterMs: 1_000 });
+    for (let index = 0; index < PACING.maxInFlight; index++)
+      pace.finished({ sentAt, throttled: index >= 6, retryAfterMs: 1_000 });
     expect(pace.state().rps).toBeCloseTo(6 * PACING.decrease);
     expect(pace.state().throttledAnswers).toBe(2);
 
@@ -129,7 +146,15 @@ describe('Pace', () => {
 
 describe('TargetThrottledError', () => {
   it('names the rate the client was held to as the setting would be written, however slow', () => {
-    const error = new TargetThrottledError('h', 3, 30_000, { rps: 0.9 / 60, throttledAnswers: 3, throttledForMs: 30_000 }, [], 'GET /p', 'Retry-After 60 s');
+    const error = new TargetThrottledError(
+      'h',
+      3,
+      30_000,
+      { rps: 0.9 / 60, throttledAnswers: 3, throttledForMs: 30_000 },
+      [],
+      'GET /p',
+      'Retry-After 60 s',
+    );
     expect(error.message).toContain('held to 0.015 requests a second (CONTRACT_MAX_RPS not set)');
     expect(error.message).toContain('Set CONTRACT_MAX_RPS below 0.015');
   });
@@ -140,23 +165,38 @@ describe('ApiClient with a shared pace', () => {
 
   it('renews a token through the same pace while the start is full of requests waiting for that token', async () => {
     const server = await listen((request, response) =>
-      request.url.endsWith('/token.oauth2') ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 }) : sendJson(response, 200, { authorization: request.headers.authorization }),
+      request.url.endsWith('/token.oauth2')
+        ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 })
+        : sendJson(response, 200, { authorization: request.headers.authorization }),
     );
     const credentials = { clientId: 'paced-client', clientSecret: 'paced-secret' };
     const pace = sharedPace(server.url, credentials.clientId, systemClock);
     // Issued long ago: due for renewal at the first call.
     const expired = { accessToken: 'old-token', issuedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 };
-    const api = new ApiClient({ baseUrl: server.url, pace, auth: { kind: 'bearer', tokens: new TokenProvider(server.url, credentials, expired) } });
-    const answers = await Promise.all(Array.from({ length: 3 * PACING.maxInFlight }, () => api.request('GET', '/persons')));
-    expect(answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token')).toBe(true);
+    const api = new ApiClient({
+      baseUrl: server.url,
+      pace,
+      auth: { kind: 'bearer', tokens: new TokenProvider(server.url, credentials, expired) },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 3 * PACING.maxInFlight }, () => api.request('GET', '/persons')),
+    );
+    expect(
+      answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token'),
+    ).toBe(true);
   });
 
   it("holds another caller of the same client back for one caller's Retry-After", async () => {
     let calls = 0;
-    const server = await listen((_request, response) => (++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {})));
+    const server = await listen((_request, response) =>
+      ++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {}),
+    );
     const clock = fakeClock();
     const pace = new Pace(clock);
-    const [first, second] = [new ApiClient({ baseUrl: server.url, clock, pace }), new ApiClient({ baseUrl: server.url, clock, pace })];
+    const [first, second] = [
+      new ApiClient({ baseUrl: server.url, clock, pace }),
+      new ApiClient({ baseUrl: server.url, clock, pace }),
+    ];
     expect((await first.request('GET', '/a')).status).toBe(200);
     const before = clock.now();
     // A throttled answer of a third caller of the same client: a caller arriving during the pause waits for what is left.
@@ -174,6 +214,8 @@ describe('ApiClient with a shared pace', () => {
     await api.request('GET', '/a');
     const error = await api.request('GET', '/b').catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(TargetThrottledError);
-    expect((error as Error).message).toContain("not sent: its turn at this client's pace came after the request's 500 ms deadline");
+    expect((error as Error).message).toContain(
+      "not sent: its turn at this client's pace came after the request's 500 ms deadline",
+    );
   });
 });

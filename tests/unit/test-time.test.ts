@@ -38,7 +38,9 @@ describe('spendTestTime', () => {
       own: { requests: 2, pacedMs: 800, answeringMs: 100, throttled: 1 },
       whileItRan: { requests: 3, pacedMs: 1_700, answeringMs: 150, throttled: 1 },
     });
-    expect((error as Error).message).toMatch(/^Target throttled: the test's 1\.3 s ran out .*3 request\(s\) waited 1\.7 s in all .*its own 2 request\(s\) waited 0\.8 s.*CONTRACT_TEST_TIMEOUT_MS, now 1300/);
+    expect((error as Error).message).toMatch(
+      /^Target throttled: the test's 1\.3 s ran out .*3 request\(s\) waited 1\.7 s in all .*its own 2 request\(s\) waited 0\.8 s.*CONTRACT_TEST_TIMEOUT_MS, now 1300/,
+    );
     expect(attributeToRule(error, 'transition.delete')).toBe(error);
     expect((error as Error).message).not.toMatch(/Broken rule/);
   });
