@@ -1,4 +1,5 @@
-// npm run report:browser [-- <results dir>...]: opens the single-file report in headless Chromium (skipped without Chromium).
+// npm run report:browser [-- <results dir>...]: opens the single-file report in headless Chromium (skipped without
+// Chromium).
 import { checkReportInBrowser } from '../support/evidence/browser-check.js';
 
 const resultsDirs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -9,7 +10,8 @@ switch (result.status) {
     break;
   case 'passed':
     console.log(
-      `report:browser passed: ${result.titles} test title(s) and the step "${result.step}" found in headless Chromium (${result.durationMs} ms); screenshot ${result.screenshot}`,
+      `report:browser passed: ${result.titles} test title(s) and the step "${result.step}" found in headless ` +
+        `Chromium (${result.durationMs} ms); screenshot ${result.screenshot}`,
     );
     break;
   case 'failed':

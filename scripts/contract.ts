@@ -19,13 +19,16 @@ async function main(): Promise<number> {
   const settings = settingsFor('contract');
   if (!settings) return 2;
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-  // Every person and consumer id carries the run id's tag (support/data/factories.ts newId): named here, in the ledger and in the report.
+  // Every person and consumer id carries the run id's tag (support/data/factories.ts newId): named here, in the ledger
+  // and in the report.
   const runId = newRunId();
   console.log(
-    `contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`,
+    'contract: target ' +
+      `${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`,
   );
   console.log(
-    `contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data), run ${runId} (its persons' and consumers' ids carry ${runId.slice(1)})`,
+    `contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data), run ${runId} (its persons' and ` +
+      `consumers' ids carry ${runId.slice(1)})`,
   );
 
   // allure-vitest and the observation recorder only ever append: a new run starts from empty folders.

@@ -35,7 +35,8 @@ for (let run = 1; run <= runs; run++) {
   totalFailed += failures;
   if (code !== 0) failedRuns += 1;
   console.log(
-    `flake: run ${run}/${runs}: ${failures} failed, ${passed} passed, exit ${code}, ${((performance.now() - started) / 1000).toFixed(1)} s, CONTRACT_SEED=${seed}`,
+    `flake: run ${run}/${runs}: ${failures} failed, ${passed} passed, exit ${code}, ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s, CONTRACT_SEED=${seed}`,
   );
   // vitest's "FAIL <file> > <test>" lines name what failed; the details are in a rerun with the seed.
   if (code !== 0)

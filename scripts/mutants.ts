@@ -33,13 +33,16 @@ const layouts = values.layout?.split(',') as Layout[] | undefined;
 const unknownLayouts = layouts?.filter((layout) => !LAYOUT_NAMES.includes(layout)) ?? [];
 if (unknownLayouts.length > 0) {
   console.error(
-    `mutants: --layout ${unknownLayouts.join(', ')} is not a simulator layout; use one or more of ${LAYOUT_NAMES.join(', ')}`,
+    `mutants: --layout ${unknownLayouts.join(', ')} is not a simulator layout; use one or more of ` +
+      `${LAYOUT_NAMES.join(', ')}`,
   );
   process.exit(2);
 }
 const started = Date.now();
 console.log(
-  `mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, in the ${(layouts ?? ['standard']).join(' and ')} layout(s)`,
+  `mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ` +
+    `${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, in the ` +
+    `${(layouts ?? ['standard']).join(' and ')} layout(s)`,
 );
 const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layouts });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);

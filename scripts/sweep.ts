@@ -12,7 +12,8 @@ async function main(): Promise<number> {
     // The embedded simulator keeps its persons in memory: they end with the run that started it.
     pruneLedgers();
     console.log(
-      'sweep: CONTRACT_BASE_URL is not set; the embedded simulator keeps nothing between runs, so there is nothing to sweep.',
+      'sweep: CONTRACT_BASE_URL is not set; the embedded simulator keeps nothing between runs, so there is ' +
+        'nothing to sweep.',
     );
     return 0;
   }

@@ -16,7 +16,8 @@ export function seedBackground(state: SimulatorState): void {
     const random = seededRandom(seed + clientIndex);
     for (let index = 0; index < backgroundRecords; index += 1) {
       const { legalId, dateOfBirth, gender } = swedishLegalId(random, { from: 1930, to: 1935 });
-      // Inside the bounds the simulator holds uploads to (BOUNDS.consumerId, BOUNDS.personId): the client by its position.
+      // Inside the bounds the simulator holds uploads to (BOUNDS.consumerId, BOUNDS.personId): the client by its
+      // position.
       const id = `bg${clientIndex}-${index}`;
       const fields = {
         id,

@@ -6,7 +6,8 @@ async function main(): Promise<void> {
   const simulator = await startSimulator(simulatorOptionsFromEnv(process.env));
   const { options } = simulator;
   console.log(
-    `Sandbox simulator listening on ${simulator.baseUrl} (layout ${options.layout}${options.mutant ? `, mutant ${options.mutant}` : ''})`,
+    `Sandbox simulator listening on ${simulator.baseUrl} (layout ` +
+      `${options.layout}${options.mutant ? `, mutant ${options.mutant}` : ''})`,
   );
   console.log(`  token endpoint: ${simulator.baseUrl}/sandbox/v1/token.oauth2`);
   console.log(`  client credentials: ${options.clients.map(({ id, secret }) => `${id}:${secret}`).join(', ')}`);

@@ -107,7 +107,8 @@ const CATALOGUE = {
   'persons-listed-as-consumers': {
     rule: 'consumer.list-uploaded-only',
     breaks:
-      "the consumer list also shows every person of the client that no consumer identified, as an identified consumer under the person's id",
+      'the consumer list also shows every person of the client that no consumer identified, as an identified ' +
+      "consumer under the person's id",
   },
   'never-available': {
     rule: 'person.eventually-available',

@@ -27,13 +27,19 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Share (0..1) of API requests answered 429 or 503 without being processed. */
   faultRate?: number;
-  /** Requests a second each client may send (token requests included); beyond it 429 with Retry-After, not processed. 0 = no limit. */
+  /**
+   * Requests a second each client may send (token requests included); beyond it 429 with Retry-After, not processed. 0
+   * = no limit.
+   */
   rateLimitPerSecond?: number;
   mutant?: MutantName;
   /** Serves the unauthenticated /__control/ routes. */
   control?: boolean;
   layout?: Layout;
-  /** A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the vendor's reference requires. */
+  /**
+   * A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the
+   * vendor's reference requires.
+   */
   strictBooleans?: boolean;
   /**
    * Person records, find answers and list items name no gedi (simulator/layouts/without-gedi.ts);
@@ -46,7 +52,10 @@ export interface SimulatorOptions {
   backgroundRecords?: number;
   /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
   pageSize?: number;
-  /** Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is refused. */
+  /**
+   * Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is
+   * refused.
+   */
   idSpace?: IdSpace;
   /** The paging convention of both lists; default: the layout's own. */
   paging?: PagingStyle;
@@ -57,7 +66,10 @@ export interface SimulatorOptions {
   personPathElsewhere?: boolean;
   /** A sandbox person field that every PUT carrying it is refused for (400 naming it). */
   refusedField?: string;
-  /** A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens everything else). */
+  /**
+   * A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens
+   * everything else).
+   */
   screeningScope?: string;
   /** Serve https with this certificate (PEM) and key instead of http. */
   tls?: {

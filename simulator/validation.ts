@@ -200,7 +200,8 @@ function checkScalar(value: unknown, shape: ScalarShape, field: string): void {
   if (!ok)
     throw badRequest(
       field,
-      `expected ${shape === 'date' ? 'a real date YYYY-MM-DD' : `a value of type ${shape}`}, got ${JSON.stringify(value)}`,
+      `expected ${shape === 'date' ? 'a real date YYYY-MM-DD' : `a value of type ${shape}`}, got ` +
+        `${JSON.stringify(value)}`,
       { value },
     );
 }

@@ -13,7 +13,10 @@ import type { ResponseLayout } from './layout.js';
 /** The statuses the vendor's own table lists (there is no 405, 410, 413, 415 or 422 in it). */
 const STATUS_TABLE = new Set([200, 201, 202, 204, 400, 401, 403, 404, 409, 429, 500, 503]);
 
-/** A refusal with a status outside the table gets the table's nearest: 404 for a method a path does not serve, 400 for the rest of the client's errors. */
+/**
+ * A refusal with a status outside the table gets the table's nearest: 404 for a method a path does not serve, 400 for
+ * the rest of the client's errors.
+ */
 function tableStatus(status: number): number {
   if (STATUS_TABLE.has(status)) return status;
   if (status >= 500) return 500;
@@ -52,7 +55,9 @@ function validityPeriodOf(period: unknown): Fields | undefined {
   };
 }
 
-/** v3's legal id object: the number, whether it is temporary, its validity period and (for a person) the earlier ones. */
+/**
+ * v3's legal id object: the number, whether it is temporary, its validity period and (for a person) the earlier ones.
+ */
 function legalIdOf(number: unknown, temporary: unknown, period: unknown): Fields {
   const validityPeriod = validityPeriodOf(period);
   return { identityNumber: number, temporary: temporary === true, ...(validityPeriod ? { validityPeriod } : {}) };
@@ -197,7 +202,9 @@ function matchOf({ name, category, score }: ScreeningMatch): Fields {
   return { name, lists: [LISTS[category]], ...(category === 'PEP' ? { pepCategory: 'POLITICIAN' } : {}), score };
 }
 
-/** `screeningResult`; near misses (a mutant's candidates) are matches too: the vendor's matches may be false positives. */
+/**
+ * `screeningResult`; near misses (a mutant's candidates) are matches too: the vendor's matches may be false positives.
+ */
 function screeningResultOf(result: ScreeningResult): Fields {
   const matches = [
     ...result.matches.map(matchOf),

@@ -6,9 +6,9 @@
  *
  * The IDENTIFIED half of the transition (specs/consumers/subscription-created.spec.ts checks the
  * subscription); it may arrive late, so it is waited for. IDENTIFIED counts only as a state field
- * of the consumer's own entry (status, state, …) or an `identified: true` flag on it. Not asserted (not shown): the upload's
- * status (any 2xx), the other consumer states, the layout of the consumer list and of the
- * subscribed persons, their order and paging.
+ * of the consumer's own entry (status, state, …) or an `identified: true` flag on it. Not asserted (not shown): the
+ * upload's status (any 2xx), the other consumer states, the layout of the consumer list and of the subscribed persons,
+ * their order and paging.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';

@@ -17,7 +17,8 @@ rule('consumer.isolation').test(
   async ({ persons, consumers, data, secondApi, skipBecause }) => {
     if (!secondApi)
       return skipBecause(
-        'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check isolation',
+        'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check ' +
+          'isolation',
       );
     const { stored, consumer } = await Given(
       'a consumer of the first client, identified and subscribed, as the first client sees it',

@@ -33,14 +33,16 @@ rule('consumer.list-uploaded-only').test(
     );
 
     const listed = await When(
-      `the client lists its consumers, every page, for as long as that identification took (${identificationTookMs} ms)`,
+      'the client lists its consumers, every page, for as long as that identification took ' +
+        `(${identificationTookMs} ms)`,
       () => consumers.watchForPerson('consumers', unmatched, identificationTookMs),
     );
 
     await Then('no consumer for the second person is ever among them', () =>
       expectNoFact(
         listed,
-        `a consumer for person ${unmatched.gedi} (legal id ${unmatched.person.legalId}), for whom none was uploaded, is listed`,
+        `a consumer for person ${unmatched.gedi} (legal id ${unmatched.person.legalId}), for whom none was ` +
+          'uploaded, is listed',
       ),
     );
   },

@@ -29,7 +29,8 @@ rule('subscription.subscribed-only').test(
     );
 
     const listed = await When(
-      `the client lists its subscribed persons, every page, for as long as that subscription took (${subscriptionTookMs} ms)`,
+      'the client lists its subscribed persons, every page, for as long as that subscription took ' +
+        `(${subscriptionTookMs} ms)`,
       () => consumers.watchForPerson('subscribed persons', unsubscribed, subscriptionTookMs),
     );
 

@@ -29,7 +29,8 @@ rule('person.write-isolation').test(
   async ({ persons, secondPersons, data, skipBecause }) => {
     if (!secondPersons)
       return skipBecause(
-        'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check write isolation',
+        'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check ' +
+          'write isolation',
       );
     const [mine, control] = await Given(
       "a person of the first client, available, and one of the second client's own",

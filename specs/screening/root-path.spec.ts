@@ -19,7 +19,8 @@ rule('screening.root-path').test(
     const root = rootForm(screening.personPath);
     if (root === undefined) {
       await skipBecause(
-        `CONTRACT_PERSON_SCREENING_PATH is ${screening.personPath}, not under /aml-real-time-screening/v2/: the documentation defines the root form of its own paths only`,
+        `CONTRACT_PERSON_SCREENING_PATH is ${screening.personPath}, not under /aml-real-time-screening/v2/: the ` +
+          'documentation defines the root form of its own paths only',
       );
     }
     const request = await Given('the person test request', async () =>

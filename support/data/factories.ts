@@ -165,7 +165,10 @@ const PERSON_BIRTH = { from: '1975-01-01', to: '2005-12-31' };
 const PARENT_BIRTH = { from: '1925-01-01', to: '1955-12-31' };
 const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
-/** The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not apply. */
+/**
+ * The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not
+ * apply.
+ */
 const REQUIRED_FLAGS_UNSET = {
   removed: false,
   deregistered: false,
@@ -277,7 +280,10 @@ export function createDataFactory(options: DataFactoryOptions) {
   const factory = {
     market,
 
-    /** A full, consistent sandbox person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the others. */
+    /**
+     * A full, consistent sandbox person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the
+     * others.
+     */
     person(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
       const { legalId, dateOfBirth, gender } = identity(overrides, PERSON_BIRTH);
       const firstNames = firstNamesFor(gender);
@@ -333,7 +339,10 @@ export function createDataFactory(options: DataFactoryOptions) {
       return legalIds.next().legalId;
     },
 
-    /** A gedi shaped like `like` (same kinds of characters in the same places) but drawn anew, so no person is likely to have it. */
+    /**
+     * A gedi shaped like `like` (same kinds of characters in the same places) but drawn anew, so no person is likely to
+     * have it.
+     */
     unknownGedi(like: string): string {
       const redrawn = like
         .replace(/[0-9]/g, () => faker.string.numeric(1))
@@ -359,7 +368,9 @@ export function createDataFactory(options: DataFactoryOptions) {
       firstName: faker.person.firstName(),
       lastName: faker.person.lastName(),
     }),
-    /** A client secret that cannot be the organization's: the prefix alone rules it out for any real secret without it. */
+    /**
+     * A client secret that cannot be the organization's: the prefix alone rules it out for any real secret without it.
+     */
     wrongSecret: (): string => `wrong-${faker.string.alphanumeric(32)}`,
     /** A date after every birth date this factory draws and before today: for deaths and deregistrations. */
     pastDate: (): string => isoDateBetween(PAST),

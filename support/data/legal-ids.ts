@@ -1,10 +1,10 @@
 /** Owns the suite's national identity numbers ("legal ids") of the four markets.
  *
  * Validation checks the suite's own data (the simulator checks with code of its own,
- * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender. Everything that
- * differs between the markets lives in one table of formats (FORMATS); validation and generation
- * are written once against that table. The file is longer than most (~380 lines) for that reason:
- * split by market, the one validator and the one generator would have to be written four times.
+ * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender.
+ * Everything that differs between the markets lives in one table of formats (FORMATS); validation and generation are
+ * written once against that table. The file is longer than most (~380 lines) for that reason: split by market, the one
+ * validator and the one generator would have to be written four times.
  */
 
 import type { Market } from '../run/config.js';
@@ -25,7 +25,10 @@ interface Range {
   to: number;
 }
 
-/** One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in `century` + year. */
+/**
+ * One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in
+ * `century` + year.
+ */
 interface CenturyRule {
   serials: Range;
   years: Range;
@@ -55,7 +58,10 @@ const pad = (value: number, width: number): string => String(value).padStart(wid
 
 const digitsOf = (text: string): number[] => [...text].map(Number);
 
-/** The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are skipped). */
+/**
+ * The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are
+ * skipped).
+ */
 function mod11CheckDigit(text: string, weights: readonly number[]): number | undefined {
   const sum = digitsOf(text).reduce((total, digit, index) => total + digit * weights[index], 0);
   const check = (11 - (sum % 11)) % 11;
@@ -127,7 +133,8 @@ const FI_CENTURY_SIGNS: Readonly<Record<string, number>> = {
   E: 2000,
   F: 2000,
 };
-// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject them.
+// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject
+// them.
 const FI_GENERATED_SIGNS: Readonly<Record<number, string>> = { 1800: '+', 1900: '-', 2000: 'A' };
 const FI_CHECK_CHARACTERS = '0123456789ABCDEFHJKLMNPRSTUVWXY';
 const FI_SERIALS: Range = { from: 2, to: 899 };

@@ -1,5 +1,5 @@
-// Owns the browser check of the report: opens the single-file Allure report in headless Chromium, as a reader would: finds every test
-// title of the run on the page, opens one test and finds one of its steps, and saves a screenshot
+// Owns the browser check of the report: opens the single-file Allure report in headless Chromium, as a reader would:
+// finds every test title of the run on the page, opens one test and finds one of its steps, and saves a screenshot
 // to reports/report-check.png. Uses Debian's `chromium` (never a browser a tool downloads itself);
 // where it is missing the check says so and is skipped, exit code 0.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

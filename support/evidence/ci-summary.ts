@@ -42,7 +42,10 @@ function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } 
         ', ',
       );
       const failure = tests.find((test) => test.rule === id)?.message ?? '';
-      return `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: "${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`;
+      return (
+        `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
+        `"${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`
+      );
     }),
   };
 }
@@ -117,7 +120,9 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
       .filter((entry) => !entry.fallback || entry.tests.length > 0)
       .map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
     '',
-    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ${count(summary, 'Target throttled')}.`,
+    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target ` +
+      `unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ` +
+      `${count(summary, 'Target throttled')}.`,
     '',
     ...otherFailures(summary),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),

@@ -31,7 +31,10 @@ function requestOf(response: Partial<Pick<ApiResponse, 'exchanges' | 'url'>>): {
 
 interface Coverage {
   rule: string;
-  /** A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise only inside a Given step. */
+  /**
+   * A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise
+   * only inside a Given step.
+   */
   decisive: boolean;
 }
 
@@ -64,7 +67,8 @@ export class PreconditionError extends Error {
         ? ''
         : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
     super(
-      `Precondition not met: ${where} failed before rule ${rule} could be checked: ${firstLine(cause.message)}.${covered}`,
+      `Precondition not met: ${where} failed before rule ${rule} could be checked: ` +
+        `${firstLine(cause.message)}.${covered}`,
     );
   }
 }
@@ -92,12 +96,14 @@ export function preconditionFailure(error: Error, rule: string): PreconditionErr
 // Not permitted (403)
 
 const SANDBOX_CLIENT =
-  'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox';
+  'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID ' +
+  'and that CONTRACT_BASE_URL is the sandbox';
 const MARKET = "the client's permission for the market";
 const CHECK_MARKET = "check CONTRACT_MARKET and the client's permissions";
 const CONSUMERS = `consumers need ${MARKET}: ${CHECK_MARKET}`;
 const SCREENING_SCOPE =
-  "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER";
+  "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check " +
+  'CONTRACT_SCREENING_PROVIDER';
 
 /** What an operation needs beyond a valid token, and the setting that decides it. */
 const PERMISSIONS: Record<string, string> = {
@@ -113,7 +119,10 @@ const PERMISSIONS: Record<string, string> = {
   token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
 };
 
-/** What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it too). */
+/**
+ * What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it
+ * too).
+ */
 export function permissionNeeded(operation: string): string | undefined {
   return PERMISSIONS[operation];
 }
@@ -172,9 +181,11 @@ export function operationNotFound(
   const { line } = requestOf(response);
   return new OperationNotFoundError(
     operation,
-    `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ${evidence}: the target serves it at another path, or refuses this client access to it. ` +
+    `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ` +
+      `${evidence}: the target serves it at another path, or refuses this client access to it. ` +
       (setting
-        ? `Check ${setting.variable} (the documented path is ${setting.default}; README "Operation paths" lists the vendor's alternatives).`
+        ? `Check ${setting.variable} (the documented path is ${setting.default}; README "Operation paths" lists ` +
+          "the vendor's alternatives)."
         : 'Check the path settings (README "Operation paths").'),
   );
 }

@@ -203,16 +203,16 @@ export function classifyResults(results: ResultFile[], categories: AllureConfig[
 export function formatSummary(summary: RunSummary): string {
   const width = Math.max(...summary.byCategory.map((entry) => entry.name.length));
   const lines = [
-    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped`,
+    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
+      `${summary.skipped} skipped`,
   ];
   if (summary.total === 0) lines.push('  No test results: nothing ran (see the run output above for the reason).');
   // The taxonomy is always listed, zeros included; Allure's catch-alls only when something fell into them.
   for (const { name, tests } of summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0)) {
     lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
     for (const test of tests) {
-      lines.push(
-        `      ✗ ${test.rule ? `[${test.rule}] ` : ''}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`,
-      );
+      const rule = test.rule ? `[${test.rule}] ` : '';
+      lines.push(`      ✗ ${rule}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`);
     }
   }
   return lines.join('\n');
@@ -308,6 +308,7 @@ export function printReport(report: GeneratedReport, cwd = process.cwd()): void 
   console.log(`Allure report (${report.durationMs} ms):`);
   console.log(`  single file, opens from disk: ${relative(cwd, report.singleFile)}`);
   console.log(
-    `  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ${relative(cwd, dirname(report.multiFile))}`,
+    `  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ` +
+      `${relative(cwd, dirname(report.multiFile))}`,
   );
 }

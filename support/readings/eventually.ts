@@ -105,7 +105,8 @@ export class NotConsistentError extends Error {
     readonly lastResponse: ApiResponse,
   ) {
     super(
-      `Not consistent within ${elapsedMs} ms: waited for ${what}; ${attempts} attempt(s); last answer ${describe(lastResponse)}`,
+      `Not consistent within ${elapsedMs} ms: waited for ${what}; ${attempts} attempt(s); last answer ` +
+        `${describe(lastResponse)}`,
     );
   }
 }

@@ -36,7 +36,10 @@ function ownFields(record: unknown, path = '$'): Field[] {
   ]);
 }
 
-/** The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status), normalized. */
+/**
+ * The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status),
+ * normalized.
+ */
 const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
 
 /** Scalars among a record's own fields. */
@@ -64,7 +67,10 @@ function listItems(body: unknown, path = '$'): Located[] {
   return Object.entries(body).flatMap(([key, value]) => listItems(value, `${path}.${key}`));
 }
 
-/** The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with that legal id. */
+/**
+ * The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with
+ * that legal id.
+ */
 export function recordsOwning(body: unknown, value: string): Located[] {
   return listItems(body).filter(({ item }) => ownScalars(item).includes(value));
 }
@@ -72,9 +78,24 @@ export function recordsOwning(body: unknown, value: string): Located[] {
 // ---------------------------------------------------------------------------------------------
 // The person records of an answer: what a find answer or a list holds (operations 4, 6, 7), whatever its layout.
 
-/** Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of earlier ones). */
-const LEGAL_ID_KEY =
-  /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
+/**
+ * Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of
+ * earlier ones).
+ */
+const LEGAL_ID_KEY = new RegExp(
+  `^(${[
+    'legalids?',
+    'deprecatedlegalids',
+    'identitynumber',
+    'socialsecuritynumber',
+    'ssn',
+    'nationalid',
+    'nationalidentitynumber',
+    'personalidentitynumber',
+    'personalnumber',
+    'identifiers',
+  ].join('|')})$`,
+);
 const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normalKey(key));
 /** Objects that echo what was asked (`query: { legalId }`): never a person of the answer. */
 const ECHO_KEYS = new Set([
@@ -145,7 +166,9 @@ function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
   return {
     holds: evidence.length > 0,
     evidence,
-    looked: `the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier legal ids) for ${show(legalId)}`,
+    looked:
+      "the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier " +
+      `legal ids) for ${show(legalId)}`,
   };
 }
 
@@ -159,7 +182,10 @@ function shown({ item, path }: Located): string {
     .filter((field) => typeof field.value === 'string')
     .map((field) => `${field.path} = ${show(field.value)}`);
   const text = show(item);
-  return `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`;
+  return (
+    `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ` +
+    `${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`
+  );
 }
 
 /** Some person record of the answer carries `legalId` as its own: the matching person is there. */
@@ -169,7 +195,9 @@ export function personWithLegalId(answer: unknown, legalId: string): Reading {
   return {
     holds: evidence.length > 0,
     evidence,
-    looked: `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own legal ids`,
+    looked:
+      `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own ` +
+      'legal ids',
   };
 }
 
@@ -187,7 +215,9 @@ export function listsPerson(answer: unknown, person: { gedi: string; legalId: st
   return {
     holds: own.length > 0,
     evidence: own.map(shown),
-    looked: `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ${show(person.legalId)} as their own (not a relative's)`,
+    looked:
+      `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ` +
+      `${show(person.legalId)} as their own (not a relative's)`,
   };
 }
 
@@ -202,7 +232,9 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
   return {
     holds: strangers.length > 0,
     evidence: strangers.map(shown),
-    looked: `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
+    looked:
+      `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its ` +
+      "own legal ids; relatives and other lists inside a record are that person's own",
   };
 }
 
@@ -245,7 +277,9 @@ export function flagOf(record: unknown, flag: string, stateKeys: ReadonlySet<str
   return {
     holds: evidence.length > 0,
     evidence,
-    looked: `the record's own fields named ${flag} or is${flag} (true), and its state fields (${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"`,
+    looked:
+      `the record's own fields named ${flag} or is${flag} (true), and its state fields ` +
+      `(${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"`,
   };
 }
 
@@ -266,7 +300,8 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
     looked:
       relatives.length === 0
         ? `no list entry carries the legal id ${legalId}`
-        : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ${readings[0]!.looked}`,
+        : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ` +
+          `${readings[0]!.looked}`,
   };
 }
 
@@ -493,7 +528,9 @@ function pepEvidenceOf(item: JsonRecord, path: string): string[] {
  * the screened subject itself. An answer whose outcome or hit count says "no match" is never a hit.
  */
 export function pepHit(body: unknown): Reading {
-  const looked = `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their ${[...CATEGORY_KEYS].slice(0, 6).join('/')}… fields and PEP flags), and PEP flags on the subject`;
+  const looked =
+    `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their ${[...CATEGORY_KEYS].slice(0, 6).join('/')}… ` +
+    'fields and PEP flags), and PEP flags on the subject';
   const denial = saysNoMatch(body);
   if (denial !== undefined)
     return { holds: false, evidence: [], looked: `${looked}; the answer says there is no match: ${denial}` };

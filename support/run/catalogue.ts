@@ -40,7 +40,8 @@ export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);
   if (!rule)
     throw new Error(
-      `Unknown rule id "${id}": add it to docs/catalogue.json or use one of ${catalogue.rules.map((r) => r.id).join(', ')}.`,
+      `Unknown rule id "${id}": add it to docs/catalogue.json or use one of ` +
+        `${catalogue.rules.map((r) => r.id).join(', ')}.`,
     );
   return rule;
 }

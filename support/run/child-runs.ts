@@ -61,7 +61,10 @@ export function runVitest(
   return runNode([vitestBin, 'run', ...args], env, options);
 }
 
-/** `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report history. */
+/**
+ * `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report
+ * history.
+ */
 export function runContract(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,

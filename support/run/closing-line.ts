@@ -11,7 +11,8 @@ export default class ClosingLine implements Reporter {
     ).length;
     const skipped = count('skipped');
     console.log(
-      `${count('passed')} passed, ${count('failed') + failedModules + unhandledErrors.length} failed${skipped ? `, ${skipped} skipped` : ''}`,
+      `${count('passed')} passed, ${count('failed') + failedModules + unhandledErrors.length} ` +
+        `failed${skipped ? `, ${skipped} skipped` : ''}`,
     );
   }
 }

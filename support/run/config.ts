@@ -193,7 +193,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
   if (authUrl !== undefined && baseUrl === undefined) {
     throw new ConfigError(
       'CONTRACT_AUTH_URL',
-      'is set but CONTRACT_BASE_URL is not; set CONTRACT_BASE_URL to the API host, or unset CONTRACT_AUTH_URL to run against the embedded simulator',
+      'is set but CONTRACT_BASE_URL is not; set CONTRACT_BASE_URL to the API host, or unset CONTRACT_AUTH_URL to ' +
+        'run against the embedded simulator',
     );
   }
   const remote = baseUrl !== undefined;
@@ -358,7 +359,8 @@ function scope(vars: Variables, name: string): string | undefined {
   if (value !== undefined && !/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/.test(value)) {
     throw new ConfigError(
       name,
-      `must be OAuth scope tokens separated by single spaces (got ${JSON.stringify(value)}); set the scope the vendor gave your client for screening`,
+      `must be OAuth scope tokens separated by single spaces (got ${JSON.stringify(value)}); set the scope the ` +
+        'vendor gave your client for screening',
     );
   }
   return value;
@@ -382,7 +384,8 @@ function requestsPerSecond(vars: Variables, name: string): number | undefined {
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
     throw new ConfigError(
       name,
-      `must be a positive number of requests a second per client, such as 5 or 0.5 (got ${JSON.stringify(value)}); unset it to let the run learn the target's rate`,
+      'must be a positive number of requests a second per client, such as 5 or 0.5 (got ' +
+        `${JSON.stringify(value)}); unset it to let the run learn the target's rate`,
     );
   }
   return Number(value);

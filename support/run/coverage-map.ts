@@ -62,10 +62,10 @@ export function renderMap(checks = specChecks()): string {
   const rows = catalogue.rules.flatMap((rule) =>
     checks
       .filter((check) => check.rule === rule.id)
-      .map(
-        (check) =>
-          `| \`${rule.id}\` (${rule.section}) | ${rule.quote.replace(/\|/g, '\\|')} | [${check.file}](${check.file}) | ${check.title} |`,
-      ),
+      .map((check) => {
+        const quote = rule.quote.replace(/\|/g, '\\|');
+        return `| \`${rule.id}\` (${rule.section}) | ${quote} | [${check.file}](${check.file}) | ${check.title} |`;
+      }),
   );
   return [BEGIN, '| rule | documentation says | spec | asserts |', '|---|---|---|---|', ...rows, END].join('\n');
 }

@@ -48,7 +48,10 @@ export interface DoctorOperation {
   path: string;
   /** The setting that holds the path (a 404 or 405 names it). */
   pathSetting: string;
-  /** The setting a 403 names: the client's for sandbox persons, the market for the consumer data, the screening scope for screening. */
+  /**
+   * The setting a 403 names: the client's for sandbox persons, the market for the consumer data, the screening scope
+   * for screening.
+   */
   permissionSetting: string;
   /** A body the service must refuse or may answer without any effect. */
   body?: unknown;
@@ -62,7 +65,10 @@ const UNKNOWN_GEDI = 'doctor-no-such-gedi';
 const BASE = 'CONTRACT_BASE_URL';
 const SCREENING_SCOPE = 'CONTRACT_SCREENING_SCOPE';
 
-/** What each operation's probe sends, and which setting a 403 names (the permission it needs: support/evidence/refusals.ts says the same). */
+/**
+ * What each operation's probe sends, and which setting a 403 names (the permission it needs:
+ * support/evidence/refusals.ts says the same).
+ */
 const PROBES: Record<
   string,
   { path: keyof OperationPaths; method: string; body?: unknown; probe: string; permission: string; ambiguous?: number }
@@ -156,21 +162,29 @@ export function judgeAnswer(
   if (status === 401) {
     return {
       verdict: 'FAIL',
-      detail: `${answered}: the token was not accepted here (401). The client may not be entitled to this API, or the token's scope does not cover it`,
+      detail:
+        `${answered}: the token was not accepted here (401). The client may not be entitled to this API, or the ` +
+        "token's scope does not cover it",
       setting: operation.permissionSetting === SCREENING_SCOPE ? SCREENING_SCOPE : CLIENT_VARIABLES.id,
     };
   }
   if (status === 403) {
     return {
       verdict: 'FAIL',
-      detail: `${answered}: authenticated but not permitted (403): ${permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation'}`,
+      detail:
+        `${answered}: authenticated but not permitted (403): ` +
+        `${permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation'}`,
       setting: operation.permissionSetting,
     };
   }
   if (status === 404 || status === 405) {
+    const why =
+      status === 404
+        ? 'nothing answers at this path (or, the vendor says, no access to it)'
+        : 'the path is there but not for this method';
     return {
       verdict: 'FAIL',
-      detail: `${answered}: ${status === 404 ? 'nothing answers at this path (or, the vendor says, no access to it)' : 'the path is there but not for this method'} (${status})`,
+      detail: `${answered}: ${why} (${status})`,
       setting: operation.pathSetting,
     };
   }
@@ -227,7 +241,10 @@ interface Connection {
   tunnel?: string;
 }
 
-/** Watches undici's own diagnostics while `work` runs: the sockets it connected to `host`, and the tunnels a proxy opened. */
+/**
+ * Watches undici's own diagnostics while `work` runs: the sockets it connected to `host`, and the tunnels a proxy
+ * opened.
+ */
 async function watchConnection<T>(
   host: string,
   work: () => Promise<T>,
@@ -285,13 +302,17 @@ async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
       return {
         check,
         verdict: 'ok',
-        detail: `does not resolve here, which is fine: requests to it go through the proxy ${describeProxy(route.proxy)}, which resolves it`,
+        detail:
+          'does not resolve here, which is fine: requests to it go through the proxy ' +
+          `${describeProxy(route.proxy)}, which resolves it`,
       };
     }
     return {
       check,
       verdict: 'FAIL',
-      detail: `does not resolve (${error instanceof Error ? error.message : String(error)}): the host name is wrong, or this network reaches the internet only through a proxy (then set HTTPS_PROXY)`,
+      detail:
+        `does not resolve (${error instanceof Error ? error.message : String(error)}): the host name is wrong, or ` +
+        'this network reaches the internet only through a proxy (then set HTTPS_PROXY)',
       setting,
     };
   }
@@ -322,7 +343,9 @@ function tlsLine(url: URL, connection: Connection | undefined): DoctorLine {
   return {
     check,
     verdict: 'ok',
-    detail: `${tls.protocol ?? 'TLS'}, certificate ${tls.subject ?? '(no CN)'} issued by ${tls.issuer ?? '(no CN)'}, trusted, valid until ${tls.validTo ?? '?'}`,
+    detail:
+      `${tls.protocol ?? 'TLS'}, certificate ${tls.subject ?? '(no CN)'} issued by ${tls.issuer ?? '(no CN)'}, ` +
+      `trusted, valid until ${tls.validTo ?? '?'}`,
   };
 }
 
@@ -376,7 +399,9 @@ async function tokenLine(
     const line: DoctorLine = {
       check,
       verdict: 'ok',
-      detail: `issued to ${variables.id}${asked} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ${typeof body.scope === 'string' ? body.scope : 'not said'})`,
+      detail:
+        `issued to ${variables.id}${asked} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ` +
+        `${typeof body.scope === 'string' ? body.scope : 'not said'})`,
     };
     return { line, token };
   } catch (error) {
@@ -416,7 +441,8 @@ async function operationLines(
       purpose: `doctor: ${operation.id}`,
     });
   };
-  // Without the screening token (its line says why) screening is not probed: a bci token's refusal would blame the wrong setting.
+  // Without the screening token (its line says why) screening is not probed: a bci token's refusal would blame the
+  // wrong setting.
   const operations = doctorOperations(config).filter(
     (operation) => screening || !['op8', 'op9'].includes(operation.id),
   );
@@ -469,14 +495,18 @@ async function operationLines(
     screeningLine = {
       check: 'screening',
       verdict: 'FAIL',
-      detail: `${TEST_REFERENCES.politician} answered ${status}: ${scope} is not accepted for screening; the vendor's screening scopes are separate from bci: set the one it gave this client`,
+      detail:
+        `${TEST_REFERENCES.politician} answered ${status}: ${scope} is not accepted for screening; the vendor's ` +
+        'screening scopes are separate from bci: set the one it gave this client',
       setting: SCREENING_SCOPE,
     };
   } else {
     screeningLine = {
       check: 'screening',
       verdict: 'skip',
-      detail: `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see its line)`,
+      detail:
+        `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see ` +
+        'its line)',
     };
   }
   return { lines: [...lines, screeningLine], throttled };
@@ -512,7 +542,9 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
     return {
       check,
       verdict: 'ok',
-      detail: `created (gedi ${stored.gedi}), returned by operation 3 after ${((Date.now() - started) / 1000).toFixed(1)} s, deleted again`,
+      detail:
+        `created (gedi ${stored.gedi}), returned by operation 3 after ` +
+        `${((Date.now() - started) / 1000).toFixed(1)} s, deleted again`,
     };
   } catch (error) {
     return failureLine(check, error, BASE);
@@ -524,8 +556,9 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
 
 /**
  * What the doctor's own answers showed of the target's rate limit: how many were throttled (429, or
- * 503 with Retry-After), and what a run makes of them (the pace, support/transport/pace.ts). Probes throttled to their deadline fail here, once, with the setting
- * to lower: their own lines are skipped, for the throttle says nothing about their paths.
+ * 503 with Retry-After), and what a run makes of them (the pace, support/transport/pace.ts). Probes throttled to their
+ * deadline fail here, once, with the setting to lower: their own lines are skipped, for the throttle says nothing about
+ * their paths.
  */
 export function rateLimitLine(
   answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[],
@@ -549,11 +582,15 @@ export function rateLimitLine(
     return {
       check,
       verdict: 'FAIL',
-      detail: `${refused}; ${throttledProbes.length} probe(s) throttled to their deadline, the first: ${throttledProbes[0]!.message}`,
+      detail:
+        `${refused}; ${throttledProbes.length} probe(s) throttled to their deadline, the first: ` +
+        `${throttledProbes[0]!.message}`,
       setting: MAX_RPS,
     };
   }
-  const pace = `a run pauses each client for a Retry-After and slows it after a burst of refusals (${MAX_RPS} caps it from the start)`;
+  const pace =
+    `a run pauses each client for a Retry-After and slows it after a burst of refusals (${MAX_RPS} caps it from ` +
+    'the start)';
   return { check, verdict: throttled.length === 0 ? 'ok' : 'note', detail: `${refused}: ${pace}` };
 }
 
@@ -589,7 +626,9 @@ export async function runDoctor(
         check: 'configuration',
         verdict: 'note',
         detail:
-          'CONTRACT_BASE_URL is not set: runs use the embedded simulator, and there is no sandbox to check. To check one, set CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER (README: "Running against the sandbox")',
+          'CONTRACT_BASE_URL is not set: runs use the embedded simulator, and there is no sandbox to check. To ' +
+          'check one, set CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
+          'CONTRACT_SCREENING_PROVIDER (README: "Running against the sandbox")',
       });
       return report();
     }
@@ -608,7 +647,10 @@ export async function runDoctor(
   lines.push({
     check: 'configuration',
     verdict: 'ok',
-    detail: `API ${config.baseUrl}, tokens ${config.authUrl}${config.authUrl === config.baseUrl ? ' (the base URL)' : ''}, market ${config.market}, ${clients.length} client(s), screening provider ${config.screeningProvider}`,
+    detail:
+      `API ${config.baseUrl}, tokens ` +
+      `${config.authUrl}${config.authUrl === config.baseUrl ? ' (the base URL)' : ''}, market ${config.market}, ` +
+      `${clients.length} client(s), screening provider ${config.screeningProvider}`,
   });
 
   const origins = [
@@ -678,7 +720,8 @@ export function formatDoctor({ lines, requests, failed, personCreated }: DoctorR
   const width = Math.max(...lines.map((line) => line.check.length));
   const body = lines.map(
     ({ verdict, check, detail, setting }) =>
-      `${verdict.padEnd(4)}  ${check.padEnd(width)}  ${detail}${verdict === 'FAIL' && setting ? ` → fix: ${setting}` : ''}`,
+      `${verdict.padEnd(4)}  ${check.padEnd(width)}  ` +
+      `${detail}${verdict === 'FAIL' && setting ? ` → fix: ${setting}` : ''}`,
   );
   const summary = failed === 0 ? 'everything checked works' : `${failed} check(s) to fix`;
   const persons = personCreated

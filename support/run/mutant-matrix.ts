@@ -278,7 +278,8 @@ export function formatMatrix(verdicts: Verdict[]): string {
       const reportedAs = MUTANTS[verdict.mutant].reportedAs;
       const must = reportedAs ? ` (must be reported as ${reportedAs})` : '';
       const named = `${verdict.namedRules.join(', ') || 'no rule named'}${must}`;
-      const misattributed = verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
+      const misattributed =
+        verdict.misattributed.length > 0 ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
       return `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${name} → ${failed} → ${named}${misattributed}`;
     })
     .join('\n');

@@ -28,7 +28,8 @@ export async function sweep(
     const credentials = clients.find((client) => client.clientId === leftover.clientId);
     if (!credentials) {
       console.warn(
-        `sweep: person ${leftover.personId} belongs to client ${leftover.clientId}, whose credentials are not configured; left in ${leftover.file}`,
+        `sweep: person ${leftover.personId} belongs to client ${leftover.clientId}, whose credentials are not ` +
+          `configured; left in ${leftover.file}`,
       );
       result.failed += 1;
       continue;

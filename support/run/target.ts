@@ -51,7 +51,8 @@ export function resolveConfig(
   if (!baseUrl || !client || !screeningProvider) {
     throw new ConfigError(
       'CONTRACT_BASE_URL',
-      'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER.',
+      'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
+        'CONTRACT_SCREENING_PROVIDER.',
     );
   }
   const config: ContractConfig = {
@@ -66,7 +67,8 @@ export function resolveConfig(
   if (isProductionTarget(config)) {
     throw new ConfigError(
       'CONTRACT_BASE_URL',
-      'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point CONTRACT_BASE_URL at the sandbox.',
+      'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point ' +
+        'CONTRACT_BASE_URL at the sandbox.',
     );
   }
   return config;
@@ -88,7 +90,9 @@ export class SandboxOnlyError extends Error {
 export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
   if (isProductionTarget(config)) {
     throw new SandboxOnlyError(
-      `Refused to send ${operation}: it exists only in the sandbox and the target ${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point CONTRACT_BASE_URL at the sandbox.`,
+      `Refused to send ${operation}: it exists only in the sandbox and the target ` +
+        `${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point ` +
+        'CONTRACT_BASE_URL at the sandbox.',
     );
   }
 }

@@ -54,7 +54,9 @@ const TOKEN_SERVICE_VARIABLES = ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] as co
 export interface TokenRequestOptions {
   requestTimeoutMs?: number;
   clock?: Clock;
-  /** Where these credentials were configured, so a rejection names the right variables (the first client's by default). */
+  /**
+   * Where these credentials were configured, so a rejection names the right variables (the first client's by default).
+   */
   credentialVariables?: CredentialVariables;
   /** What the request is for, on its published exchange (default "Request token"). */
   purpose?: string;
@@ -133,7 +135,8 @@ function issuedToken(
       'unavailable',
       url,
       unavailable(
-        `${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}; try again later.`,
+        `${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of ` +
+          `POST ${TOKEN_PATH}; try again later.`,
         'unavailable',
       ),
       response.status,
@@ -150,9 +153,11 @@ function issuedToken(
       url,
       scope === undefined
         ? `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
-            `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the registered organization).`
+            `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the ` +
+            'registered organization).'
         : `Token request for scope ${JSON.stringify(scope)} rejected by ${url} (status ${response.status}). ` +
-            `Check ${SCREENING_SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to screen with the bci token; and ${credentialVariables.id} and ${credentialVariables.secret}.`,
+            `Check ${SCREENING_SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to ` +
+            `screen with the bci token; and ${credentialVariables.id} and ${credentialVariables.secret}.`,
       response.status,
       variables,
     );

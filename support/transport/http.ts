@@ -104,17 +104,24 @@ export class TargetThrottledError extends Error {
     readonly exchanges: HttpExchange[],
     request: string,
     reason: string,
-    /** The last throttling answer to this request; undefined when it was never sent (another caller's Retry-After outlasted its deadline). */
+    /**
+     * The last throttling answer to this request; undefined when it was never sent (another caller's Retry-After
+     * outlasted its deadline).
+     */
     readonly status?: number,
   ) {
     const answered = status === undefined ? `held ${request} back` : `still answered ${status} to ${request}`;
     super(
-      `Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ${heldTo(pace)}`,
+      `Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ` +
+        `${heldTo(pace)}`,
     );
   }
 }
 
-/** A duration as the throttling messages print it (`2.5 s`), that of a test out of time (support/evidence/test-time.ts) among them. */
+/**
+ * A duration as the throttling messages print it (`2.5 s`), that of a test out of time (support/evidence/test-time.ts)
+ * among them.
+ */
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
 const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
@@ -162,7 +169,10 @@ export class ApiClient {
     policy?: RetryPolicy;
     clock?: Clock;
     random?: () => number;
-    /** The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this client's own. */
+    /**
+     * The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this
+     * client's own.
+     */
     pace?: Pace;
     /** The configuration variable holding the address, named when a TLS failure says what to fix. */
     addressSetting?: string;

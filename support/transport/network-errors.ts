@@ -58,7 +58,9 @@ export function tunnelStatus(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Why a connection failed when a setting fixes it; undefined for every other failure (refused, reset, timeout, ...). */
+/**
+ * Why a connection failed when a setting fixes it; undefined for every other failure (refused, reset, timeout, ...).
+ */
 export function setupReason(error: unknown): SetupReason | undefined {
   const code = codeOf(error);
   if (code !== undefined) {
@@ -103,15 +105,18 @@ export function networkSetupError(
   const where = `${url.host}${route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : ''}`;
   // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
   const reasonText = (error as { reason?: unknown } | null)?.reason;
-  const detail = `${codeOf(error) ?? 'error'}: ${typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0]}`;
+  const readable = typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0];
+  const detail = `${codeOf(error) ?? 'error'}: ${readable}`;
   switch (reason) {
     case 'tls-untrusted':
       return new NetworkSetupError(
         reason,
         'NODE_EXTRA_CA_CERTS',
-        `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust (${detail}). ` +
-          'If the sandbox, or a proxy that re-signs TLS, uses a private certificate authority, give Node its certificate: ' +
-          'set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment the command starts with (Node reads it only at start-up).',
+        `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust ` +
+          `(${detail}). ` +
+          'If the sandbox, or a proxy that re-signs TLS, uses a private certificate authority, give Node its ' +
+          'certificate: set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment the command starts with ' +
+          '(Node reads it only at start-up).',
       );
     case 'tls-hostname':
       return new NetworkSetupError(
@@ -132,13 +137,15 @@ export function networkSetupError(
         reason,
         addressSetting,
         `TLS: ${where} and this machine share no TLS version or cipher (${detail}). ` +
-          `Node ${process.versions.node} accepts TLS 1.2 and 1.3 by default; check that ${addressSetting} names the right host (NODE_OPTIONS=--tls-min-v1.0 allows older versions, at your own risk).`,
+          `Node ${process.versions.node} accepts TLS 1.2 and 1.3 by default; check that ${addressSetting} names ` +
+          'the right host (NODE_OPTIONS=--tls-min-v1.0 allows older versions, at your own risk).',
       );
     case 'tls-not-tls':
       return new NetworkSetupError(
         reason,
         addressSetting,
-        `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and port in ${addressSetting}.`,
+        `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and ` +
+          `port in ${addressSetting}.`,
       );
     case 'tls-rejected':
       return new NetworkSetupError(
@@ -155,8 +162,11 @@ export function networkSetupError(
         reason,
         variable,
         reason === 'proxy-auth'
-          ? `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy address: ${variable}=http://user:password@host:port (they are never printed).`
-          : `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ${url.hostname} to be allowed, or exempt it with NO_PROXY if it is reachable directly; check ${variable}.`,
+          ? `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy ` +
+              `address: ${variable}=http://user:password@host:port (they are never printed).`
+          : `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ` +
+              `${url.hostname} to be allowed, or exempt it with NO_PROXY if it is reachable directly; check ` +
+              `${variable}.`,
       );
     }
   }

@@ -4,7 +4,9 @@
 import { setupReason, tunnelStatus } from './network-errors.js';
 
 export interface RetryPolicy {
-  /** Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead. */
+  /**
+   * Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead.
+   */
   readonly maxAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
@@ -76,7 +78,10 @@ export function isThrottled(
   );
 }
 
-/** Whether an answer an observer saw (status and headers, as an exchange records them) was throttled under the default policy. */
+/**
+ * Whether an answer an observer saw (status and headers, as an exchange records them) was throttled under the default
+ * policy.
+ */
 export function throttledAnswer(status: number | null, headers: Record<string, string>, nowMs: number): boolean {
   return isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
 }

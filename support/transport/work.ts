@@ -31,7 +31,8 @@ export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>
     cancelled,
     () =>
       ends.abort(
-        `the test it was for had been cancelled (${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`,
+        'the test it was for had been cancelled ' +
+          `(${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`,
       ),
     settled.signal,
   );

@@ -97,7 +97,10 @@ export const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  /** The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a second client. */
+  /**
+   * The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a
+   * second client.
+   */
   .extend('secondPersons', async ({ secondApi, config, data }, { onCleanup }) => {
     if (!secondApi || !config.secondClient) return undefined;
     const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data);

@@ -253,7 +253,10 @@ export class SandboxPersons {
     return coveredBy(error, EVENTUALLY_AVAILABLE, true);
   }
 
-  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its creation. */
+  /**
+   * Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its
+   * creation.
+   */
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
@@ -336,12 +339,14 @@ export class SandboxPersons {
           if (GONE_STATUSES.has(response.status)) this.untrack(personId);
           else if (!response.ok)
             console.warn(
-              `cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for \`npm run sweep\`.`,
+              `cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for ` +
+                `\`npm run sweep\`.`,
             );
         } catch (error) {
           console.warn(
             redactText(
-              `cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for \`npm run sweep\`.`,
+              `cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for ` +
+                `\`npm run sweep\`.`,
             ),
           );
         }

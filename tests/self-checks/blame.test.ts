@@ -17,6 +17,7 @@ import { rulesNamedIn } from '../../support/evidence/failures.js';
 import { classifyResults, loadAllureConfig, readResults } from '../../support/evidence/report-generation.js';
 import { embeddedSimulatorEnv, runVitest } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
+import { joinedPattern } from '../patterns.js';
 
 /** A failing wait gives up after this long; the simulator's effects come well before it. */
 const FAST = {
@@ -53,8 +54,10 @@ const cases: Case[] = [
     categories: { 'Operation not found': 'some' },
     broken: [],
     says: {
-      'Operation not found':
-        /^Operation not found: op3 .* answered 404 .* while operation 4 finds the person by its legal id .* Check CONTRACT_PERSON_PATH/,
+      'Operation not found': joinedPattern(
+        /^Operation not found: op3 .* answered 404 .* while operation 4 finds the person by its legal id .* /,
+        /Check CONTRACT_PERSON_PATH/,
+      ),
     },
   },
   {
@@ -80,8 +83,10 @@ const cases: Case[] = [
     broken: ['person.create-returns-gedi', 'person.first-sample-accepted'],
     says: {
       'Contract broken': /answered 400 \(it said: .*phoneList: is not accepted by this sandbox/,
-      'Precondition not met':
-        /^Precondition not met: the step "Given .*" failed before rule .* answered 400 \(it said: .*phoneList.* That step is what rule person\.create-returns-gedi /,
+      'Precondition not met': joinedPattern(
+        /^Precondition not met: the step "Given .*" failed before rule .* answered 400 \(it said: /,
+        /.*phoneList.* That step is what rule person\.create-returns-gedi /,
+      ),
     },
   },
   {

@@ -61,7 +61,8 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
     ...ownReports(context).env,
   });
   console.log(
-    `contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ${results?.numPendingTests ?? 0} skipped`,
+    `contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ` +
+      `${results?.numPendingTests ?? 0} skipped`,
   );
   expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
   expect(results!.numFailedTests, output.slice(-3000)).toBe(0);

@@ -63,7 +63,9 @@ test.concurrent('a complete run leaves no person behind', async (context) => {
   const created = await target.personPuts();
   const left = await target.personsLeft('the simulator holds no custom person after a complete run');
   console.log(
-    `leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`,
+    `leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} ` +
+      `failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
   );
   expect(created, 'person PUTs (a run that created nobody proves nothing)').toBeGreaterThan(0);
   expect(left, 'persons left after a complete run').toBe(0);
@@ -87,7 +89,8 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
   }
   const leftBehind = personsIn(await target.readPersons());
   console.log(
-    `leak-check: killed run left ${leftBehind} person(s), ledger leftovers ${leftovers(target.origin, target.ledger).length}`,
+    `leak-check: killed run left ${leftBehind} person(s), ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
   );
   expect(leftBehind, 'persons a killed run left (none: the sweep would not be exercised)').toBeGreaterThan(0);
 
@@ -102,7 +105,8 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
   );
   const left = await target.personsLeft('the simulator holds no custom person after the sweep');
   console.log(
-    `leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`,
+    `leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
   );
   expect(left, 'persons left after the sweep').toBe(0);
   expect(swept.failed, 'persons the sweep could not delete').toBe(0);

@@ -48,7 +48,8 @@ test.concurrent.for(cases)(
     const output = stripVTControlCharacters(raw);
     const line = message.exec(output)?.[0];
     console.log(
-      `target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ${line ?? '(no target-unavailable line)'}`,
+      `target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${line ?? '(no target-unavailable line)'}`,
     );
     expect(code, 'the run exits non-zero').not.toBe(0);
     expect(line, `one message matching ${message}`).toBeDefined();

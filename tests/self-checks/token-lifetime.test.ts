@@ -29,7 +29,9 @@ test.concurrent.for([
     const { tokensIssued } = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/requests'))
       .body as { tokensIssued: number };
     console.log(
-      `token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ${simulator.options.clients.length} clients`,
+      `token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ` +
+        `${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ` +
+        `${simulator.options.clients.length} clients`,
     );
     expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
     expect(code).toBe(0);

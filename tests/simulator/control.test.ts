@@ -79,38 +79,48 @@ describe('knobs', () => {
     }
   });
 
-  it('answers every API request 429 or 503 with Retry-After at fault rate 1, processes nothing, and spares the control surface', async () => {
-    const h = await Harness.start({ faultRate: 1, control: true });
-    try {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
-      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
-      expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
-      const report = (await h.request('GET', '/__control/requests')).body;
-      expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
-    } finally {
-      await h.close();
-    }
-  });
+  it(
+    'answers every API request 429 or 503 with Retry-After at fault rate 1, processes nothing, and spares the ' +
+      'control surface',
+    async () => {
+      const h = await Harness.start({ faultRate: 1, control: true });
+      try {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
+        expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
+        expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
+        const report = (await h.request('GET', '/__control/requests')).body;
+        expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
+      } finally {
+        await h.close();
+      }
+    },
+  );
 
-  it("refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client's rate apart", async () => {
-    const h = await Harness.start({ rateLimitPerSecond: 2, control: true });
-    try {
-      // A second's worth (two) at once, then refused until the bucket refills.
-      const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
-      expect(
-        answers.filter((answer) => answer.status === 429).every((answer) => answer.headers.get('retry-after') === '1'),
-      ).toBe(true);
-      expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
-      h.clock!.advance(500);
-      expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
-      expect((await h.tokenRequest()).status).toBe(429);
-      const report = (await h.request('GET', '/__control/requests')).body;
-      expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
-    } finally {
-      await h.close();
-    }
-  });
+  it(
+    "refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client's rate " +
+      'apart',
+    async () => {
+      const h = await Harness.start({ rateLimitPerSecond: 2, control: true });
+      try {
+        // A second's worth (two) at once, then refused until the bucket refills.
+        const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
+        expect(
+          answers
+            .filter((answer) => answer.status === 429)
+            .every((answer) => answer.headers.get('retry-after') === '1'),
+        ).toBe(true);
+        expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
+        h.clock!.advance(500);
+        expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
+        expect((await h.tokenRequest()).status).toBe(429);
+        const report = (await h.request('GET', '/__control/requests')).body;
+        expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
+      } finally {
+        await h.close();
+      }
+    },
+  );
 
   it('holds API requests for the configured latency, on its clock', async () => {
     const h = await Harness.start({ latencyMs: 60 });

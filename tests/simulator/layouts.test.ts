@@ -70,33 +70,36 @@ describe('the alternate layout', () => {
     expect((await h.request('POST', findPath(), { token, json: { legalId: h.freshLegalId() } })).status).toBe(404);
   });
 
-  it('accepts consumers with 202 and lists them oldest first, paged by cursor and Link header, state as status', async () => {
-    const person = h.person();
-    await h.request('PUT', PERSONS, { token, json: person });
-    h.settle();
-    const accepted = await h.request('POST', CONSUMERS, {
-      token,
-      json: [{ consumerId: 'alt-1', market: 'SE', data: { legalId: person.legalId } }],
-    });
-    expect(accepted.status).toBe(202);
-    h.settle();
-    const pages: Array<Array<{ consumerId: string; status: string }>> = [];
-    let cursor: string | null = null;
-    do {
-      const page: {
-        headers: Headers;
-        body: { data: Array<{ consumerId: string; status: string }>; meta: { nextCursor: string | null } };
-      } = await h.request('GET', `${CONSUMERS}${cursor ? `?cursor=${cursor}` : ''}`, { token });
-      pages.push(page.body.data);
-      cursor = page.body.meta.nextCursor;
-      expect(page.headers.get('link') ?? '').toContain(cursor ? `cursor=${cursor}` : '');
-    } while (cursor);
-    const all = pages.flat();
-    expect(all[0].consumerId).toBe('bg0-0');
-    expect(all.at(-1)).toMatchObject({ consumerId: 'alt-1', status: 'IDENTIFIED' });
-    const subscriptions = (await h.request('GET', `${SUBSCRIPTIONS}?limit=100`, { token })).body.data;
-    expect(subscriptions.at(-1).person.attributes.legalId).toBe(person.legalId);
-  });
+  it(
+    'accepts consumers with 202 and lists them oldest first, ' + 'paged by cursor and Link header, state as status',
+    async () => {
+      const person = h.person();
+      await h.request('PUT', PERSONS, { token, json: person });
+      h.settle();
+      const accepted = await h.request('POST', CONSUMERS, {
+        token,
+        json: [{ consumerId: 'alt-1', market: 'SE', data: { legalId: person.legalId } }],
+      });
+      expect(accepted.status).toBe(202);
+      h.settle();
+      const pages: Array<Array<{ consumerId: string; status: string }>> = [];
+      let cursor: string | null = null;
+      do {
+        const page: {
+          headers: Headers;
+          body: { data: Array<{ consumerId: string; status: string }>; meta: { nextCursor: string | null } };
+        } = await h.request('GET', `${CONSUMERS}${cursor ? `?cursor=${cursor}` : ''}`, { token });
+        pages.push(page.body.data);
+        cursor = page.body.meta.nextCursor;
+        expect(page.headers.get('link') ?? '').toContain(cursor ? `cursor=${cursor}` : '');
+      } while (cursor);
+      const all = pages.flat();
+      expect(all[0].consumerId).toBe('bg0-0');
+      expect(all.at(-1)).toMatchObject({ consumerId: 'alt-1', status: 'IDENTIFIED' });
+      const subscriptions = (await h.request('GET', `${SUBSCRIPTIONS}?limit=100`, { token })).body.data;
+      expect(subscriptions.at(-1).person.attributes.legalId).toBe(person.legalId);
+    },
+  );
 
   it('answers errors as problem details naming the field, and 415 for a wrong content type', async () => {
     const invalid = await h.request('PUT', PERSONS, { token, json: h.person({ dateOfBirth: 'soon' }) });

@@ -118,37 +118,41 @@ describe('the vendor layout', () => {
     expect([none.status, none.body]).toEqual([204, undefined]);
   });
 
-  it('accepts consumers with 202 and no body; lists them ten to a page by nextPageToken, oldest first, IDENTIFIED or NOT_IDENTIFIED', async () => {
-    const person = h.person();
-    await put(person);
-    h.settle();
-    const accepted = await h.request('POST', CONSUMERS, {
-      token,
-      json: [
-        { consumerId: 'v-match', market: 'SE', data: { legalId: person.legalId } },
-        { consumerId: 'v-other', market: 'SE', data: { legalId: h.freshLegalId() } },
-      ],
-    });
-    expect([accepted.status, accepted.body]).toEqual([202, undefined]);
-    h.settle();
-    const pages: Array<Array<{ consumerId: string; state: string }>> = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await h.request('GET', `${CONSUMERS}${pageToken ? `?pageToken=${pageToken}` : ''}`, { token });
-      pages.push(page.body.consumers);
-      pageToken = page.body.nextPageToken;
-    } while (pageToken);
-    expect(pages.map((page) => page.length)).toEqual([10, 10, 7]);
-    const all = pages.flat();
-    expect(all[0].consumerId).toBe('bg0-0');
-    expect(all.slice(-2)).toMatchObject([
-      { consumerId: 'v-match', state: 'IDENTIFIED' },
-      { consumerId: 'v-other', state: 'NOT_IDENTIFIED' },
-    ]);
-    const subscriptions = await h.request('GET', `${SUBSCRIPTIONS}?pageSize=100`, { token });
-    expect(subscriptions.body).not.toHaveProperty('nextPageToken');
-    expect(subscriptions.body.persons.at(-1).legalId.identityNumber).toBe(person.legalId);
-  });
+  it(
+    'accepts consumers with 202 and no body; lists them ten to a page by nextPageToken, oldest first, IDENTIFIED ' +
+      'or NOT_IDENTIFIED',
+    async () => {
+      const person = h.person();
+      await put(person);
+      h.settle();
+      const accepted = await h.request('POST', CONSUMERS, {
+        token,
+        json: [
+          { consumerId: 'v-match', market: 'SE', data: { legalId: person.legalId } },
+          { consumerId: 'v-other', market: 'SE', data: { legalId: h.freshLegalId() } },
+        ],
+      });
+      expect([accepted.status, accepted.body]).toEqual([202, undefined]);
+      h.settle();
+      const pages: Array<Array<{ consumerId: string; state: string }>> = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await h.request('GET', `${CONSUMERS}${pageToken ? `?pageToken=${pageToken}` : ''}`, { token });
+        pages.push(page.body.consumers);
+        pageToken = page.body.nextPageToken;
+      } while (pageToken);
+      expect(pages.map((page) => page.length)).toEqual([10, 10, 7]);
+      const all = pages.flat();
+      expect(all[0].consumerId).toBe('bg0-0');
+      expect(all.slice(-2)).toMatchObject([
+        { consumerId: 'v-match', state: 'IDENTIFIED' },
+        { consumerId: 'v-other', state: 'NOT_IDENTIFIED' },
+      ]);
+      const subscriptions = await h.request('GET', `${SUBSCRIPTIONS}?pageSize=100`, { token });
+      expect(subscriptions.body).not.toHaveProperty('nextPageToken');
+      expect(subscriptions.body.persons.at(-1).legalId.identityNumber).toBe(person.legalId);
+    },
+  );
 
   it('answers errors in the vendor error model, and only with statuses of its table', async () => {
     const invalid = await put(h.person({ familyName: 'x'.repeat(101) }));
@@ -174,25 +178,32 @@ describe('the vendor layout', () => {
     });
   });
 
-  it('answers a throttled request 429 or 503 with Retry-After, and a body over the limit 400 (no 413 in its table)', async () => {
-    const [faulty, small] = await Promise.all([
-      Harness.start({ layout: 'vendor', faultRate: 1 }),
-      Harness.start({ layout: 'vendor', bodyLimitBytes: 1024 }),
-    ]);
-    try {
-      const throttled = await faulty.tokenRequest();
-      expect([429, 503]).toContain(throttled.status);
-      expect(throttled.headers.get('retry-after')).toBe('1');
-      expect(throttled.body).toMatchObject({ status: throttled.status, statusText: expect.any(String), subErrors: [] });
-      const tooLarge = await small.request('PUT', PERSONS, {
-        token: await small.token(),
-        json: small.person({ familyName: 'x'.repeat(2000) }),
-      });
-      expect(tooLarge.status).toBe(400);
-    } finally {
-      await Promise.all([faulty.close(), small.close()]);
-    }
-  });
+  it(
+    'answers a throttled request 429 or 503 with Retry-After, ' + 'and a body over the limit 400 (no 413 in its table)',
+    async () => {
+      const [faulty, small] = await Promise.all([
+        Harness.start({ layout: 'vendor', faultRate: 1 }),
+        Harness.start({ layout: 'vendor', bodyLimitBytes: 1024 }),
+      ]);
+      try {
+        const throttled = await faulty.tokenRequest();
+        expect([429, 503]).toContain(throttled.status);
+        expect(throttled.headers.get('retry-after')).toBe('1');
+        expect(throttled.body).toMatchObject({
+          status: throttled.status,
+          statusText: expect.any(String),
+          subErrors: [],
+        });
+        const tooLarge = await small.request('PUT', PERSONS, {
+          token: await small.token(),
+          json: small.person({ familyName: 'x'.repeat(2000) }),
+        });
+        expect(tooLarge.status).toBe(400);
+      } finally {
+        await Promise.all([faulty.close(), small.close()]);
+      }
+    },
+  );
 
   it('answers screening with screeningResult: a PEP match in its lists, and the lists screened', async () => {
     const answer = await h.request('POST', screeningPath('person'), {
@@ -215,38 +226,41 @@ describe('the vendor layout', () => {
     });
   });
 
-  it('answers company screening with the request echoed, the verified company and its own screening result', async () => {
-    const request = {
-      reference: 'company_test_case_02',
-      name: 'Test Trading',
-      regNo: '556000-0000',
-      nationality: 'SE',
-    };
-    const answer = await h.request('POST', screeningPath('company'), { token, json: request });
-    expect(answer.body).toMatchObject({
-      companyInput: request,
-      verifiedCompany: {
-        subjectReference: expect.any(String),
-        identified: true,
-        screenableEntry: true,
-        name: 'Test Trading Company Ltd',
-      },
-      screeningResult: {
-        numberOfMatches: 1,
-        matches: [{ lists: [{ type: 'SANCTION' }] }],
+  it(
+    'answers company screening with the request echoed, ' + 'the verified company and its own screening result',
+    async () => {
+      const request = {
+        reference: 'company_test_case_02',
+        name: 'Test Trading',
+        regNo: '556000-0000',
+        nationality: 'SE',
+      };
+      const answer = await h.request('POST', screeningPath('company'), { token, json: request });
+      expect(answer.body).toMatchObject({
+        companyInput: request,
+        verifiedCompany: {
+          subjectReference: expect.any(String),
+          identified: true,
+          screenableEntry: true,
+          name: 'Test Trading Company Ltd',
+        },
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [{ lists: [{ type: 'SANCTION' }] }],
+          listsScreened: ['PEP', 'SANCTION', 'RCA'],
+        },
+      });
+      const clear = await h.request('POST', screeningPath('company'), {
+        token,
+        json: { reference: 'company_test_case_01' },
+      });
+      expect(clear.body.screeningResult).toEqual({
+        numberOfMatches: 0,
+        matches: [],
         listsScreened: ['PEP', 'SANCTION', 'RCA'],
-      },
-    });
-    const clear = await h.request('POST', screeningPath('company'), {
-      token,
-      json: { reference: 'company_test_case_01' },
-    });
-    expect(clear.body.screeningResult).toEqual({
-      numberOfMatches: 0,
-      matches: [],
-      listsScreened: ['PEP', 'SANCTION', 'RCA'],
-    });
-  });
+      });
+    },
+  );
 });
 
 // A v3 service that names no gedi in its records and shows a merge by answering the target's

@@ -24,7 +24,8 @@ describe('the CI summary', () => {
     ]);
     expect(summary.markdown).toMatch(/^## Contract suite: FAILED/);
     expect(summary.markdown).toContain(
-      '| `transition.delete` | States and transitions: "DELETE sandbox person \\| body has only id \\| The custom person with that id is deleted" | `specs/persons/delete.spec.ts` |',
+      '| `transition.delete` | States and transitions: "DELETE sandbox person \\| body has only id \\| The ' +
+        'custom person with that id is deleted" | `specs/persons/delete.spec.ts` |',
     );
     expect(summary.markdown).toContain('`specs/screening/person-test-case.spec.ts`');
     expect(summary.markdown).toContain('RFC 9110 15.5 Client Error 4xx');

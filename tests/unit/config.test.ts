@@ -10,6 +10,7 @@ import {
   readSettings,
   type ContractConfig,
 } from '../../support/run/config.js';
+import { joinedPattern } from '../patterns.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
 const SECRET = 'very-secret-value';
@@ -81,7 +82,8 @@ describe('readSettings', () => {
     const file = join(dir, '.env');
     writeFileSync(
       file,
-      `# comment\nCONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET="file secret"\nCONTRACT_SCREENING_PROVIDER=P\nCONTRACT_MARKET=DK\n`,
+      '# comment\nCONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\n' +
+        'CONTRACT_CLIENT_SECRET="file secret"\nCONTRACT_SCREENING_PROVIDER=P\nCONTRACT_MARKET=DK\n',
     );
     const settings = readSettings({ CONTRACT_MARKET: 'FI', CONTRACT_SEED: '' }, file);
     expect(settings).toMatchObject({
@@ -97,7 +99,8 @@ describe('readSettings', () => {
     const file = join(dir, '.env');
     writeFileSync(
       file,
-      `CONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET=file-secret\nCONTRACT_SCREENING_PROVIDER=P\n`,
+      'CONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\n' +
+        'CONTRACT_CLIENT_SECRET=file-secret\nCONTRACT_SCREENING_PROVIDER=P\n',
     );
     expect(readSettings({ CONTRACT_BASE_URL: '' }, file).baseUrl).toBeUndefined();
   });
@@ -121,7 +124,8 @@ describe('readSettings', () => {
     expect(settings.screeningScope).toBe('aml:screening kyc');
     expect(DEFAULT_PATHS.person).toBe('/consumer-intelligence/v3/markets/{market}/persons/{gedi}');
     expect(describeTarget(settings)).toContain(
-      'screening scope aml:screening kyc, op1/op2 at /consumer-intelligence/sandbox/persons, op3 at /consumer-intelligence/v3/persons/{gedi}, op8 at /aml/v2/person/screening',
+      'screening scope aml:screening kyc, op1/op2 at /consumer-intelligence/sandbox/persons, op3 at ' +
+        '/consumer-intelligence/v3/persons/{gedi}, op8 at /aml/v2/person/screening',
     );
   });
 
@@ -167,7 +171,10 @@ describe('readSettings', () => {
     [
       { CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons' },
       'CONTRACT_PERSON_PATH',
-      /must contain \{gedi\}; the documented path is \/consumer-intelligence\/v3\/markets\/\{market\}\/persons\/\{gedi\}/,
+      joinedPattern(
+        /must contain \{gedi\}; the documented path is /,
+        /\/consumer-intelligence\/v3\/markets\/\{market\}\/persons\/\{gedi\}/,
+      ),
     ],
     [
       { CONTRACT_FIND_PERSON_PATH: '/v3/markets/{country}/persons/_find' },
@@ -230,7 +237,8 @@ describe('describeTarget', () => {
     };
     const summary = describeTarget(config);
     expect(summary).toBe(
-      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
+      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, ' +
+        'second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
     );
     expect(summary).not.toContain(SECRET);
   });

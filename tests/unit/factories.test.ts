@@ -33,30 +33,33 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
     }
   });
 
-  it('makes consistent persons: legal id, date of birth and gender agree; address and phone belong to the market', () => {
-    const data = factoryFor(market);
-    for (let index = 0; index < 200; index += 1) {
-      const person = data.person();
-      expect(isValidLegalId(market, person.legalId)).toBe(true);
-      expect(dateOfBirthOf(market, person.legalId)).toBe(person.dateOfBirth);
-      expect(genderOf(market, person.legalId)).toBe(person.gender);
-      expect(person.country).toBe(market);
-      expect(person.citizenship).toEqual([market]);
-      expect(person.firstNames).toContain(person.preferredFirstName);
-      const [address] = person.addressList ?? [];
-      expect(address).toMatchObject({ type: 'Postal', subType: 'Domicile', country: market });
-      expect(address?.postalCode).toMatch(POSTAL_CODES[market]);
-      expect(address?.city).toEqual(expect.any(String));
-      const [phone] = person.phoneList ?? [];
-      expect(phone?.type).toBe('Mobile');
-      expect(phone?.number?.startsWith(COUNTRY_CODES[market])).toBe(true);
-      expect(person).toMatchObject({
-        directMarketingRestriction: false,
-        charityMarketingRestriction: false,
-        onlineMarketingRestriction: false,
-      });
-    }
-  });
+  it(
+    'makes consistent persons: legal id, date of birth and gender agree; ' + 'address and phone belong to the market',
+    () => {
+      const data = factoryFor(market);
+      for (let index = 0; index < 200; index += 1) {
+        const person = data.person();
+        expect(isValidLegalId(market, person.legalId)).toBe(true);
+        expect(dateOfBirthOf(market, person.legalId)).toBe(person.dateOfBirth);
+        expect(genderOf(market, person.legalId)).toBe(person.gender);
+        expect(person.country).toBe(market);
+        expect(person.citizenship).toEqual([market]);
+        expect(person.firstNames).toContain(person.preferredFirstName);
+        const [address] = person.addressList ?? [];
+        expect(address).toMatchObject({ type: 'Postal', subType: 'Domicile', country: market });
+        expect(address?.postalCode).toMatch(POSTAL_CODES[market]);
+        expect(address?.city).toEqual(expect.any(String));
+        const [phone] = person.phoneList ?? [];
+        expect(phone?.type).toBe('Mobile');
+        expect(phone?.number?.startsWith(COUNTRY_CODES[market])).toBe(true);
+        expect(person).toMatchObject({
+          directMarketingRestriction: false,
+          charityMarketingRestriction: false,
+          onlineMarketingRestriction: false,
+        });
+      }
+    },
+  );
 
   it('gives relatives their own consistent legal id and makes them older than any person', () => {
     const data = factoryFor(market);

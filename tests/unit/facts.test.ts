@@ -630,7 +630,8 @@ it('shows a record that should not be there by its own legal id and gedi, then t
     X,
   ).evidence;
   expect(evidence).toBe(
-    `$.data[1] ($.attributes.legalId = "${Y}", $.gedi = "g0"): {"gedi":"g0","status":"MERGED","mergedInto":"g1","attributes":{"legalId":"${Y}"}}`,
+    `$.data[1] ($.attributes.legalId = "${Y}", $.gedi = "g0"): ` +
+      `{"gedi":"g0","status":"MERGED","mergedInto":"g1","attributes":{"legalId":"${Y}"}}`,
   );
 });
 

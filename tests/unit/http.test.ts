@@ -313,37 +313,40 @@ describe('ApiClient', () => {
     expect(clock.sleeps).toHaveLength(RETRY_POLICY.maxAttempts - 1);
   });
 
-  it('publishes every attempt, redacted, to exchange observers, with the operation and purpose the caller named', async () => {
-    const server = await listen((_request, response) =>
-      sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }),
-    );
-    const seen: HttpExchange[] = [];
-    const stop = observeExchanges((exchange) => seen.push(exchange));
-    const api = new ApiClient({
-      baseUrl: server.url,
-      auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' },
-    });
-    const response = await api.request('POST', '/token', {
-      json: { client_secret: 'pw' },
-      operation: 'token',
-      purpose: 'Request token',
-    });
-    stop();
-    await api.request('GET', '/');
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
-      method: 'POST',
-      url: `${server.url}/token`,
-      status: 200,
-      attempt: 1,
-      requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
-      requestBody: { client_secret: '[REDACTED]' },
-      responseBody: { access_token: '[REDACTED]', gedi: 'g' },
-      operation: 'token',
-      purpose: 'Request token',
-    });
-    expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
-    expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
-    expect(response.exchanges).toEqual(seen);
-  });
+  it(
+    'publishes every attempt, redacted, to exchange observers, ' + 'with the operation and purpose the caller named',
+    async () => {
+      const server = await listen((_request, response) =>
+        sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }),
+      );
+      const seen: HttpExchange[] = [];
+      const stop = observeExchanges((exchange) => seen.push(exchange));
+      const api = new ApiClient({
+        baseUrl: server.url,
+        auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' },
+      });
+      const response = await api.request('POST', '/token', {
+        json: { client_secret: 'pw' },
+        operation: 'token',
+        purpose: 'Request token',
+      });
+      stop();
+      await api.request('GET', '/');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        method: 'POST',
+        url: `${server.url}/token`,
+        status: 200,
+        attempt: 1,
+        requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+        requestBody: { client_secret: '[REDACTED]' },
+        responseBody: { access_token: '[REDACTED]', gedi: 'g' },
+        operation: 'token',
+        purpose: 'Request token',
+      });
+      expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
+      expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
+      expect(response.exchanges).toEqual(seen);
+    },
+  );
 });

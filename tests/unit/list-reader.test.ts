@@ -188,7 +188,8 @@ describe('readPages', () => {
   });
 
   it.each(conventions)(
-    'says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, when the list is paged by %s',
+    'says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, ' +
+      'when the list is paged by %s',
     async (_name, serve) => {
       const server = await listen((request, response) => {
         const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);

@@ -25,25 +25,29 @@ async function sendThrough(
 }
 
 describe('Pace', () => {
-  it('lets a request free to go now go, however late it was asked for, and refuses one that would have to wait past its deadline', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    // A budget of 0 ms that a millisecond of work before the request already used up.
-    const asked = clock.now();
-    clock.advance(1);
-    expect(await pace.acquire(asked), 'goes at once').toBe(0);
-    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
-    expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
-    // A ceiling of 1 a second: a request refused for its deadline takes no slot from the next one.
-    const paced = new Pace(clock, 1);
-    expect(await paced.acquire()).toBe(0);
-    paced.finished();
-    expect(await paced.acquire(clock.now() + 500), 'its slot is a second away').toBe(false);
-    const before = clock.now();
-    const held = await paced.acquire();
-    expect(clock.now() - before, "the next request goes in the refused one's slot, not after it").toBe(1_000);
-    expect(held, 'held for the pace that long').toBe(1_000);
-  });
+  it(
+    'lets a request free to go now go, however late it was asked for, and refuses one that would have to wait past ' +
+      'its deadline',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      // A budget of 0 ms that a millisecond of work before the request already used up.
+      const asked = clock.now();
+      clock.advance(1);
+      expect(await pace.acquire(asked), 'goes at once').toBe(0);
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
+      expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
+      // A ceiling of 1 a second: a request refused for its deadline takes no slot from the next one.
+      const paced = new Pace(clock, 1);
+      expect(await paced.acquire()).toBe(0);
+      paced.finished();
+      expect(await paced.acquire(clock.now() + 500), 'its slot is a second away').toBe(false);
+      const before = clock.now();
+      const held = await paced.acquire();
+      expect(clock.now() - before, "the next request goes in the refused one's slot, not after it").toBe(1_000);
+      expect(held, 'held for the pace that long').toBe(1_000);
+    },
+  );
 
   it('lets at most a few requests be in flight at once, the next as soon as one is answered', async () => {
     const clock = fakeClock();
@@ -66,82 +70,96 @@ describe('Pace', () => {
     expect(paced.slice(1).map((at, index) => at - paced[index]!)).toEqual([250, 250, 250, 250]);
   });
 
-  it('pauses every caller until the Retry-After of one throttled answer has passed, and sets no rate for one refusal', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    await pace.acquire();
-    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
-    const started = clock.now();
-    await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
-    expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
-    expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
-  });
+  it(
+    'pauses every caller until the Retry-After of one throttled ' +
+      'answer has passed, and sets no rate for one refusal',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      await pace.acquire();
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
+      const started = clock.now();
+      await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
+      expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
+      expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
+    },
+  );
 
-  it('lets the requests waiting for their turn go in the order they asked when a throttled answer pauses everyone', async () => {
-    // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
-    let now = 0;
-    const sleeping: { at: number; wake: () => void }[] = [];
-    const clock = {
-      now: () => now,
-      sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })),
-    };
-    const settle = () => new Promise((settled) => setImmediate(settled));
-    const runUntil = async (until: number) => {
-      for (
-        await settle();
-        sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until;
-        await settle()
-      ) {
-        sleeping.sort((a, b) => a.at - b.at);
-        const next = sleeping.shift()!;
-        now = next.at;
-        next.wake();
-      }
-      now = until;
-    };
-    const pace = new Pace(clock, 4);
-    const wentAt: Record<string, number> = {};
-    const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
-    const queued = ['first', 'second', 'third'].map(send);
-    await runUntil(100);
-    // The first went at once; the others wait for 250 and 500 ms. Then its answer asks for a second's rest.
-    pace.finished({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
-    const later = send('later');
-    await runUntil(5_000);
-    await Promise.all([...queued, later]);
-    expect(wentAt).toEqual({ first: 0, second: 1_100, third: 1_350, later: 1_600 });
-  });
+  it(
+    'lets the requests waiting for their turn go in the order they ' + 'asked when a throttled answer pauses everyone',
+    async () => {
+      // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
+      let now = 0;
+      const sleeping: { at: number; wake: () => void }[] = [];
+      const clock = {
+        now: () => now,
+        sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })),
+      };
+      const settle = () => new Promise((settled) => setImmediate(settled));
+      const runUntil = async (until: number) => {
+        for (
+          await settle();
+          sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until;
+          await settle()
+        ) {
+          sleeping.sort((a, b) => a.at - b.at);
+          const next = sleeping.shift()!;
+          now = next.at;
+          next.wake();
+        }
+        now = until;
+      };
+      const pace = new Pace(clock, 4);
+      const wentAt: Record<string, number> = {};
+      const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
+      const queued = ['first', 'second', 'third'].map(send);
+      await runUntil(100);
+      // The first went at once; the others wait for 250 and 500 ms. Then its answer asks for a second's rest.
+      pace.finished({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
+      const later = send('later');
+      await runUntil(5_000);
+      await Promise.all([...queued, later]);
+      expect(wentAt).toEqual({ first: 0, second: 1_100, third: 1_350, later: 1_600 });
+    },
+  );
 
-  it('lowers the rate below what the target accepted when a burst is refused, once per burst, and not for one refusal now and then', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    const sentAt = clock.now();
-    await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
-    // Of one burst of eight, the target accepted six.
-    for (let index = 0; index < PACING.maxInFlight; index++)
-      pace.finished({ sentAt, throttled: index >= 6, retryAfterMs: 1_000 });
-    expect(pace.state().rps).toBeCloseTo(6 * PACING.decrease);
-    expect(pace.state().throttledAnswers).toBe(2);
+  it(
+    'lowers the rate below what the target accepted when a burst is refused, once per burst, and not for one ' +
+      'refusal now and then',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      // Of one burst of eight, the target accepted six.
+      for (let index = 0; index < PACING.maxInFlight; index++)
+        pace.finished({ sentAt, throttled: index >= 6, retryAfterMs: 1_000 });
+      expect(pace.state().rps).toBeCloseTo(6 * PACING.decrease);
+      expect(pace.state().throttledAnswers).toBe(2);
 
-    const steady = new Pace(clock, 50);
-    await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
-    expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
-  });
+      const steady = new Pace(clock, 50);
+      await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
+      expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
+    },
+  );
 
-  it('raises the rate again only after a quiet while in which it held requests back, never above the ceiling', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock, 10);
-    const sentAt = clock.now();
-    await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-    for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-    const lowered = pace.state().rps!;
-    expect(lowered).toBeCloseTo(2 * PACING.decrease);
-    // Requests held back at the lowered rate for longer than the quiet period.
-    await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
-    expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
-    await sendThrough(pace, clock, 1_000);
-    expect(pace.state().rps).toBe(10);
-  });
+  it(
+    'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock, 10);
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
+      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      const lowered = pace.state().rps!;
+      expect(lowered).toBeCloseTo(2 * PACING.decrease);
+      // Requests held back at the lowered rate for longer than the quiet period.
+      await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
+      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+      await sendThrough(pace, clock, 1_000);
+      expect(pace.state().rps).toBe(10);
+    },
+  );
 });
 
 describe('TargetThrottledError', () => {
@@ -199,23 +217,27 @@ describe('ApiClient with a shared pace', () => {
     ];
     expect((await first.request('GET', '/a')).status).toBe(200);
     const before = clock.now();
-    // A throttled answer of a third caller of the same client: a caller arriving during the pause waits for what is left.
+    // A throttled answer of a third caller of the same client: a caller arriving during the pause waits for what is
+    // left.
     await pace.acquire();
     pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 5_000 });
     expect((await second.request('GET', '/b')).status).toBe(200);
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
   });
 
-  it('says a request not sent in time waited for its turn at the pace, not for a pause, when no pause holds it', async () => {
-    const server = await listen((_request, response) => sendJson(response, 200, {}));
-    const clock = fakeClock();
-    // A ceiling of 1 a second: the second request's turn is a second away, past its 500 ms deadline.
-    const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1), deadlineMs: 500 });
-    await api.request('GET', '/a');
-    const error = await api.request('GET', '/b').catch((failure: unknown) => failure);
-    expect(error).toBeInstanceOf(TargetThrottledError);
-    expect((error as Error).message).toContain(
-      "not sent: its turn at this client's pace came after the request's 500 ms deadline",
-    );
-  });
+  it(
+    'says a request not sent in time waited for its turn at the pace, ' + 'not for a pause, when no pause holds it',
+    async () => {
+      const server = await listen((_request, response) => sendJson(response, 200, {}));
+      const clock = fakeClock();
+      // A ceiling of 1 a second: the second request's turn is a second away, past its 500 ms deadline.
+      const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1), deadlineMs: 500 });
+      await api.request('GET', '/a');
+      const error = await api.request('GET', '/b').catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(TargetThrottledError);
+      expect((error as Error).message).toContain(
+        "not sent: its turn at this client's pace came after the request's 500 ms deadline",
+      );
+    },
+  );
 });

@@ -16,6 +16,7 @@ import { expectClientError, expectClientErrors } from '../../support/verbs/confo
 import { Given } from '../../support/evidence/report.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
+import { joinedPattern } from '../patterns.js';
 
 function answer(
   status: number,
@@ -51,37 +52,51 @@ describe('attributeToRule', () => {
     );
     const blamed = attributeToRule(error, 'transition.merge') as Error;
     expect(blamed.message).toMatch(
-      /^Broken rule transition\.merge \(.*\): PUT sandbox person answered 400 \(it said: \{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/,
+      joinedPattern(
+        /^Broken rule transition\.merge \(.*\): PUT sandbox person answered 400 \(it said: /,
+        /\{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/,
+      ),
     );
   });
 
-  it('reports a failure inside a Given step as a precondition not met, naming the step and the covering rule', async () => {
-    const error = await failureOf(() =>
-      Given('an available person', async () => {
-        throw coveredBy(
-          await failureOf(() =>
-            expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT sandbox person'),
-          ),
-          'person.create-returns-gedi',
-        );
-      }),
-    );
-    const blamed = attributeToRule(error, 'transition.remove');
-    expect(blamed).toBeInstanceOf(PreconditionError);
-    expect((blamed as Error).message).toMatch(
-      /^Precondition not met: the step "Given an available person" failed before rule transition\.remove could be checked: PUT sandbox person answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx was expected\. That step is what rule person\.create-returns-gedi \("PUT .*"\) promises; its own spec reports it\.$/,
-    );
-    expect((blamed as Error).message).not.toMatch(/Broken rule/);
-  });
+  it(
+    'reports a failure inside a Given step as a precondition not met, ' + 'naming the step and the covering rule',
+    async () => {
+      const error = await failureOf(() =>
+        Given('an available person', async () => {
+          throw coveredBy(
+            await failureOf(() =>
+              expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT sandbox person'),
+            ),
+            'person.create-returns-gedi',
+          );
+        }),
+      );
+      const blamed = attributeToRule(error, 'transition.remove');
+      expect(blamed).toBeInstanceOf(PreconditionError);
+      expect((blamed as Error).message).toMatch(
+        joinedPattern(
+          /^Precondition not met: the step "Given an available person" failed before rule transition\.remove could /,
+          /be checked: PUT sandbox person answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx /,
+          /was expected\. That step is what rule person\.create-returns-gedi \("PUT .*"\) promises; its own spec /,
+          /reports it\.$/,
+        ),
+      );
+      expect((blamed as Error).message).not.toMatch(/Broken rule/);
+    },
+  );
 
-  it('blames a decisive coverage on the covering rule outside a Given step too, and on no rule inside its own spec', () => {
-    const missingGedi = () =>
-      coveredBy(new Error('value does not match schema "put-person-response"'), 'person.create-returns-gedi', true);
-    expect(attributeToRule(missingGedi(), 'transition.relationship-death')).toBeInstanceOf(PreconditionError);
-    expect((attributeToRule(missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(
-      /^Broken rule person\.create-returns-gedi /,
-    );
-  });
+  it(
+    'blames a decisive coverage on the covering rule outside a Given step too, ' + 'and on no rule inside its own spec',
+    () => {
+      const missingGedi = () =>
+        coveredBy(new Error('value does not match schema "put-person-response"'), 'person.create-returns-gedi', true);
+      expect(attributeToRule(missingGedi(), 'transition.relationship-death')).toBeInstanceOf(PreconditionError);
+      expect((attributeToRule(missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(
+        /^Broken rule person\.create-returns-gedi /,
+      );
+    },
+  );
 
   it('keeps a non-decisive coverage outside a Given step on the rule under test', () => {
     const neverIdentified = coveredBy(
@@ -99,8 +114,10 @@ describe('attributeToRule', () => {
     expect(attributeToRule(answered, 'person.find-by-legal-id')).toBe(answered);
     expect(answered).toBeInstanceOf(NotPermittedError);
     expect(answered.message).toBe(
-      'Not permitted: the find (op4: POST /consumer-intelligence/v3/markets/SE/persons/_find) answered 403, authenticated but not authorized (it said: {"message":"no onboarding permission for SE"}); ' +
-        'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions.',
+      'Not permitted: the find (op4: POST /consumer-intelligence/v3/markets/SE/persons/_find) answered 403, ' +
+        'authenticated but not authorized (it said: {"message":"no onboarding permission for SE"}); ' +
+        'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and ' +
+        "the client's permissions.",
     );
     const awaited = Object.assign(new Error('Gave up waiting'), {
       name: 'WaitRejectedError',
@@ -127,8 +144,11 @@ describe('attributeToRule', () => {
     );
     expect(attributeToRule(error, 'transition.merge')).toBe(error);
     expect(error.message).toBe(
-      'Operation not found: op3 (POST /consumer-intelligence/v3/markets/SE/persons/g1) answered 404 (it said: {"error":"no route"}) while operation 4 finds the person by its legal id 199001011234: ' +
-        'the target serves it at another path, or refuses this client access to it. Check CONTRACT_PERSON_PATH (the documented path is /consumer-intelligence/v3/markets/{market}/persons/{gedi}; README "Operation paths" lists the vendor\'s alternatives).',
+      'Operation not found: op3 (POST /consumer-intelligence/v3/markets/SE/persons/g1) answered 404 (it said: ' +
+        '{"error":"no route"}) while operation 4 finds the person by its legal id 199001011234: ' +
+        'the target serves it at another path, or refuses this client access to it. Check CONTRACT_PERSON_PATH ' +
+        '(the documented path is /consumer-intelligence/v3/markets/{market}/persons/{gedi}; README "Operation ' +
+        'paths" lists the vendor\'s alternatives).',
     );
   });
 });

@@ -248,33 +248,37 @@ describe('release gate', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
 });
 
 describe('report', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
-  test('writes a multi-file and a single-file report with environment, categories, the observed contract and one history entry', async () => {
-    const results = join(project, 'reports', 'allure-results');
-    writeResults(results, [...green, brokenPromise]);
-    const history = join(project, 'reports', 'history', 'history.jsonl');
+  test(
+    'writes a multi-file and a single-file report with environment, categories, the observed contract and one ' +
+      'history entry',
+    async () => {
+      const results = join(project, 'reports', 'allure-results');
+      writeResults(results, [...green, brokenPromise]);
+      const history = join(project, 'reports', 'history', 'history.jsonl');
 
-    const report = await generateReport({ cwd: project, environment: { seed: '42' } });
-    expect(existsSync(report.multiFile) && existsSync(report.singleFile)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 4, notPassed: 1 });
-    const widgets = join(project, 'reports', 'allure-report', 'awesome', 'widgets');
-    const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as {
-      name: string;
-      values: string[];
-    }[];
-    expect(environment).toEqual(
-      expect.arrayContaining([
-        { name: 'seed', values: ['42'] },
-        { name: 'target', values: ['embedded simulator'] },
-      ]),
-    );
-    expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
-    expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('observed-contract.md');
-    expect(existsSync(join(project, 'reports', 'observed', 'openapi.json'))).toBe(true);
-    expect(readdirSync(join(project, 'reports', 'history', 'observed'))).toHaveLength(1);
-    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+      const report = await generateReport({ cwd: project, environment: { seed: '42' } });
+      expect(existsSync(report.multiFile) && existsSync(report.singleFile)).toBe(true);
+      expect(report.summary).toMatchObject({ total: 4, notPassed: 1 });
+      const widgets = join(project, 'reports', 'allure-report', 'awesome', 'widgets');
+      const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as {
+        name: string;
+        values: string[];
+      }[];
+      expect(environment).toEqual(
+        expect.arrayContaining([
+          { name: 'seed', values: ['42'] },
+          { name: 'target', values: ['embedded simulator'] },
+        ]),
+      );
+      expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
+      expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('observed-contract.md');
+      expect(existsSync(join(project, 'reports', 'observed', 'openapi.json'))).toBe(true);
+      expect(readdirSync(join(project, 'reports', 'history', 'observed'))).toHaveLength(1);
+      expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
 
-    // The gate reads the same results without adding a second history entry for this run.
-    await evaluateGate({ cwd: project, rules: { minTestsCount: 1 } });
-    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
-  });
+      // The gate reads the same results without adding a second history entry for this run.
+      await evaluateGate({ cwd: project, rules: { minTestsCount: 1 } });
+      expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+    },
+  );
 });

@@ -41,40 +41,43 @@ describe('report wrappers', () => {
     ]);
   });
 
-  it('keeps the steps of concurrent work apart: each arrives whole, nested where it ran, even when one fails', async () => {
-    const slow = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await Given('two waits at once', () =>
-      Promise.allSettled([
-        step('Wait A', async () => {
-          await slow(5);
-          await attachJson('a', { n: 1 });
-          await step('attempt A1', async () => slow(10));
-        }),
-        step('Wait B', async () => {
-          await attachJson('b', { n: 2 });
-          await slow(2);
-          throw new Error('B gave up');
-        }),
-      ]),
-    );
+  it(
+    'keeps the steps of concurrent work apart: ' + 'each arrives whole, nested where it ran, even when one fails',
+    async () => {
+      const slow = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await Given('two waits at once', () =>
+        Promise.allSettled([
+          step('Wait A', async () => {
+            await slow(5);
+            await attachJson('a', { n: 1 });
+            await step('attempt A1', async () => slow(10));
+          }),
+          step('Wait B', async () => {
+            await attachJson('b', { n: 2 });
+            await slow(2);
+            throw new Error('B gave up');
+          }),
+        ]),
+      );
 
-    const trail = runtime.messages().map((message) => {
-      const data = message.data as { name?: string; status?: string };
-      return `${message.type}:${data.name ?? data.status ?? ''}`;
-    });
-    expect(trail).toEqual([
-      'step_start:Given two waits at once',
-      'step_start:Wait B',
-      'attachment_content:b',
-      'step_stop:broken',
-      'step_start:Wait A',
-      'attachment_content:a',
-      'step_start:attempt A1',
-      'step_stop:passed',
-      'step_stop:passed',
-      'step_stop:passed',
-    ]);
-  });
+      const trail = runtime.messages().map((message) => {
+        const data = message.data as { name?: string; status?: string };
+        return `${message.type}:${data.name ?? data.status ?? ''}`;
+      });
+      expect(trail).toEqual([
+        'step_start:Given two waits at once',
+        'step_start:Wait B',
+        'attachment_content:b',
+        'step_stop:broken',
+        'step_start:Wait A',
+        'attachment_content:a',
+        'step_start:attempt A1',
+        'step_stop:passed',
+        'step_stop:passed',
+        'step_stop:passed',
+      ]);
+    },
+  );
 
   it('redacts registered secrets and token fields before anything reaches Allure', async () => {
     registerSecret('canary-secret-0123456789');

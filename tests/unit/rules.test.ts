@@ -41,7 +41,11 @@ describe('rule attribution', () => {
   });
 
   it('reads the rules named in a failure text, once each', () => {
-    const text = `${brokenRuleMessage('transition.remove', 'a')}\n${brokenRuleMessage('transition.remove', 'b')}\n${brokenRuleMessage('auth.token-issued', 'c')}`;
+    const text = [
+      brokenRuleMessage('transition.remove', 'a'),
+      brokenRuleMessage('transition.remove', 'b'),
+      brokenRuleMessage('auth.token-issued', 'c'),
+    ].join('\n');
     expect(rulesNamedIn(text)).toEqual(['transition.remove', 'auth.token-issued']);
   });
 });

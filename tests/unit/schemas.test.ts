@@ -180,12 +180,15 @@ const validSamples: [string, string, unknown][] = [
 ];
 
 describe('schemas', () => {
-  it('are compiled into validators.generated.ts as they are now (run `npm run schemas:compile` after changing one)', () => {
-    expect(
-      readFileSync(GENERATED_VALIDATORS, 'utf8') === generatedValidatorsSource(),
-      'support/readings/validators.generated.ts is older than schemas/',
-    ).toBe(true);
-  });
+  it(
+    'are compiled into validators.generated.ts as they are now ' + '(run `npm run schemas:compile` after changing one)',
+    () => {
+      expect(
+        readFileSync(GENERATED_VALIDATORS, 'utf8') === generatedValidatorsSource(),
+        'support/readings/validators.generated.ts is older than schemas/',
+      ).toBe(true);
+    },
+  );
 
   it('each compile with ajv as written, each with its file stem as $id', () => {
     expect(loadSchemas().ids.sort()).toEqual(schemaIds());
@@ -303,7 +306,8 @@ describe('schemas', () => {
     [
       'consumer-upload',
       Array.from({ length: 101 }, () => ({ consumerId: 'c', market: 'SE', data: { legalId: '198507099805' } })),
-      `(root) must NOT have more than 100 items: got ${'[{"consumerId":"c","market":"SE","data":{"legalId":"198507099805"}},{"consumerId":"c'.slice(0, 79)}…`,
+      '(root) must NOT have more than 100 items: got ' +
+        `${'[{"consumerId":"c","market":"SE","data":{"legalId":"198507099805"}},{"consumerId":"c'.slice(0, 79)}…`,
     ],
     [
       'token-request',
@@ -314,7 +318,8 @@ describe('schemas', () => {
     [
       'put-person-response',
       { data: { id: 'p-1' } },
-      '(root) matches none of: an object with a string gedi | an object one of whose values carries a gedi | a list one of whose items carries a gedi',
+      '(root) matches none of: an object with a string gedi | an object one of whose values carries a gedi | a ' +
+        'list one of whose items carries a gedi',
     ],
     ['put-person-response', { gedi: 7 }, '/gedi must be string: got 7'],
   ])('%s rejects %j, saying %s', (id, value, line) => {

@@ -12,6 +12,7 @@ import {
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
 import { fakeClock, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
 import { testWork } from '../../support/transport/work.js';
+import { joinedPattern } from '../patterns.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
 const basic = `Basic ${Buffer.from('client-one:client-secret-value').toString('base64')}`;
@@ -116,18 +117,22 @@ describe('requestToken', () => {
     await expect(requestToken(server.url, credentials)).rejects.toMatchObject({ reason: 'malformed' });
   });
 
-  it('reports a token service still answering 503 (without Retry-After) after the retries as unavailable (target unavailable), neither unreachable nor a configuration error', async () => {
-    const status = 503;
-    const server = await listen((_request, response) => sendJson(response, status, { error: 'try later' }));
-    const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch(
-      (caught: unknown) => caught,
-    );
-    expect(error).toMatchObject({ reason: 'unavailable', status });
-    expect(server.received.length).toBeGreaterThan(1);
-    expect((error as Error).message).toMatch(
-      /^Token service unavailable \(target unavailable\): 127\.0\.0\.1:\d+ still answered/,
-    );
-  });
+  it(
+    'reports a token service still answering 503 (without Retry-After) after the retries as unavailable (target ' +
+      'unavailable), neither unreachable nor a configuration error',
+    async () => {
+      const status = 503;
+      const server = await listen((_request, response) => sendJson(response, status, { error: 'try later' }));
+      const error = await requestToken(server.url, credentials, { clock: fakeClock() }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({ reason: 'unavailable', status });
+      expect(server.received.length).toBeGreaterThan(1);
+      expect((error as Error).message).toMatch(
+        /^Token service unavailable \(target unavailable\): 127\.0\.0\.1:\d+ still answered/,
+      );
+    },
+  );
 
   it.each([
     ['429', 429, {}],
@@ -146,7 +151,10 @@ describe('requestToken', () => {
       // Retried until the deadline, not for a fixed number of attempts.
       expect(server.received.length).toBeGreaterThan(RETRY_POLICY.maxAttempts);
       expect((error as Error).message).toMatch(
-        /^Target throttled: 127\.0\.0\.1:\d+ still answered \d+ to POST \/sandbox\/v1\/token\.oauth2 .*held to \d+\.\d requests a second \(CONTRACT_MAX_RPS=3\).*Set CONTRACT_MAX_RPS below/,
+        joinedPattern(
+          /^Target throttled: 127\.0\.0\.1:\d+ still answered \d+ to POST \/sandbox\/v1\/token\.oauth2 .*held to /,
+          /\d+\.\d requests a second \(CONTRACT_MAX_RPS=3\).*Set CONTRACT_MAX_RPS below/,
+        ),
       );
     },
   );
@@ -216,18 +224,22 @@ describe('TokenProvider', () => {
     expect(server.received).toHaveLength(1);
   });
 
-  it('shares one renewal among concurrent callers, and asks again after a 401 only once half the lifetime has passed', async () => {
-    const server = await tokenServer(20);
-    const clock = fakeClock();
-    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
-    const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
-    expect(tokens).toEqual(['renewed-token-1', 'renewed-token-1', 'renewed-token-1']);
-    clock.advance(9_999);
-    expect(await provider.renew(), 'a token refused again within half its lifetime is kept').toBe('renewed-token-1');
-    clock.advance(1);
-    expect(await provider.renew()).toBe('renewed-token-2');
-    expect(server.received).toHaveLength(2);
-  });
+  it(
+    'shares one renewal among concurrent callers, and asks again ' +
+      'after a 401 only once half the lifetime has passed',
+    async () => {
+      const server = await tokenServer(20);
+      const clock = fakeClock();
+      const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+      const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
+      expect(tokens).toEqual(['renewed-token-1', 'renewed-token-1', 'renewed-token-1']);
+      clock.advance(9_999);
+      expect(await provider.renew(), 'a token refused again within half its lifetime is kept').toBe('renewed-token-1');
+      clock.advance(1);
+      expect(await provider.renew()).toBe('renewed-token-2');
+      expect(server.received).toHaveLength(2);
+    },
+  );
 
   it('asks for at most one 20 s token per 10 s in a five-minute run that is refused on every call', async () => {
     const server = await tokenServer(20);

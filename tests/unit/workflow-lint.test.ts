@@ -45,7 +45,10 @@ function runBlocks(file: string): RunBlock[] {
 const shellcheck = spawnSync('shellcheck', ['--version']).status === 0;
 const withoutShellcheck = shellcheck ? '' : ' (skipped: shellcheck is not installed; .ci/run installs it)';
 
-/** shellcheck's findings for one run: block; GitHub expressions become plain words first, as the runner substitutes them before bash runs. */
+/**
+ * shellcheck's findings for one run: block; GitHub expressions become plain words first, as the runner substitutes them
+ * before bash runs.
+ */
 function shellFindings(block: RunBlock): string {
   const dir = mkdtempSync(join(tmpdir(), 'run-block-'));
   const file = join(dir, 'run.sh');

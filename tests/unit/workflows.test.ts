@@ -73,29 +73,33 @@ describe('workflows', () => {
     expect(text.indexOf('npm run sweep')).toBeGreaterThanOrEqual(0);
   });
 
-  test('the release gate can be called from a client pipeline: typed inputs, the CONTRACT_* secrets, and the verdict as outputs', () => {
-    const gate = workflows.find(({ name }) => name === 'release-gate.yml')!.workflow as unknown as {
-      on: {
-        workflow_call: {
-          inputs: Record<string, { type: string }>;
-          secrets: Record<string, unknown>;
-          outputs: Record<string, unknown>;
+  test(
+    'the release gate can be called from a client pipeline: typed inputs, the CONTRACT_* secrets, and the verdict ' +
+      'as outputs',
+    () => {
+      const gate = workflows.find(({ name }) => name === 'release-gate.yml')!.workflow as unknown as {
+        on: {
+          workflow_call: {
+            inputs: Record<string, { type: string }>;
+            secrets: Record<string, unknown>;
+            outputs: Record<string, unknown>;
+          };
         };
       };
-    };
-    const call = gate.on.workflow_call;
-    expect(Object.keys(call.inputs)).toEqual(expect.arrayContaining(['target', 'market', 'shards', 'suite-ref']));
-    expect(call.inputs.shards?.type).toBe('number');
-    expect(Object.keys(call.secrets)).toEqual(
-      expect.arrayContaining([
-        'CONTRACT_BASE_URL',
-        'CONTRACT_CLIENT_ID',
-        'CONTRACT_CLIENT_SECRET',
-        'CONTRACT_SCREENING_PROVIDER',
-      ]),
-    );
-    expect(Object.keys(call.outputs)).toEqual(['verdict', 'broken-rules', 'report-artifact']);
-  });
+      const call = gate.on.workflow_call;
+      expect(Object.keys(call.inputs)).toEqual(expect.arrayContaining(['target', 'market', 'shards', 'suite-ref']));
+      expect(call.inputs.shards?.type).toBe('number');
+      expect(Object.keys(call.secrets)).toEqual(
+        expect.arrayContaining([
+          'CONTRACT_BASE_URL',
+          'CONTRACT_CLIENT_ID',
+          'CONTRACT_CLIENT_SECRET',
+          'CONTRACT_SCREENING_PROVIDER',
+        ]),
+      );
+      expect(Object.keys(call.outputs)).toEqual(['verdict', 'broken-rules', 'report-artifact']);
+    },
+  );
 
   test('the nightly opens, updates or closes one contract-nightly issue, with issues: write only in that job', () => {
     const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow as unknown as {

@@ -31,7 +31,10 @@ export function keepContract(dir: string, kept: KeptContract, limit: number): vo
   for (const name of names.slice(0, Math.max(0, names.length - limit))) rmSync(join(dir, name));
 }
 
-/** What changed from the previous run to this one: statuses, media types, response keys, paging, token lifetime, the status of early reads. */
+/**
+ * What changed from the previous run to this one: statuses, media types, response keys, paging, token lifetime, the
+ * status of early reads.
+ */
 export function changesSince(previous: ObservedContract, current: ObservedContract): string[] {
   const changes: string[] = [];
   const key = (operation: string, purpose: string) => `${operation} "${purpose}"`;
@@ -52,19 +55,23 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
       const mediaThen = (was.statuses[status]?.headers['content-type'] ?? []).join(', ');
       if (was.statuses[status] && mediaNow !== mediaThen)
         changes.push(
-          `${key(observed.operation, observed.purpose)} ${status}: Content-Type ${mediaThen || 'none'} → ${mediaNow || 'none'}`,
+          `${key(observed.operation, observed.purpose)} ${status}: Content-Type ${mediaThen || 'none'} → ` +
+            `${mediaNow || 'none'}`,
         );
       if (!was.statuses[status] || keysThen.length === 0) continue;
       const added = keysNow.filter((name) => !keysThen.includes(name));
       const gone = keysThen.filter((name) => !keysNow.includes(name));
-      if (added.length || gone.length)
-        changes.push(
-          `${key(observed.operation, observed.purpose)} ${status}: ${[added.length ? `new fields ${added.join(', ')}` : '', gone.length ? `fields no longer seen ${gone.join(', ')}` : ''].filter(Boolean).join('; ')}`,
-        );
+      const fieldChanges = [
+        added.length ? `new fields ${added.join(', ')}` : '',
+        gone.length ? `fields no longer seen ${gone.join(', ')}` : '',
+      ].filter(Boolean);
+      if (fieldChanges.length)
+        changes.push(`${key(observed.operation, observed.purpose)} ${status}: ${fieldChanges.join('; ')}`);
     }
     if ((observed.paging ?? '') !== (was.paging ?? ''))
       changes.push(
-        `${key(observed.operation, observed.purpose)}: paging ${was.paging ?? 'one page'} → ${observed.paging ?? 'one page'}`,
+        `${key(observed.operation, observed.purpose)}: paging ${was.paging ?? 'one page'} → ` +
+          `${observed.paging ?? 'one page'}`,
       );
   }
   // Contracts kept before early reads were recorded have none to compare.
@@ -79,7 +86,8 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
   }
   if (previous.tokenLifetimesS.join() !== current.tokenLifetimesS.join())
     changes.push(
-      `token lifetime ${previous.tokenLifetimesS.join(', ') || '?'} s → ${current.tokenLifetimesS.join(', ') || '?'} s`,
+      `token lifetime ${previous.tokenLifetimesS.join(', ') || '?'} s → ` +
+        `${current.tokenLifetimesS.join(', ') || '?'} s`,
     );
   return changes;
 }

@@ -60,7 +60,10 @@ interface StatusSeen {
 const headerName = (name: string): string =>
   name.replace(/(^|-)([a-z])/g, (_all, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
 
-/** Every status answered over all kinds of request of one operation: schemas merged, media types and headers as the target sent them. */
+/**
+ * Every status answered over all kinds of request of one operation: schemas merged, media types and headers as the
+ * target sent them.
+ */
 function responsesOf(cases: ObservedCase[]): Json {
   const statuses = new Map<string, StatusSeen>();
   for (const observed of cases) {
@@ -186,7 +189,8 @@ export function observedOpenApi(
       title: options.title ?? 'Consumer intelligence and AML screening API, as observed',
       version: 'observed',
       description:
-        'Written by the contract suite from what the target answered: every status, schema and example below was observed, not documented.',
+        'Written by the contract suite from what the target answered: every status, schema and example below was ' +
+        'observed, not documented.',
     },
     paths,
     components: {

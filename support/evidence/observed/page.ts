@@ -75,9 +75,8 @@ function documentedNames(cases: ObservedCase[]): string {
   for (const observed of cases)
     for (const [name, paths] of Object.entries(observed.documentedValues))
       paths.forEach((path) => found.set(name, (found.get(name) ?? new Set()).add(path)));
-  return found.size
-    ? ` ${[...found].map(([name, paths]) => `${name} at ${[...paths].map((path) => `\`${path}\``).join(', ')}`).join('; ')}.`
-    : '';
+  const places = [...found].map(([name, paths]) => `${name} at ${[...paths].map((path) => `\`${path}\``).join(', ')}`);
+  return found.size ? ` ${places.join('; ')}.` : '';
 }
 
 function paging(cases: ObservedCase[]): string {
@@ -132,7 +131,10 @@ function consumerStates(cases: ObservedCase[]): string {
   return [...values].join(', ');
 }
 
-/** Refusals grouped by what they looked like: status, media type and body shape, with the kinds of request that met them. */
+/**
+ * Refusals grouped by what they looked like: status, media type and body shape, with the kinds of request that met
+ * them.
+ */
 function refusals(contract: ObservedContract): string | undefined {
   const groups = new Map<string, string[]>();
   for (const observed of contract.cases) {
@@ -168,7 +170,8 @@ const ANSWERS: Record<string, Answer> = {
     answered(
       of(c, 'op9'),
       (cases) =>
-        `Not probed field by field: the requests the suite builds (support/verbs/screening.ts) were answered ${statusLine(cases)}.`,
+        'Not probed field by field: the requests the suite builds (support/verbs/screening.ts) were answered ' +
+        `${statusLine(cases)}.`,
     ),
   'screening-response': (c) => answered([...of(c, 'op8'), ...of(c, 'op9')], (cases) => `Body: ${bodies(cases)}.`),
   'consumer-states': (c) =>
@@ -186,13 +189,22 @@ const ANSWERS: Record<string, Answer> = {
       return `Every one of ${early.waits} waits for a new person saw it at its first read: no early read was made.`;
     const reads = of(c, 'op3', /create shows/);
     const described = Object.entries(early.statuses).map(([status, count]) => {
-      // A 2xx read that did not hold shares its status with the read that did: only a refusal's body is the early reads' own.
+      // A 2xx read that did not hold shares its status with the read that did: only a refusal's body is the early
+      // reads' own.
       const seen = status.startsWith('2')
         ? undefined
         : reads.map((observed) => observed.statuses[status]).find(Boolean);
-      return `${status} in ${count} of ${early.reads} early reads${seen?.schema ? `; body \`${shapeOf(seen.schema)}\` (${mediaOf(seen)})` : status.startsWith('2') ? ' (a record not yet showing the write)' : ''}`;
+      const body = seen?.schema
+        ? `; body \`${shapeOf(seen.schema)}\` (${mediaOf(seen)})`
+        : status.startsWith('2')
+          ? ' (a record not yet showing the write)'
+          : '';
+      return `${status} in ${count} of ${early.reads} early reads${body}`;
     });
-    return `${described.join('; ')}. (evidence: the reads made before the person was seen, in ${early.waits} waits for a new person)`;
+    return (
+      `${described.join('; ')}. (evidence: the reads made before the person was seen, in ${early.waits} waits for ` +
+      'a new person)'
+    );
   },
   'op4-response': response('op4'),
   'op5-response': response('op5', /^upload consumers$/),
@@ -208,29 +220,35 @@ const ANSWERS: Record<string, Answer> = {
     ),
   'token-lifetime': (c) =>
     c.tokenLifetimesS.length
-      ? `expires_in: ${c.tokenLifetimesS.join(', ')} s. Body: ${bodies(of(c, 'token'))}.${documentedNames(of(c, 'token'))}`
+      ? `expires_in: ${c.tokenLifetimesS.join(', ')} s. Body: ` +
+        `${bodies(of(c, 'token'))}.${documentedNames(of(c, 'token'))}`
       : undefined,
   'screening-auth': (c) =>
     answered(
       [...of(c, 'op8'), ...of(c, 'op9')],
       (cases) =>
-        `Screening answered ${statusLine(cases)} to requests carrying the bearer token of the token request (the same as operations 1–7). The production token address is not observable: the suite never calls production.`,
+        `Screening answered ${statusLine(cases)} to requests carrying the bearer token of the token request (the ` +
+        'same as operations 1–7). The production token address is not observable: the suite never calls ' +
+        'production.',
     ),
   errors: refusals,
   limits: (c) => {
     const limited = c.cases.flatMap((observed) =>
       Object.entries(observed.statuses)
         .filter(([status]) => ['413', '429', '503'].includes(status))
-        .map(
-          ([status, seen]) =>
-            `${observed.operation} ${status} ×${seen.count}${seen.headers['retry-after'] ? ` (Retry-After ${seen.headers['retry-after'].join(', ')})` : ''}`,
-        ),
+        .map(([status, seen]) => {
+          const retryAfter = seen.headers['retry-after']
+            ? ` (Retry-After ${seen.headers['retry-after'].join(', ')})`
+            : '';
+          return `${observed.operation} ${status} ×${seen.count}${retryAfter}`;
+        }),
     );
     return limited.length ? limited.join('; ') : 'No 413, 429 or 503 was answered in this run: no limit was met.';
   },
   'availability-delay': (c) =>
     c.timings.create
-      ? `Creation: p50 ${c.timings.create.p50Ms} ms, p95 ${c.timings.create.p95Ms} ms, max ${c.timings.create.maxMs} ms over ${c.timings.create.n} persons.`
+      ? `Creation: p50 ${c.timings.create.p50Ms} ms, p95 ${c.timings.create.p95Ms} ms, max ` +
+        `${c.timings.create.maxMs} ms over ${c.timings.create.n} persons.`
       : undefined,
   deprecation: (c) => {
     const announced = c.cases.flatMap((observed) =>
@@ -248,7 +266,10 @@ const ANSWERS: Record<string, Answer> = {
   },
 };
 
-/** The items of docs/not-shown.json that neither have an answer nor say why they cannot have one (a unit test keeps this empty). */
+/**
+ * The items of docs/not-shown.json that neither have an answer nor say why they cannot have one (a unit test keeps this
+ * empty).
+ */
 export const unanswerable = (): string[] =>
   NOT_SHOWN.filter((item) => !item.unobservable && !ANSWERS[item.id]).map((item) => item.id);
 
@@ -274,7 +295,8 @@ export function renderObservedPage(contract: ObservedContract, changes: string[]
   return [
     '# The API as observed',
     '',
-    'What this run saw the target do wherever the documentation says "not shown". Everything here was observed, not documented; `openapi.json` beside this page holds the same as an OpenAPI 3.1 document.',
+    'What this run saw the target do wherever the documentation says "not shown". Everything here was observed, ' +
+      'not documented; `openapi.json` beside this page holds the same as an OpenAPI 3.1 document.',
     '',
     '| where | the documentation says | observed |',
     '|---|---|---|',

@@ -67,7 +67,9 @@ export function pathsOf(samples: unknown[], wanted: (key: string, value: unknown
   return [...found].sort();
 }
 
-/** One schema both inferred schemas' samples satisfy: types and properties united, `required` only where both require. */
+/**
+ * One schema both inferred schemas' samples satisfy: types and properties united, `required` only where both require.
+ */
 export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
   const typesOf = (schema: JsonSchema): string[] =>
     schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string | string[]);
