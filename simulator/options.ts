@@ -162,23 +162,15 @@ function readMutant(env: Env): MutantName | undefined {
   return raw;
 }
 
-function readLayout(env: Env): Layout | undefined {
-  const raw = env.SIMULATOR_LAYOUT;
+/** The value of `variable` when it is one of `names`; undefined when unset or blank. */
+function readOneOf<Name extends string>(env: Env, variable: string, names: readonly Name[]): Name | undefined {
+  const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(LAYOUT_NAMES as readonly string[]).includes(raw))
-    throw invalid('SIMULATOR_LAYOUT', raw, `use one of ${LAYOUT_NAMES.join(', ')}.`);
-  return raw as Layout;
+  if (!(names as readonly string[]).includes(raw)) throw invalid(variable, raw, `use one of ${names.join(', ')}.`);
+  return raw as Name;
 }
 
 const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-number', 'offset', 'page-token'];
-
-function readPaging(env: Env): PagingStyle | undefined {
-  const raw = env.SIMULATOR_PAGING;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(PAGING_STYLES as readonly string[]).includes(raw))
-    throw invalid('SIMULATOR_PAGING', raw, `use one of ${PAGING_STYLES.join(', ')}.`);
-  return raw as PagingStyle;
-}
 
 function readIdSpace(env: Env): IdSpace | undefined {
   const raw = env.SIMULATOR_ID_SPACE;
@@ -259,7 +251,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     ),
     mutant: readMutant(env),
     control: readFlag(env, 'SIMULATOR_CONTROL'),
-    layout: readLayout(env),
+    layout: readOneOf(env, 'SIMULATOR_LAYOUT', LAYOUT_NAMES),
     strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
     recordsWithoutGedi: readFlag(env, 'SIMULATOR_RECORDS_WITHOUT_GEDI'),
     mergesShownByTarget: readFlag(env, 'SIMULATOR_MERGES_SHOWN_BY_TARGET'),
@@ -276,7 +268,7 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
       (v) => Number.isInteger(v) && v >= 1 && v <= 1000,
       'use a whole number of records per page, 1 to 1000.',
     ),
-    paging: readPaging(env),
+    paging: readOneOf(env, 'SIMULATOR_PAGING', PAGING_STYLES),
     idSpace: readIdSpace(env),
     forbiddenOperations: readOperations(env),
     personPathElsewhere: readFlag(env, 'SIMULATOR_PERSON_PATH_ELSEWHERE'),

@@ -63,6 +63,15 @@ function legalIdOf(number: unknown, temporary: unknown, period: unknown): Fields
   return { identityNumber: number, temporary: temporary === true, ...(validityPeriod ? { validityPeriod } : {}) };
 }
 
+/** The legal id object of a v2 legal id entry (a relative's, or an earlier one of a person). */
+function legalIdOfEntry(entry: Fields): Fields {
+  return legalIdOf(
+    entry.socialSecurityNumber,
+    entry.socialSecurityNumberTemporary,
+    entry.socialSecurityNumberValidityPeriod,
+  );
+}
+
 /** One first-name list whichever of firstName and firstNames was sent. */
 function firstNamesOf(fields: Fields): Fields {
   if (Array.isArray(fields.firstNames)) return { firstNames: fields.firstNames };
@@ -87,11 +96,7 @@ function relativeOf(entry: Fields): Fields {
     ...(entry.legalId === undefined
       ? {}
       : {
-          legalId: legalIdOf(
-            legalId.socialSecurityNumber,
-            legalId.socialSecurityNumberTemporary,
-            legalId.socialSecurityNumberValidityPeriod,
-          ),
+          legalId: legalIdOfEntry(legalId),
         }),
     ...namesOf(entry),
     ...datedAs('birth', entry.dateOfBirth),
@@ -149,13 +154,7 @@ function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
               fields.socialSecurityNumberTemporary,
               fields.socialSecurityNumberValidityPeriod,
             ),
-            history: deprecated.map((earlier) =>
-              legalIdOf(
-                earlier.socialSecurityNumber,
-                earlier.socialSecurityNumberTemporary,
-                earlier.socialSecurityNumberValidityPeriod,
-              ),
-            ),
+            history: deprecated.map((earlier) => legalIdOfEntry(earlier)),
           },
         }),
     ...namesOf(fields),

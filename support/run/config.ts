@@ -15,14 +15,10 @@ export interface Credentials {
   clientSecret: string;
 }
 
-/** What the environment says; `baseUrl` undefined → the embedded simulator is started. */
-export interface Settings {
-  baseUrl?: string;
-  authUrl?: string;
-  client?: Credentials;
+/** What Settings and ContractConfig share, with the same meaning in both. */
+interface SharedSettings {
   secondClient?: Credentials;
   market: Market;
-  screeningProvider?: string;
   /** The OAuth scope of a token of its own for screening; unset: screening uses the bci token. */
   screeningScope?: string;
   paths: OperationPaths;
@@ -33,6 +29,14 @@ export interface Settings {
   maxRps?: number;
   /** The page size list reads ask for (CONTRACT_PAGE_SIZE, CONTRACT_PAGE_SIZE_PARAMETER); undefined: none sent. */
   pageSize?: PageSize;
+}
+
+/** What the environment says; `baseUrl` undefined → the embedded simulator is started. */
+export interface Settings extends SharedSettings {
+  baseUrl?: string;
+  authUrl?: string;
+  client?: Credentials;
+  screeningProvider?: string;
   seed?: number;
 }
 
@@ -43,21 +47,12 @@ export interface PageSize {
 }
 
 /** Resolved once in global setup and provided to every worker. */
-export interface ContractConfig {
+export interface ContractConfig extends SharedSettings {
   target: 'simulator' | 'remote';
   baseUrl: string;
   authUrl: string;
   client: Credentials;
-  secondClient?: Credentials;
-  market: Market;
   screeningProvider: string;
-  screeningScope?: string;
-  paths: OperationPaths;
-  prodBaseUrl?: string;
-  availabilityTimeoutMs: number;
-  requestTimeoutMs: number;
-  maxRps?: number;
-  pageSize?: PageSize;
   seed: number;
   runId: string;
 }

@@ -51,6 +51,21 @@ export function sendBadBody(
   return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
 }
 
+/** Sends each operation its bad body (`body`, or the one `body` makes for it), all at once; the answers in order. */
+export function sendBadBodies(
+  clients: { api: ApiClient; screeningApi: ApiClient },
+  config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>,
+  operations: BodyOperation[],
+  body: BadBody | ((operation: BodyOperation) => BadBody),
+  purpose: string,
+): Promise<ApiResponse[]> {
+  return Promise.all(
+    operations.map((operation) =>
+      sendBadBody(clients, config, operation, typeof body === 'function' ? body(operation) : body, purpose),
+    ),
+  );
+}
+
 /** Answers that refuse the client, not its body: a target may send them before it reads the body at all. */
 const REFUSALS = new Set([401, 403]);
 
@@ -81,4 +96,13 @@ export function expectClientErrors(answers: { response: Answer; what: string }[]
   const refused = answers.filter(({ response }) => REFUSALS.has(response.status));
   const judged = answers.filter((answer) => !refused.includes(answer));
   for (const { response, what } of [...judged, ...refused]) expectClientError(response, what);
+}
+
+/** expectClientErrors for the answers of sendBadBodies, each named by `what` was sent to its operation. */
+export function expectClientErrorsFor(
+  operations: BodyOperation[],
+  answers: Answer[],
+  what: (operation: BodyOperation) => string,
+): void {
+  expectClientErrors(answers.map((response, index) => ({ response, what: what(operations[index]!) })));
 }

@@ -6,10 +6,10 @@ import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSC
 describe('bad input gets a clear JSON error and changes nothing', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () =>
+      ({ h, token } = await Harness.startWithToken({ control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;

@@ -11,10 +11,9 @@ const long = (length: number) => 'x'.repeat(length);
 describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout, control: true, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ layout, control: true, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;
@@ -110,10 +109,9 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
 describe.each(LAYOUT_NAMES)('the strict-booleans mode in the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout, strictBooleans: true, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ layout, strictBooleans: true, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   it.each(Object.keys(STRICT))('refuses a PUT without %s', async (flag) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, Harness, PERSONS, personPath } from './harness.js';
+import { CONSUMERS, Harness, PERSONS, personPath, withHarness } from './harness.js';
 
 describe('the control surface', () => {
   let h: Harness;
@@ -71,28 +71,22 @@ describe('the control surface', () => {
 
 describe('knobs', () => {
   it('serves no control surface unless enabled', async () => {
-    const h = await Harness.start();
-    try {
+    await withHarness({}, async (h) => {
       expect((await h.request('GET', '/__control/requests')).status).toBe(404);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it(
     'answers every API request 429 or 503 with Retry-After at fault rate 1, processes nothing, and spares the ' +
       'control surface',
     async () => {
-      const h = await Harness.start({ faultRate: 1, control: true });
-      try {
+      await withHarness({ faultRate: 1, control: true }, async (h) => {
         const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
         expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
         expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
         const report = (await h.request('GET', '/__control/requests')).body;
         expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
-      } finally {
-        await h.close();
-      }
+      });
     },
   );
 
@@ -100,8 +94,7 @@ describe('knobs', () => {
     "refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client's rate " +
       'apart',
     async () => {
-      const h = await Harness.start({ rateLimitPerSecond: 2, control: true });
-      try {
+      await withHarness({ rateLimitPerSecond: 2, control: true }, async (h) => {
         // A second's worth (two) at once, then refused until the bucket refills.
         const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
         expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
@@ -116,15 +109,12 @@ describe('knobs', () => {
         expect((await h.tokenRequest()).status).toBe(429);
         const report = (await h.request('GET', '/__control/requests')).body;
         expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
-      } finally {
-        await h.close();
-      }
+      });
     },
   );
 
   it('holds API requests for the configured latency, on its clock', async () => {
-    const h = await Harness.start({ latencyMs: 60 });
-    try {
+    await withHarness({ latencyMs: 60 }, async (h) => {
       const clock = h.clock!;
       const answer = h.tokenRequest();
       const held = await Promise.race([clock.someoneSleeps().then(() => true), answer.then(() => false)]);
@@ -134,14 +124,11 @@ describe('knobs', () => {
       clock.advance(1);
       expect(clock.sleeping, 'let go at 60 ms').toBe(0);
       expect((await answer).status).toBe(200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('accepts only the configured provider code and client credentials', async () => {
-    const h = await Harness.start({ provider: 'OWN-PROVIDER', clients: [{ id: 'only', secret: 'pass' }] });
-    try {
+    await withHarness({ provider: 'OWN-PROVIDER', clients: [{ id: 'only', secret: 'pass' }] }, async (h) => {
       const token = await h.token();
       const screen = (provider: string) =>
         h.request('POST', '/aml-real-time-screening/v2/api/aml/kyc/person/screening', {
@@ -150,8 +137,6 @@ describe('knobs', () => {
         });
       expect((await screen('OWN-PROVIDER')).status).toBe(200);
       expect((await screen('SANDBOX-AML')).status).toBe(400);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });

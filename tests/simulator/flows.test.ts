@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS } from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS, withHarness } from './harness.js';
 
 // Real time: every effect is awaited by polling, as a client must; when an effect comes is checked
 // on the manual clock below ("effect timing"), never against real time here.
 describe('the documented flows, in real time', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ realTime: true, backgroundRecords: 30, pageSize: 10 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ realTime: true, backgroundRecords: 30, pageSize: 10 })),
+  );
   afterAll(() => h.close());
 
   const read = (gedi: string) => h.request('GET', personPath(gedi), { token });
@@ -183,8 +182,7 @@ describe('the documented flows, in real time', () => {
 
 describe('effect timing', () => {
   it('never shows an effect in the response of the call that caused it, however late the read', async () => {
-    const h = await Harness.start();
-    try {
+    await withHarness({}, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(404);
@@ -192,30 +190,22 @@ describe('effect timing', () => {
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(404);
       h.settle();
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('makes effects visible at once with a zero delay', async () => {
-    const h = await Harness.start({ availabilityDelayMs: 0 });
-    try {
+    await withHarness({ availabilityDelayMs: 0 }, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('answers 404 in another market than the person\u2019s', async () => {
-    const h = await Harness.start({ availabilityDelayMs: 0 });
-    try {
+    await withHarness({ availabilityDelayMs: 0 }, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi, 'NO'), { token })).status).toBe(404);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });

@@ -57,6 +57,11 @@ export interface RequestOptions {
 }
 
 /** A started simulator plus what a self-test needs to talk to it over real HTTP. */
+export interface StartedHarness {
+  h: Harness;
+  token: string;
+}
+
 export class Harness {
   private readonly legalIds = new LegalIdGenerator('SE', seededRandom(7));
   private sequence = 0;
@@ -78,6 +83,12 @@ export class Harness {
       ...rest,
     });
     return new Harness(simulator, clock);
+  }
+
+  /** A harness started as `start` does, and a token of its first client: what most describe blocks begin with. */
+  static async startWithToken(options: SimulatorOptions & { realTime?: boolean } = {}): Promise<StartedHarness> {
+    const h = await Harness.start(options);
+    return { h, token: await h.token() };
   }
 
   get baseUrl(): string {
@@ -158,3 +169,16 @@ export const personPath = (gedi: string, market = 'SE') =>
 export const findPath = (market = 'SE') => `/consumer-intelligence/v3/markets/${market}/persons/_find`;
 export const screeningPath = (subject: 'person' | 'company', root = false) =>
   `/aml-real-time-screening/${root ? '' : 'v2/'}api/aml/kyc/${subject}/screening`;
+
+/** Runs `use` on a harness started with `options`, and closes the harness whatever `use` does. */
+export async function withHarness<T>(
+  options: SimulatorOptions & { realTime?: boolean },
+  use: (h: Harness) => Promise<T>,
+): Promise<T> {
+  const h = await Harness.start(options);
+  try {
+    return await use(h);
+  } finally {
+    await h.close();
+  }
+}

@@ -5,10 +5,10 @@ import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSC
 describe('the alternate layout', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () =>
+      ({ h, token } = await Harness.startWithToken({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 })),
+  );
   afterAll(() => h.close());
 
   it('answers the token request as the standard layout does', async () => {

@@ -33,6 +33,17 @@ async function createdAndSettled(h: Harness, body: Record<string, unknown>): Pro
   return gedi;
 }
 
+/** The probe of a relationship rule: a person created with `relative` shows `flag` true on it once settled. */
+function relativeProbe(relative: Record<string, unknown>, flag: string): Probe {
+  return {
+    dependsOn: READS,
+    holds: async (h) => {
+      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
+      return (await read(h, gedi)).body?.relationshipList?.[0]?.[flag] === true;
+    },
+  };
+}
+
 async function consumerStates(h: Harness, clientIndex = 0): Promise<Map<string, string>> {
   const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token(clientIndex) });
   return new Map(
@@ -192,32 +203,14 @@ export const PROBES: Record<string, Probe> = {
       return answer.status >= 400 && answer.status < 500;
     },
   },
-  'transition.relationship-death': {
-    dependsOn: READS,
-    holds: async (h) => {
-      const relative = {
-        hierarchicalRelationship: 'Parent',
-        firstNames: ['Old'],
-        dateOfBirth: '1930-01-01',
-        dateOfDeath: '2020-05-01',
-      };
-      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
-      return (await read(h, gedi)).body?.relationshipList?.[0]?.deceased === true;
-    },
-  },
-  'transition.relationship-deregistered': {
-    dependsOn: READS,
-    holds: async (h) => {
-      const relative = {
-        hierarchicalRelationship: 'Parent',
-        firstNames: ['Gone'],
-        deregistered: true,
-        deregisteredReason: 'Emigrated',
-      };
-      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
-      return (await read(h, gedi)).body?.relationshipList?.[0]?.deregistered === true;
-    },
-  },
+  'transition.relationship-death': relativeProbe(
+    { hierarchicalRelationship: 'Parent', firstNames: ['Old'], dateOfBirth: '1930-01-01', dateOfDeath: '2020-05-01' },
+    'deceased',
+  ),
+  'transition.relationship-deregistered': relativeProbe(
+    { hierarchicalRelationship: 'Parent', firstNames: ['Gone'], deregistered: true, deregisteredReason: 'Emigrated' },
+    'deregistered',
+  ),
   'transition.consumer-identified': {
     dependsOn: AUTHED,
     holds: async (h) => {

@@ -4,10 +4,7 @@ import { Harness, screeningPath } from './harness.js';
 describe('screening test cases', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start();
-    token = await h.token();
-  });
+  beforeAll(async () => ({ h, token } = await Harness.startWithToken()));
   afterAll(() => h.close());
 
   const screen = (subject: 'person' | 'company', json: object, root = false) =>

@@ -5,10 +5,7 @@ import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSC
 describe('the vendor layout', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout: 'vendor', backgroundRecords: 25 });
-    token = await h.token();
-  });
+  beforeAll(async () => ({ h, token } = await Harness.startWithToken({ layout: 'vendor', backgroundRecords: 25 })));
   afterAll(() => h.close());
 
   const put = (json: unknown) => h.request('PUT', PERSONS, { token, json });

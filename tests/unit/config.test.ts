@@ -22,6 +22,13 @@ const remote = {
   CONTRACT_SCREENING_PROVIDER: 'PROVIDER',
 };
 
+/** A .env file of `lines`, in a folder of its own. */
+function envFile(...lines: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'config-test-')), '.env');
+  writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
+  return file;
+}
+
 function configError(env: Record<string, string>): ConfigError {
   try {
     readSettings(env, NO_FILE);
@@ -78,12 +85,13 @@ describe('readSettings', () => {
   });
 
   it('reads a .env file, and the environment wins over it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
-    const file = join(dir, '.env');
-    writeFileSync(
-      file,
-      '# comment\nCONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\n' +
-        'CONTRACT_CLIENT_SECRET="file secret"\nCONTRACT_SCREENING_PROVIDER=P\nCONTRACT_MARKET=DK\n',
+    const file = envFile(
+      '# comment',
+      'CONTRACT_BASE_URL=https://from-file.example.com',
+      'CONTRACT_CLIENT_ID=file-id',
+      'CONTRACT_CLIENT_SECRET="file secret"',
+      'CONTRACT_SCREENING_PROVIDER=P',
+      'CONTRACT_MARKET=DK',
     );
     const settings = readSettings({ CONTRACT_MARKET: 'FI', CONTRACT_SEED: '' }, file);
     expect(settings).toMatchObject({
@@ -95,12 +103,11 @@ describe('readSettings', () => {
   });
 
   it('lets an empty variable in the environment unset what the .env file says', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
-    const file = join(dir, '.env');
-    writeFileSync(
-      file,
-      'CONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\n' +
-        'CONTRACT_CLIENT_SECRET=file-secret\nCONTRACT_SCREENING_PROVIDER=P\n',
+    const file = envFile(
+      'CONTRACT_BASE_URL=https://from-file.example.com',
+      'CONTRACT_CLIENT_ID=file-id',
+      'CONTRACT_CLIENT_SECRET=file-secret',
+      'CONTRACT_SCREENING_PROVIDER=P',
     );
     expect(readSettings({ CONTRACT_BASE_URL: '' }, file).baseUrl).toBeUndefined();
   });

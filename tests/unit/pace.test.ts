@@ -4,6 +4,12 @@ import { PACING, Pace, sharedPace } from '../../support/transport/pace.js';
 import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 
+/** A fake clock and a pace of one client on it, as most tests begin. */
+function pacedClock(): { clock: ReturnType<typeof fakeClock>; pace: Pace } {
+  const clock = fakeClock();
+  return { clock, pace: new Pace(clock) };
+}
+
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
 async function sendThrough(
   pace: Pace,
@@ -29,8 +35,7 @@ describe('Pace', () => {
     'lets a request free to go now go, however late it was asked for, and refuses one that would have to wait past ' +
       'its deadline',
     async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+      const { clock, pace } = pacedClock();
       // A budget of 0 ms that a millisecond of work before the request already used up.
       const asked = clock.now();
       clock.advance(1);
@@ -50,8 +55,7 @@ describe('Pace', () => {
   );
 
   it('lets at most a few requests be in flight at once, the next as soon as one is answered', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
+    const { clock, pace } = pacedClock();
     await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
     let next = false;
     const waiting = pace.acquire().then(() => (next = true));
@@ -74,8 +78,7 @@ describe('Pace', () => {
     'pauses every caller until the Retry-After of one throttled ' +
       'answer has passed, and sets no rate for one refusal',
     async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+      const { clock, pace } = pacedClock();
       await pace.acquire();
       pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
       const started = clock.now();
@@ -127,8 +130,7 @@ describe('Pace', () => {
     'lowers the rate below what the target accepted when a burst is refused, once per burst, and not for one ' +
       'refusal now and then',
     async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+      const { clock, pace } = pacedClock();
       const sentAt = clock.now();
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       // Of one burst of eight, the target accepted six.
@@ -209,8 +211,7 @@ describe('ApiClient with a shared pace', () => {
     const server = await listen((_request, response) =>
       ++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {}),
     );
-    const clock = fakeClock();
-    const pace = new Pace(clock);
+    const { clock, pace } = pacedClock();
     const [first, second] = [
       new ApiClient({ baseUrl: server.url, clock, pace }),
       new ApiClient({ baseUrl: server.url, clock, pace }),

@@ -186,10 +186,16 @@ describe('TokenProvider', () => {
     expiresAt: lifetimeMs === undefined ? undefined : clock.now() + lifetimeMs,
   });
 
-  it('uses the token it was given without asking for another', async () => {
-    const server = await tokenServer();
+  /** A provider on a fake clock with a run token of `lifetimeMs`, renewing from a server whose tokens last as long. */
+  async function renewingProvider(lifetimeMs: number) {
+    const server = await tokenServer(lifetimeMs / 1000);
     const clock = fakeClock();
-    const provider = new TokenProvider(server.url, credentials, runToken(clock, 600_000), { clock });
+    const provider = new TokenProvider(server.url, credentials, runToken(clock, lifetimeMs), { clock });
+    return { server, clock, provider };
+  }
+
+  it('uses the token it was given without asking for another', async () => {
+    const { server, provider } = await renewingProvider(600_000);
     expect(await provider.accessToken()).toBe('run-token-value');
     expect(server.received).toHaveLength(0);
   });
@@ -197,9 +203,7 @@ describe('TokenProvider', () => {
   it.each([600_000, 20_000, 5_000])(
     'renews a %i ms token once 80 %% of its lifetime has passed, not a fixed time ahead',
     async (lifetimeMs) => {
-      const server = await tokenServer(lifetimeMs / 1000);
-      const clock = fakeClock();
-      const provider = new TokenProvider(server.url, credentials, runToken(clock, lifetimeMs), { clock });
+      const { server, clock, provider } = await renewingProvider(lifetimeMs);
       clock.advance(lifetimeMs * 0.8 - 1);
       expect(await provider.accessToken()).toBe('run-token-value');
       clock.advance(1);
@@ -210,9 +214,7 @@ describe('TokenProvider', () => {
   );
 
   it('goes on with a renewal that a test began after that test ends: the other tests wait for it too', async () => {
-    const server = await tokenServer(20);
-    const clock = fakeClock();
-    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+    const { server, clock, provider } = await renewingProvider(20_000);
     clock.advance(20_000);
     const cancelled = new AbortController();
     let renewal!: Promise<string>;
@@ -228,9 +230,7 @@ describe('TokenProvider', () => {
     'shares one renewal among concurrent callers, and asks again ' +
       'after a 401 only once half the lifetime has passed',
     async () => {
-      const server = await tokenServer(20);
-      const clock = fakeClock();
-      const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+      const { server, clock, provider } = await renewingProvider(20_000);
       const tokens = await Promise.all([provider.renew(), provider.renew(), provider.renew()]);
       expect(tokens).toEqual(['renewed-token-1', 'renewed-token-1', 'renewed-token-1']);
       clock.advance(9_999);
@@ -242,9 +242,7 @@ describe('TokenProvider', () => {
   );
 
   it('asks for at most one 20 s token per 10 s in a five-minute run that is refused on every call', async () => {
-    const server = await tokenServer(20);
-    const clock = fakeClock();
-    const provider = new TokenProvider(server.url, credentials, runToken(clock, 20_000), { clock });
+    const { server, clock, provider } = await renewingProvider(20_000);
     for (let elapsed = 0; elapsed < 300_000; elapsed += 250) {
       await provider.accessToken();
       await provider.renew();
