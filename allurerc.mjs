@@ -17,6 +17,8 @@ const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', impor
 // timeout or an outage there is still a timeout or an outage. Error names are read from the start
 // of the trace ("NotConsistentError: ..."); the message does not carry them.
 const notPassed = ['failed', 'broken'];
+/** A category for the failures whose trace starts with the error class(es) `trace` names. */
+const byError = (id, name, trace) => ({ id, name, matchers: { statuses: notPassed, trace } });
 export const failureTaxonomy = [
   {
     id: 'not-consistent',
@@ -35,44 +37,24 @@ export const failureTaxonomy = [
       { statuses: notPassed, trace: /^TokenError\b/, message: /Token service (unreachable|unavailable)/ },
     ],
   },
-  {
-    // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
-    // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
-    // broken promise, whichever request it was, the token request included; or a test whose time
-    // ran out while its requests waited for the pace (support/evidence/test-time.ts).
-    id: 'target-throttled',
-    name: 'Target throttled',
-    matchers: { statuses: notPassed, trace: /^(TargetThrottledError|TestOutpacedError)\b/ },
-  },
-  {
-    // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
-    // says nothing about the rule that wanted to look through it.
-    id: 'list-incomplete',
-    name: 'List could not be read completely',
-    matchers: { statuses: notPassed, trace: /^ListIncompleteError\b/ },
-  },
-  {
-    // support/evidence/refusals.ts: a 403, authenticated but not authorized (a market permission,
-    // a screening scope): a setting or a permission to fix, never the rule under test.
-    id: 'not-permitted',
-    name: 'Not permitted',
-    matchers: { statuses: notPassed, trace: /^NotPermittedError\b/ },
-  },
-  {
-    // An operation that answers 404 at its configured path while the rest of the API shows what it
-    // was asked for exists: the path setting, not the rule.
-    id: 'operation-not-found',
-    name: 'Operation not found',
-    matchers: { statuses: notPassed, trace: /^OperationNotFoundError\b/ },
-  },
-  {
-    // A Given step, or another rule's promise the test depends on, failed before the rule under
-    // test was reached: the test is broken (it could not check), and the rule whose own spec covers
-    // that step is named in the message and reported by its own spec.
-    id: 'precondition-not-met',
-    name: 'Precondition not met',
-    matchers: { statuses: notPassed, trace: /^PreconditionError\b/ },
-  },
+  // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
+  // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
+  // broken promise, whichever request it was, the token request included; or a test whose time
+  // ran out while its requests waited for the pace (support/evidence/test-time.ts).
+  byError('target-throttled', 'Target throttled', /^(TargetThrottledError|TestOutpacedError)\b/),
+  // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
+  // says nothing about the rule that wanted to look through it.
+  byError('list-incomplete', 'List could not be read completely', /^ListIncompleteError\b/),
+  // support/evidence/refusals.ts: a 403, authenticated but not authorized (a market permission,
+  // a screening scope): a setting or a permission to fix, never the rule under test.
+  byError('not-permitted', 'Not permitted', /^NotPermittedError\b/),
+  // An operation that answers 404 at its configured path while the rest of the API shows what it
+  // was asked for exists: the path setting, not the rule.
+  byError('operation-not-found', 'Operation not found', /^OperationNotFoundError\b/),
+  // A Given step, or another rule's promise the test depends on, failed before the rule under
+  // test was reached: the test is broken (it could not check), and the rule whose own spec covers
+  // that step is named in the message and reported by its own spec.
+  byError('precondition-not-met', 'Precondition not met', /^PreconditionError\b/),
   {
     // A token answer the documentation does not allow (no access_token) is a TokenError too, but
     // under a rule (support/run/global-setup.ts): the contract is broken, no setting will fix it.
@@ -80,7 +62,11 @@ export const failureTaxonomy = [
     // support/transport/network-errors.ts) is configuration too: the host answered.
     id: 'configuration-error',
     name: 'Configuration error',
-    matchers: { statuses: notPassed, trace: /^(ConfigError|TokenError|NetworkSetupError)\b/, message: /^(?!Broken rule )/ },
+    matchers: {
+      statuses: notPassed,
+      trace: /^(ConfigError|TokenError|NetworkSetupError)\b/,
+      message: /^(?!Broken rule )/,
+    },
   },
   {
     // The rules of HTTP itself (docs/catalogue.json, source RFC 9110): weighed apart from the

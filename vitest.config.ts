@@ -12,7 +12,8 @@ function wholeNumberSetting(variable: string, fallback: number, least: number, u
   const raw = process.env[variable];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < least) throw new Error(`${variable}="${raw}" is invalid: use a whole number${unit}, ${least} or more.`);
+  if (!Number.isInteger(value) || value < least)
+    throw new Error(`${variable}="${raw}" is invalid: use a whole number${unit}, ${least} or more.`);
   return value;
 }
 
@@ -67,7 +68,11 @@ const WORKERS = 3;
 export default defineConfig({
   test: {
     reporters: contractReports
-      ? ['default', ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }], ['junit', { outputFile: JUNIT_FILE }]]
+      ? [
+          'default',
+          ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }],
+          ['junit', { outputFile: JUNIT_FILE }],
+        ]
       : mutantPlan
         ? ['default', ['./support/run/project-results.ts', { outputFile: mutantPlan.resultsFile }]]
         : ['default', './support/run/closing-line.ts'],
@@ -119,7 +124,13 @@ export default defineConfig({
       // vitest, and projects of one group share the lowest.
       ...(mutantPlan?.mutants ?? []).map(({ mutant, layout, specs, env }) => ({
         extends: true as const,
-        test: { ...contractRun, name: mutantProjectName(mutant, layout), include: specs, env: { SIMULATOR_MUTANT: mutant, ...env }, maxWorkers: mutantPlan!.mutantsAtOnce },
+        test: {
+          ...contractRun,
+          name: mutantProjectName(mutant, layout),
+          include: specs,
+          env: { SIMULATOR_MUTANT: mutant, ...env },
+          maxWorkers: mutantPlan!.mutantsAtOnce,
+        },
       })),
     ],
   },

@@ -28,7 +28,10 @@ const VENDOR_NIGHT: SimulatorOptions = {
   latencyMs: 80,
   rateLimitPerSecond: 5,
 };
-const VENDOR_ENV = { CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons/{gedi}', CONTRACT_SCREENING_SCOPE: 'aml' };
+const VENDOR_ENV = {
+  CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons/{gedi}',
+  CONTRACT_SCREENING_SCOPE: 'aml',
+};
 
 interface Profile {
   simulator: SimulatorOptions;
@@ -41,12 +44,18 @@ const PROFILES: Record<string, Profile> = {
   'limited-5': { simulator: { availabilityDelayMs: 3_000, latencyMs: 50, rateLimitPerSecond: 5 } },
   'vendor-night': { simulator: VENDOR_NIGHT, env: VENDOR_ENV },
   // A year of nightly uploads: ten consumers a night that cannot be deleted, read 100 a page.
-  'vendor-year': { simulator: { ...VENDOR_NIGHT, backgroundRecords: 3_650 }, env: { ...VENDOR_ENV, CONTRACT_PAGE_SIZE: '100' } },
+  'vendor-year': {
+    simulator: { ...VENDOR_NIGHT, backgroundRecords: 3_650 },
+    env: { ...VENDOR_ENV, CONTRACT_PAGE_SIZE: '100' },
+  },
   'stingy-3': { simulator: { availabilityDelayMs: 5_000, latencyMs: 50, rateLimitPerSecond: 3, faultRate: 0.05 } },
-  'stingy-2': { simulator: { availabilityDelayMs: 2_000, latencyMs: 50, rateLimitPerSecond: 2, backgroundRecords: 50 } },
+  'stingy-2': {
+    simulator: { availabilityDelayMs: 2_000, latencyMs: 50, rateLimitPerSecond: 2, backgroundRecords: 50 },
+  },
 };
 
-const total = (report: SimulatorRequests): number => Object.values(report.counts).reduce((sum, count) => sum + count, 0);
+const total = (report: SimulatorRequests): number =>
+  Object.values(report.counts).reduce((sum, count) => sum + count, 0);
 const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** The longest chain of waits one test went through: the sum of its waits, the largest over tests. */
@@ -61,12 +70,21 @@ async function bench(name: string, profile: Profile, seed: number) {
   const waitLog = join(BENCH_DIR, `${name}-waits.jsonl`);
   rmSync(waitLog, { force: true });
   try {
-    const env = { ...process.env, ...simulatorAsRemoteTarget(simulator), ...profile.env, CONTRACT_SEED: String(seed), CONTRACT_WAIT_LOG: waitLog };
+    const env = {
+      ...process.env,
+      ...simulatorAsRemoteTarget(simulator),
+      ...profile.env,
+      CONTRACT_SEED: String(seed),
+      CONTRACT_WAIT_LOG: waitLog,
+    };
     const started = Date.now();
     const run = await runVitestWithResults(['--project', 'contract'], env);
     const wallMs = Date.now() - started;
     const counts = await simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests');
-    const waits = readFileSync(waitLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as WaitAttempts & { test?: string });
+    const waits = readFileSync(waitLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as WaitAttempts & { test?: string });
     const polled = waits.filter((wait) => wait.outcome === 'consistent' || wait.outcome === 'timeout');
     const results = run.results?.testResults.flatMap((file) => file.assertionResults) ?? [];
     for (const test of results.filter((each) => each.status !== 'passed')) {
@@ -77,7 +95,9 @@ async function bench(name: string, profile: Profile, seed: number) {
     return {
       profile: name,
       passed: `${results.filter((test) => test.status === 'passed').length} of ${results.length}`,
-      throttledTests: results.filter((test) => (test.failureMessages ?? []).some((message) => /Target throttled/.test(message))).length,
+      throttledTests: results.filter((test) =>
+        (test.failureMessages ?? []).some((message) => /Target throttled/.test(message)),
+      ).length,
       requests,
       answered429: counts.throttled,
       share429: round(counts.throttled / requests),
@@ -94,7 +114,8 @@ async function bench(name: string, profile: Profile, seed: number) {
 
 const names = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = names.filter((name) => !(name in PROFILES));
-if (unknown.length > 0) throw new Error(`bench: no profile ${unknown.join(', ')}; the profiles are ${Object.keys(PROFILES).join(', ')}`);
+if (unknown.length > 0)
+  throw new Error(`bench: no profile ${unknown.join(', ')}; the profiles are ${Object.keys(PROFILES).join(', ')}`);
 const seed = Number(process.env.BENCH_SEED ?? 7);
 mkdirSync(BENCH_DIR, { recursive: true });
 const rows = [];

@@ -5,7 +5,14 @@ import { ciSummary } from '../support/evidence/ci-summary.js';
 import { ALLURE_RESULTS_DIR } from '../support/run/paths.js';
 
 const resultsDirs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-const { GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID, GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, CONTRACT_REPORT_ARTIFACT } = process.env;
+const {
+  GITHUB_SERVER_URL,
+  GITHUB_REPOSITORY,
+  GITHUB_RUN_ID,
+  GITHUB_STEP_SUMMARY,
+  GITHUB_OUTPUT,
+  CONTRACT_REPORT_ARTIFACT,
+} = process.env;
 const runLink = GITHUB_RUN_ID ? `${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID}` : undefined;
 const summary = await ciSummary({
   resultsDirs: resultsDirs.length ? resultsDirs : [ALLURE_RESULTS_DIR],
@@ -13,4 +20,8 @@ const summary = await ciSummary({
 });
 console.log(summary.markdown);
 if (GITHUB_STEP_SUMMARY) appendFileSync(GITHUB_STEP_SUMMARY, `${summary.markdown}\n`);
-if (GITHUB_OUTPUT) appendFileSync(GITHUB_OUTPUT, `verdict=${summary.passed ? 'passed' : 'failed'}\nbroken-rules=${summary.brokenRules.length}\n`);
+if (GITHUB_OUTPUT)
+  appendFileSync(
+    GITHUB_OUTPUT,
+    `verdict=${summary.passed ? 'passed' : 'failed'}\nbroken-rules=${summary.brokenRules.length}\n`,
+  );

@@ -19,18 +19,37 @@ async function main(): Promise<number> {
   const settings = settingsFor('contract');
   if (!settings) return 2;
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-  // Every person and consumer id carries the run id's tag (support/data/factories.ts newId): named here, in the ledger and in the report.
+  // Every person and consumer id carries the run id's tag (support/data/factories.ts newId): named here, in the ledger
+  // and in the report.
   const runId = newRunId();
-  console.log(`contract: target ${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`);
-  console.log(`contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data), run ${runId} (its persons' and consumers' ids carry ${runId.slice(1)})`);
+  console.log(
+    'contract: target ' +
+      `${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`,
+  );
+  console.log(
+    `contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data), run ${runId} (its persons' and ` +
+      `consumers' ids carry ${runId.slice(1)})`,
+  );
 
   // allure-vitest and the observation recorder only ever append: a new run starts from empty folders.
   for (const dir of [ALLURE_RESULTS_DIR, OBSERVED_DIR]) rmSync(dir, { recursive: true, force: true });
   const writer = reporting.then(({ startReportWriter }) => startReportWriter());
-  const { code } = await runVitest(['--project', 'contract', ...process.argv.slice(2)], { ...process.env, CONTRACT_SEED: String(seed), [RUN_ID_VARIABLE]: runId, CONTRACT_REPORTS: '1' }, { echo: true });
+  const { code } = await runVitest(
+    ['--project', 'contract', ...process.argv.slice(2)],
+    { ...process.env, CONTRACT_SEED: String(seed), [RUN_ID_VARIABLE]: runId, CONTRACT_REPORTS: '1' },
+    { echo: true },
+  );
   pruneLedgers(); // ledgers whose persons were all deleted; what is left is for `npm run sweep`
   const { generateReport, printReport } = await reporting;
-  printReport(await generateReport({ environment: { seed: String(seed), run: `${runId} (person and consumer ids p/c${runId.slice(1)}…; ledger ${runId}.jsonl)` }, writer: await writer }));
+  printReport(
+    await generateReport({
+      environment: {
+        seed: String(seed),
+        run: `${runId} (person and consumer ids p/c${runId.slice(1)}…; ledger ${runId}.jsonl)`,
+      },
+      writer: await writer,
+    }),
+  );
   return code;
 }
 

@@ -23,15 +23,29 @@ let failedRuns = 0;
 for (let run = 1; run <= runs; run++) {
   const started = performance.now();
   const seed = Math.floor(Math.random() * 2 ** 31);
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, CONTRACT_BASE_URL: '', CONTRACT_SEED: String(seed), ...SIMULATOR_ENV });
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
+    ...process.env,
+    CONTRACT_BASE_URL: '',
+    CONTRACT_SEED: String(seed),
+    ...SIMULATOR_ENV,
+  });
   const [passed, failed] = [results?.numPassedTests ?? 0, results?.numFailedTests ?? 0];
   // A run that ended without vitest's tally (a setup failure) counts as one failure.
   const failures = code !== 0 && failed === 0 ? 1 : failed;
   totalFailed += failures;
   if (code !== 0) failedRuns += 1;
-  console.log(`flake: run ${run}/${runs}: ${failures} failed, ${passed} passed, exit ${code}, ${((performance.now() - started) / 1000).toFixed(1)} s, CONTRACT_SEED=${seed}`);
+  console.log(
+    `flake: run ${run}/${runs}: ${failures} failed, ${passed} passed, exit ${code}, ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s, CONTRACT_SEED=${seed}`,
+  );
   // vitest's "FAIL <file> > <test>" lines name what failed; the details are in a rerun with the seed.
-  if (code !== 0) console.log(stripVTControlCharacters(output).split('\n').filter((line) => /^\s*FAIL\b/.test(line)).join('\n'));
+  if (code !== 0)
+    console.log(
+      stripVTControlCharacters(output)
+        .split('\n')
+        .filter((line) => /^\s*FAIL\b/.test(line))
+        .join('\n'),
+    );
 }
 console.log(`flake: ${totalFailed} failure(s) in ${runs} run(s); ${failedRuns} run(s) not green`);
 process.exitCode = failedRuns ? 1 : 0;

@@ -8,7 +8,14 @@ import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
 import { LAYOUT_NAMES, type Layout } from '../simulator/options.js';
 import { formatMatrix, runMutantMatrix } from '../support/run/mutant-matrix.js';
 
-const { values } = parseArgs({ options: { full: { type: 'boolean', default: false }, only: { type: 'string' }, parallel: { type: 'string' }, layout: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    parallel: { type: 'string' },
+    layout: { type: 'string' },
+  },
+});
 const only = values.only?.split(',');
 const unknown = only?.filter((name) => !isMutantName(name)) ?? [];
 if (unknown.length > 0) {
@@ -17,17 +24,26 @@ if (unknown.length > 0) {
 }
 const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
 if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1)) {
-  console.error(`mutants: --parallel ${values.parallel} is not a whole number of mutants, 1 or more (default: all of them at once)`);
+  console.error(
+    `mutants: --parallel ${values.parallel} is not a whole number of mutants, 1 or more (default: all of them at once)`,
+  );
   process.exit(2);
 }
 const layouts = values.layout?.split(',') as Layout[] | undefined;
 const unknownLayouts = layouts?.filter((layout) => !LAYOUT_NAMES.includes(layout)) ?? [];
 if (unknownLayouts.length > 0) {
-  console.error(`mutants: --layout ${unknownLayouts.join(', ')} is not a simulator layout; use one or more of ${LAYOUT_NAMES.join(', ')}`);
+  console.error(
+    `mutants: --layout ${unknownLayouts.join(', ')} is not a simulator layout; use one or more of ` +
+      `${LAYOUT_NAMES.join(', ')}`,
+  );
   process.exit(2);
 }
 const started = Date.now();
-console.log(`mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, in the ${(layouts ?? ['standard']).join(' and ')} layout(s)`);
+console.log(
+  `mutants: ${only?.length ?? MUTANT_NAMES.length} mutant(s), ` +
+    `${values.full ? 'every spec file per mutant' : "the spec files of each mutant's rule"}, in the ` +
+    `${(layouts ?? ['standard']).join(' and ')} layout(s)`,
+);
 const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layouts });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);
 const survivors = verdicts.filter((verdict) => !verdict.killed).length;

@@ -11,7 +11,10 @@ async function main(): Promise<number> {
   if (!settings.baseUrl) {
     // The embedded simulator keeps its persons in memory: they end with the run that started it.
     pruneLedgers();
-    console.log('sweep: CONTRACT_BASE_URL is not set; the embedded simulator keeps nothing between runs, so there is nothing to sweep.');
+    console.log(
+      'sweep: CONTRACT_BASE_URL is not set; the embedded simulator keeps nothing between runs, so there is ' +
+        'nothing to sweep.',
+    );
     return 0;
   }
   const config = resolveConfig(settings, undefined, 'sweep', 0);

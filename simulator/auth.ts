@@ -14,7 +14,9 @@ export function bearerHolder(state: SimulatorState, authorization: string | unde
   if (holder !== undefined) return holder;
   if (state.mutant('bearer-not-enforced')) return { clientId: state.options.clients[0].id, scope: 'bci' };
   throw unauthorized(
-    token === undefined ? 'send Authorization: Bearer <access_token> from the token endpoint' : 'the bearer token is unknown or expired; request a new one',
+    token === undefined
+      ? 'send Authorization: Bearer <access_token> from the token endpoint'
+      : 'the bearer token is unknown or expired; request a new one',
     `Bearer error="invalid_token"`,
   );
 }
@@ -32,7 +34,10 @@ export function basicClient(state: SimulatorState, authorization: string | undef
   const sent = basicCredentials(authorization);
   const known = sent && state.options.clients.find((client) => client.id === sent.id);
   if (sent && known && (known.secret === sent.secret || state.mutant('wrong-secret-accepted'))) return known.id;
-  throw unauthorized(sent ? 'unknown client id or wrong client secret' : 'send the client credentials with HTTP Basic authentication', 'Basic realm="sandbox"');
+  throw unauthorized(
+    sent ? 'unknown client id or wrong client secret' : 'send the client credentials with HTTP Basic authentication',
+    'Basic realm="sandbox"',
+  );
 }
 
 /**
@@ -41,5 +46,8 @@ export function basicClient(state: SimulatorState, authorization: string | undef
  */
 export function claimedClient(state: SimulatorState, authorization: string | undefined): string {
   const token = /^Bearer ([\w\-.~+/]+=*)$/i.exec(authorization ?? '')?.[1];
-  return (token === undefined ? basicCredentials(authorization)?.id : state.tokens.holderOf(token)?.clientId) ?? '(anonymous)';
+  return (
+    (token === undefined ? basicCredentials(authorization)?.id : state.tokens.holderOf(token)?.clientId) ??
+    '(anonymous)'
+  );
 }

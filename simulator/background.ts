@@ -16,16 +16,28 @@ export function seedBackground(state: SimulatorState): void {
     const random = seededRandom(seed + clientIndex);
     for (let index = 0; index < backgroundRecords; index += 1) {
       const { legalId, dateOfBirth, gender } = swedishLegalId(random, { from: 1930, to: 1935 });
-      // Inside the bounds the simulator holds uploads to (BOUNDS.consumerId, BOUNDS.personId): the client by its position.
+      // Inside the bounds the simulator holds uploads to (BOUNDS.consumerId, BOUNDS.personId): the client by its
+      // position.
       const id = `bg${clientIndex}-${index}`;
       const fields = {
-        id, country: 'SE', legalId, dateOfBirth, gender,
-        firstNames: [GIVEN_NAMES[index % GIVEN_NAMES.length]], familyName: FAMILY_NAMES[index % FAMILY_NAMES.length],
+        id,
+        country: 'SE',
+        legalId,
+        dateOfBirth,
+        gender,
+        firstNames: [GIVEN_NAMES[index % GIVEN_NAMES.length]],
+        familyName: FAMILY_NAMES[index % FAMILY_NAMES.length],
       };
       const person = state.persons.create(client.id, id, { fields, removed: false, deregistered: false }, true);
       state.consumers.put({
-        clientId: client.id, consumerId: id, market: 'SE', data: { legalId },
-        uploadedAt: 0, identifyAt: 0, subscribeAt: 0, matchedGedi: person.gedi,
+        clientId: client.id,
+        consumerId: id,
+        market: 'SE',
+        data: { legalId },
+        uploadedAt: 0,
+        identifyAt: 0,
+        subscribeAt: 0,
+        matchedGedi: person.gedi,
       });
     }
   });

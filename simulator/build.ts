@@ -28,7 +28,9 @@ export function buildSimulator(options: SimulatorOptions = {}): Simulator {
   const layout = resolved.recordsWithoutGedi ? withoutGedi(shaped, isGedi) : shaped;
   const settings = { bodyLimit: resolved.bodyLimitBytes, logger: false };
   // An https instance is typed apart from an http one, while every route and hook here is the same.
-  const app = (resolved.tls ? Fastify({ ...settings, https: resolved.tls }) : Fastify(settings)) as unknown as FastifyInstance;
+  const app = (resolved.tls
+    ? Fastify({ ...settings, https: resolved.tls })
+    : Fastify(settings)) as unknown as FastifyInstance;
   app.register(formbody);
   installHooks(app, state, layout);
   installErrorHandling(app, layout, state);

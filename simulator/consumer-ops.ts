@@ -25,7 +25,13 @@ export function uploadConsumers(state: SimulatorState, clientId: string, uploads
   const uploadedAt = state.now();
   return uploads.map((upload) => {
     const identifyAt = uploadedAt + state.delays.next();
-    return state.consumers.put({ ...upload, clientId, uploadedAt, identifyAt, subscribeAt: identifyAt + state.delays.next() });
+    return state.consumers.put({
+      ...upload,
+      clientId,
+      uploadedAt,
+      identifyAt,
+      subscribeAt: identifyAt + state.delays.next(),
+    });
   });
 }
 
@@ -63,7 +69,10 @@ function visibleClients(state: SimulatorState, clientId: string): ReadonlySet<st
 function unmatchedPersons(state: SimulatorState, clientId: string, moment: 'visibleAt' | 'feedVisibleAt') {
   const matched = new Set(state.consumers.ofClients(new Set([clientId])).map((record) => record.matchedGedi));
   return state.persons.all().flatMap((person) => {
-    const version = person.background || person.clientId !== clientId || matched.has(person.gedi) ? undefined : versionAt(person, state.now(), moment);
+    const version =
+      person.background || person.clientId !== clientId || matched.has(person.gedi)
+        ? undefined
+        : versionAt(person, state.now(), moment);
     return version?.state ? [{ person, version, state: version.state, seq: -person.versions[0]!.seq }] : [];
   });
 }
@@ -72,20 +81,35 @@ const bySeq = <T extends { seq: number }>(a: T, b: T): number => a.seq - b.seq;
 
 /** Operation 6, oldest first. */
 export function listConsumers(state: SimulatorState, clientId: string): ConsumerView[] {
-  const uploaded = state.consumers.ofClients(visibleClients(state, clientId)).map((record) => consumerView(state, record));
+  const uploaded = state.consumers
+    .ofClients(visibleClients(state, clientId))
+    .map((record) => consumerView(state, record));
   const views = state.mutant('persons-listed-as-consumers')
     ? [
         ...unmatchedPersons(state, clientId, 'visibleAt').map(({ person, state: seen, seq }): ConsumerView => ({
-          record: { clientId, consumerId: person.id, market: marketOf(seen), data: { legalId: seen.fields.legalId }, seq, uploadedAt: 0, identifyAt: 0, subscribeAt: 0, matchedGedi: person.gedi },
+          record: {
+            clientId,
+            consumerId: person.id,
+            market: marketOf(seen),
+            data: { legalId: seen.fields.legalId },
+            seq,
+            uploadedAt: 0,
+            identifyAt: 0,
+            subscribeAt: 0,
+            matchedGedi: person.gedi,
+          },
           state: 'IDENTIFIED',
           gedi: person.gedi,
         })),
         ...uploaded,
       ].sort((a, b) => bySeq(a.record, b.record))
     : uploaded;
-  const listed = state.mutant('unmatched-consumers-not-listed') ? views.filter((view) => view.state === 'IDENTIFIED') : views;
+  const listed = state.mutant('unmatched-consumers-not-listed')
+    ? views.filter((view) => view.state === 'IDENTIFIED')
+    : views;
   for (const view of listed) {
-    if (view.state === 'IDENTIFIED' && view.record.uploadedAt > 0) state.reads.markRead(readKeys.consumer(view.record.clientId, view.record.consumerId), state.now());
+    if (view.state === 'IDENTIFIED' && view.record.uploadedAt > 0)
+      state.reads.markRead(readKeys.consumer(view.record.clientId, view.record.consumerId), state.now());
   }
   return listed;
 }
@@ -107,17 +131,37 @@ export function listSubscriptions(state: SimulatorState, clientId: string): Subs
     const person = gedi === undefined ? undefined : state.persons.byGedi(gedi);
     const key = `${record.clientId}\u0000${gedi}`;
     if (!person || seen.has(key) || (state.mutant('no-subscription') && !person.background)) continue;
-    const version = state.mutant('stale-subscription') ? firstDelivered(person, now) : versionAt(person, now, 'feedVisibleAt');
+    const version = state.mutant('stale-subscription')
+      ? firstDelivered(person, now)
+      : versionAt(person, now, 'feedVisibleAt');
     if (!version?.state) continue;
     seen.add(key);
     if (!person.background) state.reads.markRead(readKeys.subscription(record.clientId, person.gedi), now);
-    subscriptions.push({ person: { gedi: person.gedi, market: marketOf(version.state), version: version.version, writtenAt: version.writtenAt, state: version.state }, subscribedAt: record.subscribeAt, seq: record.seq });
+    subscriptions.push({
+      person: {
+        gedi: person.gedi,
+        market: marketOf(version.state),
+        version: version.version,
+        writtenAt: version.writtenAt,
+        state: version.state,
+      },
+      subscribedAt: record.subscribeAt,
+      seq: record.seq,
+    });
   }
   if (!state.mutant('unsubscribed-persons-listed')) return subscriptions;
-  const unsubscribed = unmatchedPersons(state, clientId, 'feedVisibleAt').map(({ person, version, state: seen, seq }): SubscriptionView => ({
-    person: { gedi: person.gedi, market: marketOf(seen), version: version.version, writtenAt: version.writtenAt, state: seen },
-    subscribedAt: version.feedVisibleAt,
-    seq,
-  }));
+  const unsubscribed = unmatchedPersons(state, clientId, 'feedVisibleAt').map(
+    ({ person, version, state: seen, seq }): SubscriptionView => ({
+      person: {
+        gedi: person.gedi,
+        market: marketOf(seen),
+        version: version.version,
+        writtenAt: version.writtenAt,
+        state: seen,
+      },
+      subscribedAt: version.feedVisibleAt,
+      seq,
+    }),
+  );
   return [...unsubscribed, ...subscriptions].sort(bySeq);
 }

@@ -21,7 +21,16 @@ export function storedPersons(state: SimulatorState) {
   return custom(state).flatMap((record) => {
     const latest = latestWrite(record);
     if (!latest.state) return [];
-    return [{ clientId: record.clientId, id: record.id, gedi: record.gedi, market: marketOf(latest.state), version: latest.version, removed: latest.state.removed }];
+    return [
+      {
+        clientId: record.clientId,
+        id: record.id,
+        gedi: record.gedi,
+        market: marketOf(latest.state),
+        version: latest.version,
+        removed: latest.state.removed,
+      },
+    ];
   });
 }
 
@@ -40,27 +49,30 @@ export function visibilityReport(state: SimulatorState) {
       firstReadAt: state.reads.firstReadAt(readKeys.person(record.gedi, version.version)),
     })),
   );
-  const consumers = state.consumers.ofClients('all').filter((record) => record.uploadedAt > 0).flatMap((record) => {
-    const view = consumerView(state, record);
-    const identification = {
-      kind: 'consumer-identification',
-      clientId: record.clientId,
-      consumerId: record.consumerId,
-      state: view.state,
-      writtenAt: record.uploadedAt,
-      visibleAt: record.identifyAt,
-      firstReadAt: state.reads.firstReadAt(readKeys.consumer(record.clientId, record.consumerId)),
-    };
-    if (!view.gedi) return [identification];
-    const subscription = {
-      kind: 'subscription',
-      clientId: record.clientId,
-      gedi: view.gedi,
-      writtenAt: record.uploadedAt,
-      visibleAt: record.subscribeAt,
-      firstReadAt: state.reads.firstReadAt(readKeys.subscription(record.clientId, view.gedi)),
-    };
-    return [identification, subscription];
-  });
+  const consumers = state.consumers
+    .ofClients('all')
+    .filter((record) => record.uploadedAt > 0)
+    .flatMap((record) => {
+      const view = consumerView(state, record);
+      const identification = {
+        kind: 'consumer-identification',
+        clientId: record.clientId,
+        consumerId: record.consumerId,
+        state: view.state,
+        writtenAt: record.uploadedAt,
+        visibleAt: record.identifyAt,
+        firstReadAt: state.reads.firstReadAt(readKeys.consumer(record.clientId, record.consumerId)),
+      };
+      if (!view.gedi) return [identification];
+      const subscription = {
+        kind: 'subscription',
+        clientId: record.clientId,
+        gedi: view.gedi,
+        writtenAt: record.uploadedAt,
+        visibleAt: record.subscribeAt,
+        firstReadAt: state.reads.firstReadAt(readKeys.subscription(record.clientId, view.gedi)),
+      };
+      return [identification, subscription];
+    });
   return { now, records: [...persons, ...consumers] };
 }

@@ -58,11 +58,27 @@ function danishProblem(value: string): string | undefined {
   let century = 1900;
   if (seventh === 4 || seventh === 9) century = yy <= 36 ? 2000 : 1900;
   else if (seventh >= 5 && seventh <= 8) century = yy <= 57 ? 2000 : 1800;
-  return realDate(century + yy, Number(value.slice(2, 4)), Number(value.slice(0, 2))) ? undefined : 'the date of birth does not exist';
+  return realDate(century + yy, Number(value.slice(2, 4)), Number(value.slice(0, 2)))
+    ? undefined
+    : 'the date of birth does not exist';
 }
 
 const FINNISH_CHECK = '0123456789ABCDEFHJKLMNPRSTUVWXY';
-const FINNISH_CENTURY: Record<string, number> = { '+': 1800, '-': 1900, U: 1900, V: 1900, W: 1900, X: 1900, Y: 1900, A: 2000, B: 2000, C: 2000, D: 2000, E: 2000, F: 2000 };
+const FINNISH_CENTURY: Record<string, number> = {
+  '+': 1800,
+  '-': 1900,
+  U: 1900,
+  V: 1900,
+  W: 1900,
+  X: 1900,
+  Y: 1900,
+  A: 2000,
+  B: 2000,
+  C: 2000,
+  D: 2000,
+  E: 2000,
+  F: 2000,
+};
 
 /** DDMMYYCZZZQ: a century sign, an individual number 002–899 and a check character (mod 31). */
 function finnishProblem(value: string): string | undefined {
@@ -91,7 +107,10 @@ export function legalIdProblem(market: Market, value: unknown): string | undefin
 }
 
 /** A Swedish personnummer for the background records: a real date in `years`, a random serial, the Luhn digit. */
-export function swedishLegalId(random: Random, years: { from: number; to: number }): { legalId: string; dateOfBirth: string; gender: 'Male' | 'Female' } {
+export function swedishLegalId(
+  random: Random,
+  years: { from: number; to: number },
+): { legalId: string; dateOfBirth: string; gender: 'Male' | 'Female' } {
   const year = years.from + Math.floor(random() * (years.to - years.from + 1));
   const month = 1 + Math.floor(random() * 12);
   const day = 1 + Math.floor(random() * 28);

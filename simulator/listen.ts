@@ -15,6 +15,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const { app, options: resolved } = buildSimulator(options);
   await app.listen({ host: '127.0.0.1', port: resolved.port });
   const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error(`the simulator is not listening on a TCP port (${String(address)})`);
-  return { baseUrl: `${resolved.tls ? 'https' : 'http'}://127.0.0.1:${address.port}`, options: resolved, server: app.server, close: () => app.close() };
+  if (address === null || typeof address === 'string')
+    throw new Error(`the simulator is not listening on a TCP port (${String(address)})`);
+  return {
+    baseUrl: `${resolved.tls ? 'https' : 'http'}://127.0.0.1:${address.port}`,
+    options: resolved,
+    server: app.server,
+    close: () => app.close(),
+  };
 }

@@ -5,7 +5,10 @@ import { simulatorOptionsFromEnv } from './options.js';
 async function main(): Promise<void> {
   const simulator = await startSimulator(simulatorOptionsFromEnv(process.env));
   const { options } = simulator;
-  console.log(`Sandbox simulator listening on ${simulator.baseUrl} (layout ${options.layout}${options.mutant ? `, mutant ${options.mutant}` : ''})`);
+  console.log(
+    `Sandbox simulator listening on ${simulator.baseUrl} (layout ` +
+      `${options.layout}${options.mutant ? `, mutant ${options.mutant}` : ''})`,
+  );
   console.log(`  token endpoint: ${simulator.baseUrl}/sandbox/v1/token.oauth2`);
   console.log(`  client credentials: ${options.clients.map(({ id, secret }) => `${id}:${secret}`).join(', ')}`);
   console.log(`  screening provider code: ${options.provider}`);

@@ -27,13 +27,19 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   /** Share (0..1) of API requests answered 429 or 503 without being processed. */
   faultRate?: number;
-  /** Requests a second each client may send (token requests included); beyond it 429 with Retry-After, not processed. 0 = no limit. */
+  /**
+   * Requests a second each client may send (token requests included); beyond it 429 with Retry-After, not processed. 0
+   * = no limit.
+   */
   rateLimitPerSecond?: number;
   mutant?: MutantName;
   /** Serves the unauthenticated /__control/ routes. */
   control?: boolean;
   layout?: Layout;
-  /** A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the vendor's reference requires. */
+  /**
+   * A PUT must carry removed, deregistered, protectedIdentity and socialSecurityNumberTemporary, as one variant of the
+   * vendor's reference requires.
+   */
   strictBooleans?: boolean;
   /**
    * Person records, find answers and list items name no gedi (simulator/layouts/without-gedi.ts);
@@ -46,7 +52,10 @@ export interface SimulatorOptions {
   backgroundRecords?: number;
   /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
   pageSize?: number;
-  /** Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is refused. */
+  /**
+   * Whether client-chosen ids are per client (default) or one space for all clients, where another client's id is
+   * refused.
+   */
   idSpace?: IdSpace;
   /** The paging convention of both lists; default: the layout's own. */
   paging?: PagingStyle;
@@ -57,10 +66,19 @@ export interface SimulatorOptions {
   personPathElsewhere?: boolean;
   /** A sandbox person field that every PUT carrying it is refused for (400 naming it). */
   refusedField?: string;
-  /** A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens everything else). */
+  /**
+   * A scope of its own that screening tokens need (bci tokens are refused screening with 403, and screening tokens
+   * everything else).
+   */
   screeningScope?: string;
   /** Serve https with this certificate (PEM) and key instead of http. */
-  tls?: { cert: string; key: string; minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; ciphers?: string };
+  tls?: {
+    cert: string;
+    key: string;
+    minVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+    maxVersion?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3';
+    ciphers?: string;
+  };
   seed?: number;
   clock?: SimulatorClock;
 }
@@ -127,7 +145,11 @@ function readClients(env: Env): SimulatorClient[] | undefined {
   return raw.split(',').map((pair) => {
     const [id, secret, ...rest] = pair.trim().split(':');
     if (!id || !secret || rest.length > 0) {
-      throw invalid('SIMULATOR_CLIENTS', raw, 'write comma-separated id:secret pairs, e.g. "contract-client:contract-secret,second-client:second-secret".');
+      throw invalid(
+        'SIMULATOR_CLIENTS',
+        raw,
+        'write comma-separated id:secret pairs, e.g. "contract-client:contract-secret,second-client:second-secret".',
+      );
     }
     return { id, secret };
   });
@@ -140,26 +162,21 @@ function readMutant(env: Env): MutantName | undefined {
   return raw;
 }
 
-function readLayout(env: Env): Layout | undefined {
-  const raw = env.SIMULATOR_LAYOUT;
+/** The value of `variable` when it is one of `names`; undefined when unset or blank. */
+function readOneOf<Name extends string>(env: Env, variable: string, names: readonly Name[]): Name | undefined {
+  const raw = env[variable];
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(LAYOUT_NAMES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_LAYOUT', raw, `use one of ${LAYOUT_NAMES.join(', ')}.`);
-  return raw as Layout;
+  if (!(names as readonly string[]).includes(raw)) throw invalid(variable, raw, `use one of ${names.join(', ')}.`);
+  return raw as Name;
 }
 
 const PAGING_STYLES: readonly PagingStyle[] = ['next-url', 'link-header', 'page-number', 'offset', 'page-token'];
 
-function readPaging(env: Env): PagingStyle | undefined {
-  const raw = env.SIMULATOR_PAGING;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (!(PAGING_STYLES as readonly string[]).includes(raw)) throw invalid('SIMULATOR_PAGING', raw, `use one of ${PAGING_STYLES.join(', ')}.`);
-  return raw as PagingStyle;
-}
-
 function readIdSpace(env: Env): IdSpace | undefined {
   const raw = env.SIMULATOR_ID_SPACE;
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (raw !== 'per-client' && raw !== 'shared') throw invalid('SIMULATOR_ID_SPACE', raw, 'use "per-client" or "shared".');
+  if (raw !== 'per-client' && raw !== 'shared')
+    throw invalid('SIMULATOR_ID_SPACE', raw, 'use "per-client" or "shared".');
   return raw;
 }
 
@@ -169,7 +186,12 @@ function readOperations(env: Env): string[] | undefined {
   const raw = env.SIMULATOR_FORBIDDEN_OPERATIONS;
   if (raw === undefined || raw.trim() === '') return undefined;
   const operations = raw.split(',').map((operation) => operation.trim());
-  if (!operations.every((operation) => OPERATIONS.includes(operation))) throw invalid('SIMULATOR_FORBIDDEN_OPERATIONS', raw, `write comma-separated operation ids of docs/catalogue.json (${OPERATIONS.join(', ')}), e.g. "op4".`);
+  if (!operations.every((operation) => OPERATIONS.includes(operation)))
+    throw invalid(
+      'SIMULATOR_FORBIDDEN_OPERATIONS',
+      raw,
+      `write comma-separated operation ids of docs/catalogue.json (${OPERATIONS.join(', ')}), e.g. "op4".`,
+    );
   return operations;
 }
 
@@ -183,25 +205,70 @@ function readFlag(env: Env, variable: string): boolean | undefined {
 /** Reads the SIMULATOR_* variables; an invalid value throws an Error naming the variable and the fix. */
 export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOptions {
   const options: SimulatorOptions = {
-    port: readNumber(env, 'SIMULATOR_PORT', (v) => isNonNegativeInteger(v) && v <= 65535, 'use an integer port 0..65535 (0 = a free port).'),
+    port: readNumber(
+      env,
+      'SIMULATOR_PORT',
+      (v) => isNonNegativeInteger(v) && v <= 65535,
+      'use an integer port 0..65535 (0 = a free port).',
+    ),
     clients: readClients(env),
     provider: env.SIMULATOR_PROVIDER?.trim() || undefined,
-    availabilityDelayMs: readNumber(env, 'SIMULATOR_AVAILABILITY_DELAY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
-    availabilityJitter: readNumber(env, 'SIMULATOR_AVAILABILITY_JITTER', (v) => v >= 0 && v <= 1, 'use a share of the delay from 0 to 1, e.g. 0.5 for ±50 %.'),
-    latencyMs: readNumber(env, 'SIMULATOR_LATENCY_MS', isNonNegativeInteger, 'use a whole number of milliseconds, 0 or more.'),
-    tokenTtlSeconds: readNumber(env, 'SIMULATOR_TOKEN_TTL_S', (v) => Number.isInteger(v) && v > 0, 'use a whole number of seconds, 1 or more.'),
-    faultRate: readNumber(env, 'SIMULATOR_FAULT_RATE', (v) => v >= 0 && v <= 1, 'use a share between 0 and 1, e.g. 0.1.'),
-    rateLimitPerSecond: readNumber(env, 'SIMULATOR_RATE_LIMIT', (v) => v >= 0, 'use requests a second per client, e.g. 10 or 0.5 (0 = no limit).'),
+    availabilityDelayMs: readNumber(
+      env,
+      'SIMULATOR_AVAILABILITY_DELAY_MS',
+      isNonNegativeInteger,
+      'use a whole number of milliseconds, 0 or more.',
+    ),
+    availabilityJitter: readNumber(
+      env,
+      'SIMULATOR_AVAILABILITY_JITTER',
+      (v) => v >= 0 && v <= 1,
+      'use a share of the delay from 0 to 1, e.g. 0.5 for ±50 %.',
+    ),
+    latencyMs: readNumber(
+      env,
+      'SIMULATOR_LATENCY_MS',
+      isNonNegativeInteger,
+      'use a whole number of milliseconds, 0 or more.',
+    ),
+    tokenTtlSeconds: readNumber(
+      env,
+      'SIMULATOR_TOKEN_TTL_S',
+      (v) => Number.isInteger(v) && v > 0,
+      'use a whole number of seconds, 1 or more.',
+    ),
+    faultRate: readNumber(
+      env,
+      'SIMULATOR_FAULT_RATE',
+      (v) => v >= 0 && v <= 1,
+      'use a share between 0 and 1, e.g. 0.1.',
+    ),
+    rateLimitPerSecond: readNumber(
+      env,
+      'SIMULATOR_RATE_LIMIT',
+      (v) => v >= 0,
+      'use requests a second per client, e.g. 10 or 0.5 (0 = no limit).',
+    ),
     mutant: readMutant(env),
     control: readFlag(env, 'SIMULATOR_CONTROL'),
-    layout: readLayout(env),
+    layout: readOneOf(env, 'SIMULATOR_LAYOUT', LAYOUT_NAMES),
     strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
     recordsWithoutGedi: readFlag(env, 'SIMULATOR_RECORDS_WITHOUT_GEDI'),
     mergesShownByTarget: readFlag(env, 'SIMULATOR_MERGES_SHOWN_BY_TARGET'),
-    backgroundRecords: readNumber(env, 'SIMULATOR_BACKGROUND_RECORDS', isNonNegativeInteger, 'use a whole number of records, 0 or more.'),
+    backgroundRecords: readNumber(
+      env,
+      'SIMULATOR_BACKGROUND_RECORDS',
+      isNonNegativeInteger,
+      'use a whole number of records, 0 or more.',
+    ),
     seed: readNumber(env, 'SIMULATOR_SEED', isNonNegativeInteger, 'use a non-negative integer.'),
-    pageSize: readNumber(env, 'SIMULATOR_PAGE_SIZE', (v) => Number.isInteger(v) && v >= 1 && v <= 1000, 'use a whole number of records per page, 1 to 1000.'),
-    paging: readPaging(env),
+    pageSize: readNumber(
+      env,
+      'SIMULATOR_PAGE_SIZE',
+      (v) => Number.isInteger(v) && v >= 1 && v <= 1000,
+      'use a whole number of records per page, 1 to 1000.',
+    ),
+    paging: readOneOf(env, 'SIMULATOR_PAGING', PAGING_STYLES),
     idSpace: readIdSpace(env),
     forbiddenOperations: readOperations(env),
     personPathElsewhere: readFlag(env, 'SIMULATOR_PERSON_PATH_ELSEWHERE'),

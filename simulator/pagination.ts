@@ -10,10 +10,17 @@ export type ListOrder = 'newest-first' | 'oldest-first';
 const MAX_LIMIT = 1000;
 
 /** A non-negative integer query parameter, or the fallback when it is absent. */
-function whole(raw: string | undefined, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+function whole(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw badRequest(name, `expected an integer ${min}..${max}, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw badRequest(name, `expected an integer ${min}..${max}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -49,35 +56,66 @@ export interface ListRequest {
  * One page of `items` (given oldest first, each with its sort key) in the request's style, its
  * records rendered by `render`.
  */
-export function listPage<T>(items: T[], keyOf: (item: T) => number, render: (item: T) => unknown, request: ListRequest): Reply {
+export function listPage<T>(
+  items: T[],
+  keyOf: (item: T) => number,
+  render: (item: T) => unknown,
+  request: ListRequest,
+): Reply {
   const ordered = request.order === 'newest-first' ? [...items].reverse() : items;
   const { query, style } = request;
   if (style === 'page-number') {
     const size = whole(query.size, 'size', request.pageSize, 1, MAX_LIMIT);
     const number = whole(query.page, 'page', 0);
     const totalPages = Math.ceil(ordered.length / size);
-    return { status: 200, body: { content: ordered.slice(number * size, (number + 1) * size).map(render), page: { number, size, totalElements: ordered.length, totalPages } } };
+    return {
+      status: 200,
+      body: {
+        content: ordered.slice(number * size, (number + 1) * size).map(render),
+        page: { number, size, totalElements: ordered.length, totalPages },
+      },
+    };
   }
   if (style === 'offset') {
     const limit = whole(query.limit, 'limit', request.pageSize, 1, MAX_LIMIT);
     const offset = whole(query.offset, 'offset', 0);
-    return { status: 200, body: { [request.listKey]: ordered.slice(offset, offset + limit).map(render), offset, limit, total: ordered.length } };
+    return {
+      status: 200,
+      body: {
+        [request.listKey]: ordered.slice(offset, offset + limit).map(render),
+        offset,
+        limit,
+        total: ordered.length,
+      },
+    };
   }
   // The page-token convention names its parameters itself: pageSize, and pageToken for the token.
   const [limitParam, cursorParam] = style === 'page-token' ? ['pageSize', 'pageToken'] : ['limit', request.cursorParam];
   const limit = whole(query[limitParam], limitParam, request.pageSize, 1, MAX_LIMIT);
   const cursor = query[cursorParam];
   const after = cursor === undefined ? undefined : decodeCursor(cursor, cursorParam);
-  const remaining = after === undefined ? ordered : ordered.filter((item) => (request.order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
+  const remaining =
+    after === undefined
+      ? ordered
+      : ordered.filter((item) => (request.order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
   const page = remaining.slice(0, limit);
   const last = page.at(-1);
   const nextCursor = remaining.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : undefined;
   const records = page.map(render);
   // The last page has no token at all, as the vendor's pages show it only where more follow.
-  if (style === 'page-token') return { status: 200, body: { [request.listKey]: records, ...(nextCursor === undefined ? {} : { nextPageToken: nextCursor }) } };
-  const nextUrl = nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [cursorParam]: nextCursor });
+  if (style === 'page-token')
+    return {
+      status: 200,
+      body: { [request.listKey]: records, ...(nextCursor === undefined ? {} : { nextPageToken: nextCursor }) },
+    };
+  const nextUrl =
+    nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [cursorParam]: nextCursor });
   if (style === 'link-header') {
-    return { status: 200, headers: nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` }, body: { [request.listKey]: records, meta: { nextCursor: nextCursor ?? null } } };
+    return {
+      status: 200,
+      headers: nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` },
+      body: { [request.listKey]: records, meta: { nextCursor: nextCursor ?? null } },
+    };
   }
   return { status: 200, body: { [request.listKey]: records, next: nextUrl ?? null } };
 }

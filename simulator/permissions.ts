@@ -29,9 +29,12 @@ export function checkPermission(state: SimulatorState, request: FastifyRequest, 
   if (operation === undefined) return;
   const { forbiddenOperations, screeningScope } = state.options;
   if (forbiddenOperations.includes(operation)) {
-    throw forbidden(`client ${holder.clientId} has no permission for this operation in the market (onboarding permission missing)`);
+    throw forbidden(
+      `client ${holder.clientId} has no permission for this operation in the market (onboarding permission missing)`,
+    );
   }
   if (screeningScope === undefined) return;
   const wanted = SCREENING.has(operation) ? screeningScope : 'bci';
-  if (holder.scope !== wanted) throw forbidden(`the token's scope ${holder.scope} does not allow this operation; it needs scope ${wanted}`);
+  if (holder.scope !== wanted)
+    throw forbidden(`the token's scope ${holder.scope} does not allow this operation; it needs scope ${wanted}`);
 }

@@ -23,7 +23,12 @@ export function putPerson(state: SimulatorState, clientId: string, body: Fields 
   }
   // One id space for every client (SIMULATOR_ID_SPACE=shared): an id another client uses is taken.
   if (foreign && state.options.idSpace === 'shared') {
-    throw new HttpError(409, 'id_taken', `id: ${JSON.stringify(body.id)} is the id of another client's sandbox person`, 'id');
+    throw new HttpError(
+      409,
+      'id_taken',
+      `id: ${JSON.stringify(body.id)} is the id of another client's sandbox person`,
+      'id',
+    );
   }
   const existing = state.persons.current(clientId, body.id);
   if (!existing || state.mutant('update-creates-new-gedi')) {
@@ -37,7 +42,12 @@ function checkMergeTarget(state: SimulatorState, body: Fields): void {
   const target = (body.merged as { gedi?: string } | undefined)?.gedi;
   const known = target !== undefined && state.persons.exists(target) && !state.mutant('merge-rejected');
   if (target === undefined || known || state.mutant('merge-unknown-accepted')) return;
-  throw new HttpError(422, 'unknown_merge_target', `merged.gedi: no person with gedi ${JSON.stringify(target)} exists to merge into`, 'merged.gedi');
+  throw new HttpError(
+    422,
+    'unknown_merge_target',
+    `merged.gedi: no person with gedi ${JSON.stringify(target)} exists to merge into`,
+    'merged.gedi',
+  );
 }
 
 /**
@@ -45,7 +55,9 @@ function checkMergeTarget(state: SimulatorState, body: Fields): void {
  * it removed (the sent fields update the stored ones). Anything else is ambiguous and rejected.
  */
 export function deletePerson(state: SimulatorState, clientId: string, body: Fields & { id: string }): PersonWrite {
-  const existing = state.persons.current(clientId, body.id) ?? (state.mutant('delete-crosses-clients') ? state.persons.ofAnotherClient(clientId, body.id) : undefined);
+  const existing =
+    state.persons.current(clientId, body.id) ??
+    (state.mutant('delete-crosses-clients') ? state.persons.ofAnotherClient(clientId, body.id) : undefined);
   if (!existing) throw notFound(`id: no sandbox person with id ${JSON.stringify(body.id)}`);
   const result = { gedi: existing.gedi, id: body.id, created: false };
   if (Object.keys(body).length === 1) {
@@ -53,7 +65,10 @@ export function deletePerson(state: SimulatorState, clientId: string, body: Fiel
     return result;
   }
   if (body.removed !== true) {
-    throw badRequest('removed', 'send only id to delete the person, or removed: true with the person fields to mark it removed');
+    throw badRequest(
+      'removed',
+      'send only id to delete the person, or removed: true with the person fields to mark it removed',
+    );
   }
   if (state.mutant('removed-deletes-instead')) state.persons.append(existing, undefined);
   else state.persons.append(existing, removedState(state, existing, body));

@@ -19,7 +19,12 @@ function visibleVersion(state: SimulatorState, record: PersonRecord) {
   return versionAt(record, state.now());
 }
 
-function viewed(state: SimulatorState, record: PersonRecord, { version, writtenAt }: PersonVersion, person: PersonState): PersonView {
+function viewed(
+  state: SimulatorState,
+  record: PersonRecord,
+  { version, writtenAt }: PersonVersion,
+  person: PersonState,
+): PersonView {
   if (!record.background) state.reads.markRead(readKeys.person(record.gedi, version), state.now());
   return { gedi: record.gedi, market: marketOf(person), version, writtenAt, state: person };
 }
@@ -40,7 +45,9 @@ function ownRecord(state: SimulatorState, market: string | undefined, gedi: stri
   const record = state.persons.byGedi(gedi);
   const version = record && visibleVersion(state, record);
   if (!record || !version || (version.state && market !== undefined && marketOf(version.state) !== market)) {
-    throw notFound(`no person with gedi ${JSON.stringify(gedi)}${market === undefined ? '' : ` in market ${market}`} (yet)`);
+    throw notFound(
+      `no person with gedi ${JSON.stringify(gedi)}${market === undefined ? '' : ` in market ${market}`} (yet)`,
+    );
   }
   if (!version.state) throw new HttpError(404, 'gone', `the person with gedi ${JSON.stringify(gedi)} was deleted`);
   return viewed(state, record, version, version.state);
@@ -57,7 +64,9 @@ export function findPersons(state: SimulatorState, market: string, legalId: stri
     return [viewed(state, record, version, person)];
   });
   // First, so that a layout answering one person shows a wrong one rather than hiding the others.
-  return found.length > 0 && state.mutant('find-adds-other-persons') ? [...otherPersons(state, market, legalId, 2), ...found] : found;
+  return found.length > 0 && state.mutant('find-adds-other-persons')
+    ? [...otherPersons(state, market, legalId, 2), ...found]
+    : found;
 }
 
 /** Persons of the market with another legal id, background ones first (no test person of a run is among them). */
@@ -66,7 +75,9 @@ function otherPersons(state: SimulatorState, market: string, legalId: string, co
   const others = records.flatMap((record) => {
     const version = versionAt(record, state.now());
     const person = version?.state;
-    return version && person && marketOf(person) === market && person.fields.legalId !== legalId ? [{ record, version, person }] : [];
+    return version && person && marketOf(person) === market && person.fields.legalId !== legalId
+      ? [{ record, version, person }]
+      : [];
   });
   return others.slice(0, count).map(({ record, version, person }) => viewed(state, record, version, person));
 }

@@ -14,7 +14,9 @@ export function personStateFrom(state: SimulatorState, body: Fields): PersonStat
   return {
     fields: {
       ...(deregisters ? fields : withoutDeregistration(fields)),
-      ...(Array.isArray(fields.relationshipList) ? { relationshipList: fields.relationshipList.map((entry: Fields) => relationshipFrom(state, entry)) } : {}),
+      ...(Array.isArray(fields.relationshipList)
+        ? { relationshipList: fields.relationshipList.map((entry: Fields) => relationshipFrom(state, entry)) }
+        : {}),
     },
     removed: false,
     deregistered: deregisters,
@@ -26,7 +28,9 @@ function withoutDeregistration(fields: Fields): Fields {
   return Object.fromEntries(Object.entries(fields).filter(([name]) => !name.startsWith('deregistered')));
 }
 
-/** A related person is shown deceased when a death date (or deceased) was sent, deregistered when deregistered was sent. */
+/**
+ * A related person is shown deceased when a death date (or deceased) was sent, deregistered when deregistered was sent.
+ */
 function relationshipFrom(state: SimulatorState, entry: Fields): Fields {
   const { dateOfDeath, deceased, deregistered, deregisteredReason, ...rest } = entry;
   const dies = (dateOfDeath !== undefined || deceased === true) && !state.mutant('relationship-death-ignored');

@@ -42,7 +42,11 @@ export function marketOf(state: PersonState): string {
 }
 
 /** The latest version whose chosen moment has come. */
-export function versionAt(record: PersonRecord, time: number, moment: 'visibleAt' | 'feedVisibleAt' = 'visibleAt'): PersonVersion | undefined {
+export function versionAt(
+  record: PersonRecord,
+  time: number,
+  moment: 'visibleAt' | 'feedVisibleAt' = 'visibleAt',
+): PersonVersion | undefined {
   let latest: PersonVersion | undefined;
   for (const version of record.versions) {
     if (version[moment] <= time && (!latest || version.seq > latest.seq)) latest = version;
@@ -64,7 +68,8 @@ export class PersonRegister {
   /** The client's person with this id unless its latest write (visible or not) deleted it. */
   current(clientId: string, id: string): PersonRecord | undefined {
     for (const record of this.records.values()) {
-      if (record.clientId === clientId && record.id === id && !record.background && latestWrite(record).state) return record;
+      if (record.clientId === clientId && record.id === id && !record.background && latestWrite(record).state)
+        return record;
     }
     return undefined;
   }
@@ -72,7 +77,8 @@ export class PersonRegister {
   /** Another client's person with this id unless its latest write deleted it. */
   ofAnotherClient(clientId: string, id: string): PersonRecord | undefined {
     for (const record of this.records.values()) {
-      if (record.clientId !== clientId && record.id === id && !record.background && latestWrite(record).state) return record;
+      if (record.clientId !== clientId && record.id === id && !record.background && latestWrite(record).state)
+        return record;
     }
     return undefined;
   }
@@ -94,7 +100,8 @@ export class PersonRegister {
   create(clientId: string, id: string, state: PersonState, background = false): PersonRecord {
     const record: PersonRecord = { gedi: this.newGedi(), clientId, id, background, versions: [] };
     this.records.set(record.gedi, record);
-    if (background) record.versions.push({ seq: ++this.seq, version: 1, writtenAt: 0, visibleAt: 0, feedVisibleAt: 0, state });
+    if (background)
+      record.versions.push({ seq: ++this.seq, version: 1, writtenAt: 0, visibleAt: 0, feedVisibleAt: 0, state });
     else this.append(record, state);
     return record;
   }

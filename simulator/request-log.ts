@@ -1,4 +1,7 @@
-/** What the control surface reports about traffic: counts per route pattern, tokens issued, faults injected, requests refused by the rate limit. */
+/**
+ * What the control surface reports about traffic: counts per route pattern, tokens issued, faults injected, requests
+ * refused by the rate limit.
+ */
 export class RequestLog {
   readonly counts = new Map<string, number>();
   faultsInjected = 0;

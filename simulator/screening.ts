@@ -39,14 +39,27 @@ type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'verified' | 'lis
 // The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
 const POLITICIAN: Outcome = {
   riskLevel: 'HIGH',
-  matches: [{ name: 'Test Politician', category: 'PEP', pep: true, description: 'Member of national parliament', score: 0.97 }],
+  matches: [
+    { name: 'Test Politician', category: 'PEP', pep: true, description: 'Member of national parliament', score: 0.97 },
+  ],
 };
 const NO_HIT: Outcome = { riskLevel: 'LOW', matches: [] };
-const CLEAR_COMPANY: Outcome = { ...NO_HIT, verified: { subjectReference: 'SANDBOX-COMPANY-1', name: 'Test Company One AB' } };
+const CLEAR_COMPANY: Outcome = {
+  ...NO_HIT,
+  verified: { subjectReference: 'SANDBOX-COMPANY-1', name: 'Test Company One AB' },
+};
 const SANCTIONED_COMPANY: Outcome = {
   riskLevel: 'HIGH',
   verified: { subjectReference: 'SANDBOX-COMPANY-2', name: 'Test Trading Company Ltd' },
-  matches: [{ name: 'Test Trading Company Ltd', category: 'SANCTIONS', pep: false, description: 'Listed on a consolidated sanctions list', score: 0.91 }],
+  matches: [
+    {
+      name: 'Test Trading Company Ltd',
+      category: 'SANCTIONS',
+      pep: false,
+      description: 'Listed on a consolidated sanctions list',
+      score: 0.91,
+    },
+  ],
 };
 
 const CASES: Record<string, { subject: ScreeningSubject; outcome: Outcome }> = {
@@ -56,17 +69,33 @@ const CASES: Record<string, { subject: ScreeningSubject; outcome: Outcome }> = {
 };
 
 const REQUEST_SHAPES = {
-  person: { object: { reference: 'string', firstName: 'string', lastName: 'string', provider: 'string' }, required: ['reference', 'provider'] },
+  person: {
+    object: { reference: 'string', firstName: 'string', lastName: 'string', provider: 'string' },
+    required: ['reference', 'provider'],
+  },
   // Fields of the company request are not shown: reference is what selects the case; provider is optional but checked.
   // name, regNo and nationality are the fields the vendor's public collection sends.
   company: {
-    object: { reference: 'string', provider: 'string', name: 'string', regNo: 'string', nationality: 'string', companyName: 'string', registrationNumber: 'string', country: 'string' },
+    object: {
+      reference: 'string',
+      provider: 'string',
+      name: 'string',
+      regNo: 'string',
+      nationality: 'string',
+      companyName: 'string',
+      registrationNumber: 'string',
+      country: 'string',
+    },
     required: ['reference'],
   },
 } as const;
 
 // Words that name PEP without affirming a match: a reading that counts words would see a politician.
-const NO_HIT_NAMING_PEP: Outcome = { ...NO_HIT, listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'], message: 'No PEP match found' };
+const NO_HIT_NAMING_PEP: Outcome = {
+  ...NO_HIT,
+  listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'],
+  message: 'No PEP match found',
+};
 
 // Per simulator: several simulators share this module in one process (the mutant matrix starts one per
 // mutant and layout), and a shared count could give one of them the same length twice in a row.
@@ -78,12 +107,21 @@ function outcomeOf(state: SimulatorState, reference: string): Outcome {
   if (state.mutant('screening-candidates-vary')) {
     const calls = (candidateCalls.get(state) ?? 0) + 1;
     candidateCalls.set(state, calls);
-    return { ...CASES[reference].outcome, candidates: Array.from({ length: 1 + (calls % 3) }, (_, index) => ({ name: `Near miss ${index + 1}`, score: 0.4 })) };
+    return {
+      ...CASES[reference].outcome,
+      candidates: Array.from({ length: 1 + (calls % 3) }, (_, index) => ({
+        name: `Near miss ${index + 1}`,
+        score: 0.4,
+      })),
+    };
   }
   if (reference === 'company_test_case_02' && state.mutant('company-cases-identical')) return CLEAR_COMPANY;
   const outcome = CASES[reference].outcome;
   if (!state.mutant('screening-not-deterministic')) return outcome;
-  return { ...outcome, matches: outcome.matches.map((match) => ({ ...match, score: Math.round(state.random() * 100) / 100 })) };
+  return {
+    ...outcome,
+    matches: outcome.matches.map((match) => ({ ...match, score: Math.round(state.random() * 100) / 100 })),
+  };
 }
 
 /** Operations 8 and 9: a fixed reference selects a predefined result; only the id and timestamp vary. */
@@ -93,10 +131,16 @@ export function screen(state: SimulatorState, subject: ScreeningSubject, body: u
   const testCase = Object.hasOwn(CASES, request.reference) ? CASES[request.reference] : undefined;
   if (testCase?.subject !== subject) {
     const known = Object.keys(CASES).filter((reference) => CASES[reference].subject === subject);
-    throw badRequest('reference', `unknown ${subject} test case ${JSON.stringify(request.reference)}; use one of ${known.join(', ')}`);
+    throw badRequest(
+      'reference',
+      `unknown ${subject} test case ${JSON.stringify(request.reference)}; use one of ${known.join(', ')}`,
+    );
   }
   if (request.provider !== undefined && request.provider !== state.options.provider) {
-    throw badRequest('provider', `unknown screening provider ${JSON.stringify(request.provider)}; the sandbox accepts ${state.options.provider}`);
+    throw badRequest(
+      'provider',
+      `unknown screening provider ${JSON.stringify(request.provider)}; the sandbox accepts ${state.options.provider}`,
+    );
   }
   return {
     screeningId: randomUUID(),

@@ -16,7 +16,12 @@ function fromFastify(error: FastifyError, layout: ResponseLayout): HttpError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError(400, 'malformed_json', `body: ${error.message}`, 'body');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(layout.unsupportedMediaTypeStatus, 'unsupported_media_type', `Content-Type: ${error.message}`, 'Content-Type');
+      return new HttpError(
+        layout.unsupportedMediaTypeStatus,
+        'unsupported_media_type',
+        `Content-Type: ${error.message}`,
+        'Content-Type',
+      );
     default:
       return (error.statusCode ?? 500) < 500
         ? new HttpError(error.statusCode ?? 400, 'invalid_request', `body: ${error.message}`, 'body')
@@ -57,6 +62,9 @@ export function installErrorHandling(app: FastifyInstance, layout: ResponseLayou
     return send(reply, mutantAnswer(state, refusal, request, layout) ?? layout.error(refusal));
   });
   app.setNotFoundHandler((request, reply) =>
-    send(reply, layout.error(new HttpError(404, 'no_route', `no operation ${request.method} ${request.url.split('?')[0]}`))),
+    send(
+      reply,
+      layout.error(new HttpError(404, 'no_route', `no operation ${request.method} ${request.url.split('?')[0]}`)),
+    ),
   );
 }

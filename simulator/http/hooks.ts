@@ -37,7 +37,13 @@ function injectedFault(state: SimulatorState): HttpError | undefined {
   if (faultRate === 0 || state.random() >= faultRate) return undefined;
   state.requests.faultsInjected += 1;
   const status = state.random() < 0.5 ? 429 : 503;
-  return new HttpError(status, status === 429 ? 'rate_limited' : 'unavailable', 'transient fault; retry later', undefined, { 'retry-after': '1' });
+  return new HttpError(
+    status,
+    status === 429 ? 'rate_limited' : 'unavailable',
+    'transient fault; retry later',
+    undefined,
+    { 'retry-after': '1' },
+  );
 }
 
 /** A 429 with Retry-After when the request's client has used up its rate (state.rateLimit). */
@@ -45,7 +51,13 @@ function overRateLimit(state: SimulatorState, request: FastifyRequest): HttpErro
   const admission = state.rateLimit.admit(claimedClient(state, request.headers.authorization), state.now());
   if (admission.admitted) return undefined;
   state.requests.throttled += 1;
-  return new HttpError(429, 'rate_limited', `more than ${state.options.rateLimitPerSecond} requests a second; retry later`, undefined, { 'retry-after': String(admission.retryAfterS) });
+  return new HttpError(
+    429,
+    'rate_limited',
+    `more than ${state.options.rateLimitPerSecond} requests a second; retry later`,
+    undefined,
+    { 'retry-after': String(admission.retryAfterS) },
+  );
 }
 
 /**
@@ -71,7 +83,8 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
   app.addHook('preValidation', async (request) => {
     const expected = request.routeOptions.config.body;
     // Reads carry no body, so their content type is not checked even on a path that also takes one.
-    if (expected === undefined || BODILESS.has(request.method) || mediaTypeOf(request) === MEDIA_TYPES[expected]) return;
+    if (expected === undefined || BODILESS.has(request.method) || mediaTypeOf(request) === MEDIA_TYPES[expected])
+      return;
     throw new HttpError(
       layout.unsupportedMediaTypeStatus,
       'unsupported_media_type',

@@ -19,7 +19,12 @@ const METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH',
  * Registers the handlers of one path and answers every other method with 405 and an Allow
  * header: fastify alone would answer an unknown method on a known path with 404.
  */
-export function resource(app: FastifyInstance, url: string, config: RouteConfig, handlers: Partial<Record<HTTPMethods, Handler>>): void {
+export function resource(
+  app: FastifyInstance,
+  url: string,
+  config: RouteConfig,
+  handlers: Partial<Record<HTTPMethods, Handler>>,
+): void {
   const allowed = Object.keys(handlers) as HTTPMethods[];
   for (const method of allowed) {
     app.route({ method, url, config, handler: handlers[method]! });
@@ -32,7 +37,9 @@ export function resource(app: FastifyInstance, url: string, config: RouteConfig,
     url,
     config: { api: config.api, bearer: false },
     handler: () => {
-      throw new HttpError(405, 'method_not_allowed', `use ${served.join(', ')} on ${url}`, undefined, { allow: served.join(', ') });
+      throw new HttpError(405, 'method_not_allowed', `use ${served.join(', ')} on ${url}`, undefined, {
+        allow: served.join(', '),
+      });
     },
   });
 }

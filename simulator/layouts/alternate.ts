@@ -23,7 +23,13 @@ function screeningRecord(result: ScreeningResult) {
     provider: result.provider,
     outcome: result.matches.length > 0 ? 'HIT' : 'NO_HIT',
     risk: result.riskLevel,
-    hits: result.matches.map(({ name, category, pep, description, score }) => ({ type: category, pep, matchedName: name, details: description, confidence: score })),
+    hits: result.matches.map(({ name, category, pep, description, score }) => ({
+      type: category,
+      pep,
+      matchedName: name,
+      details: description,
+      confidence: score,
+    })),
   };
 }
 
@@ -38,16 +44,32 @@ export const alternateLayout: ResponseLayout = {
   listKeys: { consumers: 'data', subscriptions: 'data' },
   cursorParam: 'cursor',
   unsupportedMediaTypeStatus: 415,
-  personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { data: { clientReference: id, ...(gedi === undefined ? {} : { gedi }) } } }),
+  personWritten: ({ id, gedi, created }) => ({
+    status: created ? 201 : 200,
+    body: { data: { clientReference: id, ...(gedi === undefined ? {} : { gedi }) } },
+  }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: { data: personRecord(view) } }),
   found: (views, echo) =>
     views.length === 0 && !echo
-      ? { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'No match', status: 404, detail: 'no person matches the legal id' } }
+      ? {
+          status: 404,
+          headers: { 'content-type': 'application/problem+json' },
+          body: { type: 'about:blank', title: 'No match', status: 404, detail: 'no person matches the legal id' },
+        }
       : { status: 200, body: { data: views.map(personRecord), ...(echo ? { meta: { request: echo } } : {}) } },
   consumersAccepted: (records) => ({ status: 202, body: { data: { accepted: records.length } } }),
-  consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, status: state, ...(gedi === undefined ? {} : { gedi }) }),
-  subscription: ({ person, subscribedAt }) => ({ subscribedAt: new Date(subscribedAt).toISOString(), person: personRecord(person) }),
+  consumer: ({ record, state, gedi }) => ({
+    consumerId: record.consumerId,
+    market: record.market,
+    data: record.data,
+    status: state,
+    ...(gedi === undefined ? {} : { gedi }),
+  }),
+  subscription: ({ person, subscribedAt }) => ({
+    subscribedAt: new Date(subscribedAt).toISOString(),
+    person: personRecord(person),
+  }),
   screening: (result) => ({ status: 200, body: { data: screeningRecord(result) } }),
   error: (error) => ({
     status: error.code === 'gone' ? 410 : error.status,

@@ -33,12 +33,20 @@ export const standardLayout: ResponseLayout = {
     status: 200,
     body: { received: records.length, consumers: records.map(({ consumerId }) => ({ consumerId, state: 'PENDING' })) },
   }),
-  consumer: ({ record, state, gedi }) => ({ consumerId: record.consumerId, market: record.market, data: record.data, state, ...(gedi === undefined ? {} : { gedi }) }),
+  consumer: ({ record, state, gedi }) => ({
+    consumerId: record.consumerId,
+    market: record.market,
+    data: record.data,
+    state,
+    ...(gedi === undefined ? {} : { gedi }),
+  }),
   subscription: ({ person }) => personRecord(person),
   screening: ({ input: _input, ...result }) => ({ status: 200, body: result }),
   error: (error) => ({
     status: error.status,
     headers: error.headers,
-    body: { error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) } },
+    body: {
+      error: { code: error.code, message: error.message, ...(error.field === undefined ? {} : { field: error.field }) },
+    },
   }),
 };

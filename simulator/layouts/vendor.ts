@@ -13,7 +13,10 @@ import type { ResponseLayout } from './layout.js';
 /** The statuses the vendor's own table lists (there is no 405, 410, 413, 415 or 422 in it). */
 const STATUS_TABLE = new Set([200, 201, 202, 204, 400, 401, 403, 404, 409, 429, 500, 503]);
 
-/** A refusal with a status outside the table gets the table's nearest: 404 for a method a path does not serve, 400 for the rest of the client's errors. */
+/**
+ * A refusal with a status outside the table gets the table's nearest: 404 for a method a path does not serve, 400 for
+ * the rest of the client's errors.
+ */
 function tableStatus(status: number): number {
   if (STATUS_TABLE.has(status)) return status;
   if (status >= 500) return 500;
@@ -25,12 +28,21 @@ type DatePrecision = 'DAY' | 'MONTH' | 'YEAR';
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** A date as `…Date` plus `…DatePrecision`, from a full date or from year / month / day parts. */
-function datedAs(prefix: string, date: unknown, parts: { year?: unknown; month?: unknown; day?: unknown } = {}): Fields {
+function datedAs(
+  prefix: string,
+  date: unknown,
+  parts: { year?: unknown; month?: unknown; day?: unknown } = {},
+): Fields {
   if (isText(date)) return { [`${prefix}Date`]: date, [`${prefix}DatePrecision`]: 'DAY' };
-  const [year, month, day] = [parts.year, parts.month, parts.day].map((part) => (part === undefined || part === null ? undefined : String(part).padStart(2, '0')));
+  const [year, month, day] = [parts.year, parts.month, parts.day].map((part) =>
+    part === undefined || part === null ? undefined : String(part).padStart(2, '0'),
+  );
   if (year === undefined) return {};
   const precision: DatePrecision = month === undefined ? 'YEAR' : day === undefined ? 'MONTH' : 'DAY';
-  return { [`${prefix}Date`]: [year, month, day].filter((part) => part !== undefined).join('-'), [`${prefix}DatePrecision`]: precision };
+  return {
+    [`${prefix}Date`]: [year, month, day].filter((part) => part !== undefined).join('-'),
+    [`${prefix}DatePrecision`]: precision,
+  };
 }
 
 /** The request's validity period (dates, or year / month / day parts) as start and end dates with their precisions. */
@@ -43,10 +55,21 @@ function validityPeriodOf(period: unknown): Fields | undefined {
   };
 }
 
-/** v3's legal id object: the number, whether it is temporary, its validity period and (for a person) the earlier ones. */
+/**
+ * v3's legal id object: the number, whether it is temporary, its validity period and (for a person) the earlier ones.
+ */
 function legalIdOf(number: unknown, temporary: unknown, period: unknown): Fields {
   const validityPeriod = validityPeriodOf(period);
   return { identityNumber: number, temporary: temporary === true, ...(validityPeriod ? { validityPeriod } : {}) };
+}
+
+/** The legal id object of a v2 legal id entry (a relative's, or an earlier one of a person). */
+function legalIdOfEntry(entry: Fields): Fields {
+  return legalIdOf(
+    entry.socialSecurityNumber,
+    entry.socialSecurityNumberTemporary,
+    entry.socialSecurityNumberValidityPeriod,
+  );
 }
 
 /** One first-name list whichever of firstName and firstNames was sent. */
@@ -58,7 +81,10 @@ function firstNamesOf(fields: Fields): Fields {
 const PERSONAL_KEYS = ['preferredFirstName', 'additionalName', 'familyName', 'gender', 'citizenship'] as const;
 
 function namesOf(fields: Fields): Fields {
-  return { ...firstNamesOf(fields), ...Object.fromEntries(PERSONAL_KEYS.filter((key) => fields[key] !== undefined).map((key) => [key, fields[key]])) };
+  return {
+    ...firstNamesOf(fields),
+    ...Object.fromEntries(PERSONAL_KEYS.filter((key) => fields[key] !== undefined).map((key) => [key, fields[key]])),
+  };
 }
 
 /** A related person in v3 form: its own legal id object, dates with precisions, its own status. */
@@ -67,21 +93,42 @@ function relativeOf(entry: Fields): Fields {
   const deregistered = entry.deregistered === true;
   return {
     relationType: entry.hierarchicalRelationship ?? entry.nonHierarchicalRelationship ?? null,
-    ...(entry.legalId === undefined ? {} : { legalId: legalIdOf(legalId.socialSecurityNumber, legalId.socialSecurityNumberTemporary, legalId.socialSecurityNumberValidityPeriod) }),
+    ...(entry.legalId === undefined
+      ? {}
+      : {
+          legalId: legalIdOfEntry(legalId),
+        }),
     ...namesOf(entry),
     ...datedAs('birth', entry.dateOfBirth),
     ...datedAs('death', entry.dateOfDeath),
     ...datedAs('relationStart', entry.startDate),
     ...datedAs('relationEnd', entry.endDate),
     status: { deceased: entry.deceased === true, deregistered },
-    ...(deregistered && isText(entry.deregisteredReason) ? { deregistration: { reason: entry.deregisteredReason } } : {}),
+    ...(deregistered && isText(entry.deregisteredReason)
+      ? { deregistration: { reason: entry.deregisteredReason } }
+      : {}),
   };
 }
 
 /** Request fields the v3 object shows in a form of its own (legal id, names, dates, flags, relatives). */
 const RESHAPED = new Set([
-  'id', 'legalId', 'socialSecurityNumberTemporary', 'socialSecurityNumberValidityPeriod', 'deprecatedLegalIds', 'firstName', 'firstNames', ...PERSONAL_KEYS,
-  'dateOfBirth', 'dateOfDeath', 'protectedIdentity', 'deregisteredReason', 'deregisteredDate', 'deregisteredYear', 'deregisteredMonth', 'deregisteredDay', 'relationshipList',
+  'id',
+  'legalId',
+  'socialSecurityNumberTemporary',
+  'socialSecurityNumberValidityPeriod',
+  'deprecatedLegalIds',
+  'firstName',
+  'firstNames',
+  ...PERSONAL_KEYS,
+  'dateOfBirth',
+  'dateOfDeath',
+  'protectedIdentity',
+  'deregisteredReason',
+  'deregisteredDate',
+  'deregisteredYear',
+  'deregisteredMonth',
+  'deregisteredDay',
+  'relationshipList',
 ]);
 
 /**
@@ -102,8 +149,12 @@ function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
       ? {}
       : {
           legalId: {
-            ...legalIdOf(fields.legalId, fields.socialSecurityNumberTemporary, fields.socialSecurityNumberValidityPeriod),
-            history: deprecated.map((earlier) => legalIdOf(earlier.socialSecurityNumber, earlier.socialSecurityNumberTemporary, earlier.socialSecurityNumberValidityPeriod)),
+            ...legalIdOf(
+              fields.legalId,
+              fields.socialSecurityNumberTemporary,
+              fields.socialSecurityNumberValidityPeriod,
+            ),
+            history: deprecated.map((earlier) => legalIdOfEntry(earlier)),
           },
         }),
     ...namesOf(fields),
@@ -122,42 +173,73 @@ function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
       ? {
           deregistration: {
             ...(fields.deregisteredReason === undefined ? {} : { reason: fields.deregisteredReason }),
-            ...datedAs('deregistration', fields.deregisteredDate, { year: fields.deregisteredYear, month: fields.deregisteredMonth, day: fields.deregisteredDay }),
+            ...datedAs('deregistration', fields.deregisteredDate, {
+              year: fields.deregisteredYear,
+              month: fields.deregisteredMonth,
+              day: fields.deregisteredDay,
+            }),
           },
         }
       : {}),
     ...(merged ? { mergedInto: { gedi: state.mergedInto } } : {}),
-    ...(Array.isArray(fields.relationshipList) ? { relations: (fields.relationshipList as Fields[]).map(relativeOf) } : {}),
+    ...(Array.isArray(fields.relationshipList)
+      ? { relations: (fields.relationshipList as Fields[]).map(relativeOf) }
+      : {}),
     metadata: { updatedTimestamp, sources: [{ name: 'SANDBOX', market, updatedTimestamp }] },
   };
 }
 
 /** The screened lists as the vendor names them. */
-const LISTS = { PEP: { type: 'PEP', name: 'Politically exposed persons' }, SANCTIONS: { type: 'SANCTION', name: 'Consolidated sanctions list' }, ADVERSE_MEDIA: { type: 'RCA', name: 'Relatives and close associates' } } as const;
+const LISTS = {
+  PEP: { type: 'PEP', name: 'Politically exposed persons' },
+  SANCTIONS: { type: 'SANCTION', name: 'Consolidated sanctions list' },
+  ADVERSE_MEDIA: { type: 'RCA', name: 'Relatives and close associates' },
+} as const;
 const LISTS_SCREENED = ['PEP', 'SANCTION', 'RCA'];
 
 function matchOf({ name, category, score }: ScreeningMatch): Fields {
   return { name, lists: [LISTS[category]], ...(category === 'PEP' ? { pepCategory: 'POLITICIAN' } : {}), score };
 }
 
-/** `screeningResult`; near misses (a mutant's candidates) are matches too: the vendor's matches may be false positives. */
+/**
+ * `screeningResult`; near misses (a mutant's candidates) are matches too: the vendor's matches may be false positives.
+ */
 function screeningResultOf(result: ScreeningResult): Fields {
-  const matches = [...result.matches.map(matchOf), ...(result.candidates ?? []).map(({ name, score }) => ({ name, lists: [LISTS.SANCTIONS], score }))];
-  return { numberOfMatches: matches.length, matches, listsScreened: LISTS_SCREENED, ...(result.message === undefined ? {} : { message: result.message }) };
+  const matches = [
+    ...result.matches.map(matchOf),
+    ...(result.candidates ?? []).map(({ name, score }) => ({ name, lists: [LISTS.SANCTIONS], score })),
+  ];
+  return {
+    numberOfMatches: matches.length,
+    matches,
+    listsScreened: LISTS_SCREENED,
+    ...(result.message === undefined ? {} : { message: result.message }),
+  };
 }
 
 function screeningOf(result: ScreeningResult): Fields {
   if (result.subject === 'person') return { screeningResult: screeningResultOf(result) };
   return {
     companyInput: result.input,
-    verifiedCompany: { subjectReference: result.verified?.subjectReference ?? null, identified: result.verified !== undefined, screenableEntry: true, name: result.verified?.name ?? null },
+    verifiedCompany: {
+      subjectReference: result.verified?.subjectReference ?? null,
+      identified: result.verified !== undefined,
+      screenableEntry: true,
+      name: result.verified?.name ?? null,
+    },
     screeningResult: screeningResultOf(result),
   };
 }
 
 /** "Identification ... ends in state IDENTIFIED or NOT_IDENTIFIED"; before it ends, PENDING (a guess). */
 function consumerOf({ record, state, gedi }: ConsumerView): Fields {
-  return { consumerId: record.consumerId, market: record.market, data: record.data, state: state === 'UNIDENTIFIED' ? 'NOT_IDENTIFIED' : state, ...(gedi === undefined ? {} : { gedi }) };
+  return {
+    consumerId: record.consumerId,
+    market: record.market,
+    data: record.data,
+    state: state === 'UNIDENTIFIED' ? 'NOT_IDENTIFIED' : state,
+    ...(gedi === undefined ? {} : { gedi }),
+  };
 }
 
 /** The vendor's company-wide error model; `subErrors` name the field, and the value where the check had it. */
@@ -172,7 +254,14 @@ function errorOf(error: HttpError, status: number, now: Date): Fields {
     subErrors:
       field === undefined
         ? []
-        : [{ object: at < 0 ? 'request' : field.slice(0, field[at] === ']' ? at + 1 : at), field: field.slice(at + 1), rejectedValue: error.rejected?.value ?? null, message: error.message }],
+        : [
+            {
+              object: at < 0 ? 'request' : field.slice(0, field[at] === ']' ? at + 1 : at),
+              field: field.slice(at + 1),
+              rejectedValue: error.rejected?.value ?? null,
+              message: error.message,
+            },
+          ],
   };
 }
 
@@ -183,7 +272,10 @@ export const vendorLayout: ResponseLayout = {
   listKeys: { consumers: 'consumers', subscriptions: 'persons' },
   cursorParam: 'pageToken',
   unsupportedMediaTypeStatus: 400,
-  personWritten: ({ id, gedi, created }) => ({ status: created ? 201 : 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
+  personWritten: ({ id, gedi, created }) => ({
+    status: created ? 201 : 200,
+    body: { id, ...(gedi === undefined ? {} : { gedi }) },
+  }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: vendorPerson(view) }),
   // One person object, or 204 with no body; several matches (another client's person with the same legal id) answer the
@@ -199,6 +291,10 @@ export const vendorLayout: ResponseLayout = {
   error: (error) => {
     const status = tableStatus(error.status);
     const { allow: _allow, ...headers } = error.headers;
-    return { status, headers: status === error.status ? error.headers : headers, body: errorOf(error, status, new Date()) };
+    return {
+      status,
+      headers: status === error.status ? error.headers : headers,
+      body: errorOf(error, status, new Date()),
+    };
   },
 };

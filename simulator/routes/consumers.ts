@@ -15,7 +15,11 @@ const CONSUMERS_PATH = '/consumer-intelligence/v3/consumers';
 function checkUploads(body: unknown): ConsumerUpload[] {
   if (!Array.isArray(body)) throw wrongJsonType('an array of consumers', body);
   if (body.length === 0) throw badRequest('body', 'expected a non-empty array of consumers');
-  if (body.length > BOUNDS.consumersPerUpload) throw badRequest('body', `at most ${BOUNDS.consumersPerUpload} consumers per upload, got ${body.length}: send them in batches`);
+  if (body.length > BOUNDS.consumersPerUpload)
+    throw badRequest(
+      'body',
+      `at most ${BOUNDS.consumersPerUpload} consumers per upload, got ${body.length}: send them in batches`,
+    );
   body.forEach((item, index) => {
     checkShape(item, consumer, `[${index}]`);
     const upload = item as ConsumerUpload;
@@ -25,7 +29,12 @@ function checkUploads(body: unknown): ConsumerUpload[] {
 }
 
 /** What a list request asks for, in the layout's paging style unless SIMULATOR_PAGING chose one. */
-function listRequest(list: ListName, request: FastifyRequest, state: SimulatorState, layout: ResponseLayout): ListRequest {
+function listRequest(
+  list: ListName,
+  request: FastifyRequest,
+  state: SimulatorState,
+  layout: ResponseLayout,
+): ListRequest {
   return {
     style: state.options.paging ?? layout.paging,
     order: layout.order,
@@ -39,25 +48,49 @@ function listRequest(list: ListName, request: FastifyRequest, state: SimulatorSt
 
 /** Whether a list request asks for a page after the first, in any paging style. */
 function laterPage({ query, cursorParam }: ListRequest): boolean {
-  return ['page', 'offset', 'pageToken', cursorParam].some((param) => query[param] !== undefined && query[param] !== '0');
+  return ['page', 'offset', 'pageToken', cursorParam].some(
+    (param) => query[param] !== undefined && query[param] !== '0',
+  );
 }
 
 /** A list page, or (lists-answer-500) a server error for any page after the first. */
 function page(state: SimulatorState, request: ListRequest, answer: (request: ListRequest) => Reply): Reply {
-  if (state.mutant('lists-answer-500') && laterPage(request)) return { status: 500, body: { error: 'internal', message: 'the page could not be served' } };
+  if (state.mutant('lists-answer-500') && laterPage(request))
+    return { status: 500, body: { error: 'internal', message: 'the page could not be served' } };
   return answer(request);
 }
 
 /** Operations 5–7: consumer upload, the caller's consumers, its subscribed persons. */
 export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
-  resource(app, CONSUMERS_PATH, { api: true, bearer: true, body: 'json' }, {
-    POST: (request, reply) => send(reply, layout.consumersAccepted(uploadConsumers(state, request.clientId, checkUploads(request.body)))),
-    GET: (request, reply) =>
-      send(reply, page(state, listRequest('consumers', request, state, layout), (list) => listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, list))),
-  });
+  resource(
+    app,
+    CONSUMERS_PATH,
+    { api: true, bearer: true, body: 'json' },
+    {
+      POST: (request, reply) =>
+        send(reply, layout.consumersAccepted(uploadConsumers(state, request.clientId, checkUploads(request.body)))),
+      GET: (request, reply) =>
+        send(
+          reply,
+          page(state, listRequest('consumers', request, state, layout), (list) =>
+            listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, list),
+          ),
+        ),
+    },
+  );
 
-  resource(app, '/consumer-intelligence/v3/subscriptions/persons', { api: true, bearer: true }, {
-    GET: (request, reply) =>
-      send(reply, page(state, listRequest('subscriptions', request, state, layout), (list) => listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, list))),
-  });
+  resource(
+    app,
+    '/consumer-intelligence/v3/subscriptions/persons',
+    { api: true, bearer: true },
+    {
+      GET: (request, reply) =>
+        send(
+          reply,
+          page(state, listRequest('subscriptions', request, state, layout), (list) =>
+            listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, list),
+          ),
+        ),
+    },
+  );
 }

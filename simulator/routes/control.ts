@@ -16,8 +16,16 @@ export function registerControlRoutes(app: FastifyInstance, state: SimulatorStat
       return send(reply, { status: 200, body: { reset: true } });
     },
   });
-  resource(app, `${CONTROL_PREFIX}/requests`, control, { GET: (_request, reply) => send(reply, { status: 200, body: requestReport(state) }) });
-  resource(app, `${CONTROL_PREFIX}/persons`, control, { GET: (_request, reply) => send(reply, { status: 200, body: { persons: storedPersons(state) } }) });
-  resource(app, `${CONTROL_PREFIX}/tokens`, control, { GET: (_request, reply) => send(reply, { status: 200, body: { tokens: state.tokens.list() } }) });
-  resource(app, `${CONTROL_PREFIX}/visibility`, control, { GET: (_request, reply) => send(reply, { status: 200, body: visibilityReport(state) }) });
+  resource(app, `${CONTROL_PREFIX}/requests`, control, {
+    GET: (_request, reply) => send(reply, { status: 200, body: requestReport(state) }),
+  });
+  resource(app, `${CONTROL_PREFIX}/persons`, control, {
+    GET: (_request, reply) => send(reply, { status: 200, body: { persons: storedPersons(state) } }),
+  });
+  resource(app, `${CONTROL_PREFIX}/tokens`, control, {
+    GET: (_request, reply) => send(reply, { status: 200, body: { tokens: state.tokens.list() } }),
+  });
+  resource(app, `${CONTROL_PREFIX}/visibility`, control, {
+    GET: (_request, reply) => send(reply, { status: 200, body: visibilityReport(state) }),
+  });
 }

@@ -16,7 +16,8 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
     PUT: (request, reply) => {
       checkSandboxPerson(request.body, { strictBooleans: state.options.strictBooleans });
       const refused = state.options.refusedField;
-      if (refused !== undefined && Object.hasOwn(request.body, refused)) throw badRequest(refused, 'is not accepted by this sandbox');
+      if (refused !== undefined && Object.hasOwn(request.body, refused))
+        throw badRequest(refused, 'is not accepted by this sandbox');
       const ack = putPerson(state, request.clientId, request.body);
       return send(reply, layout.personWritten(state.mutant('gedi-missing') ? { ...ack, gedi: undefined } : ack));
     },
@@ -27,12 +28,22 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
   });
 
   // The vendor's guides call operation 3 without the market segment; the knob serves it only there.
-  resource(app, state.options.personPathElsewhere ? '/consumer-intelligence/v3/persons/:gedi' : '/consumer-intelligence/v3/markets/:market/persons/:gedi', { api: true, bearer: true }, {
-    GET: (request, reply) => {
-      const { market, gedi } = request.params as { market?: string; gedi: string };
-      return send(reply, layout.person(readPerson(state, market === undefined ? undefined : checkMarket(market, 'market'), gedi)));
+  resource(
+    app,
+    state.options.personPathElsewhere
+      ? '/consumer-intelligence/v3/persons/:gedi'
+      : '/consumer-intelligence/v3/markets/:market/persons/:gedi',
+    { api: true, bearer: true },
+    {
+      GET: (request, reply) => {
+        const { market, gedi } = request.params as { market?: string; gedi: string };
+        return send(
+          reply,
+          layout.person(readPerson(state, market === undefined ? undefined : checkMarket(market, 'market'), gedi)),
+        );
+      },
     },
-  });
+  );
 
   resource(app, '/consumer-intelligence/v3/markets/:market/persons/_find', json, {
     POST: (request, reply) => {

@@ -14,9 +14,14 @@ export function registerScreeningRoutes(app: FastifyInstance, state: SimulatorSt
   const prefixes = state.mutant('root-screening-missing') ? [PREFIXES.versioned] : Object.values(PREFIXES);
   for (const prefix of prefixes) {
     for (const subject of SUBJECTS) {
-      resource(app, `${prefix}/${subject}/screening`, { api: true, bearer: true, body: 'json' }, {
-        POST: (request, reply) => send(reply, layout.screening(screen(state, subject, request.body))),
-      });
+      resource(
+        app,
+        `${prefix}/${subject}/screening`,
+        { api: true, bearer: true, body: 'json' },
+        {
+          POST: (request, reply) => send(reply, layout.screening(screen(state, subject, request.body))),
+        },
+      );
     }
   }
 }

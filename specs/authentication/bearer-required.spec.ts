@@ -18,17 +18,28 @@ const UNAUTHORIZED: Record<string, Auth> = {
   'a bearer token the service never issued': { kind: 'raw', authorization: 'Bearer not-a-token-0123456789' },
 };
 
-rule('auth.bearer-required').test('rejects calls without a token or with a token it never issued', async ({ api, config }) => {
-  const lists = { op6: config.paths.consumers, op7: config.paths.subscribedPersons };
-  const attempts = await Given('each list operation with each kind of missing token', async () =>
-    Object.entries(lists).flatMap(([operation, path]) => Object.entries(UNAUTHORIZED).map(([how, auth]) => ({ operation, path, how, auth }))),
-  );
+rule('auth.bearer-required').test(
+  'rejects calls without a token or with a token it never issued',
+  async ({ api, config }) => {
+    const lists = { op6: config.paths.consumers, op7: config.paths.subscribedPersons };
+    const attempts = await Given('each list operation with each kind of missing token', async () =>
+      Object.entries(lists).flatMap(([operation, path]) =>
+        Object.entries(UNAUTHORIZED).map(([how, auth]) => ({ operation, path, how, auth })),
+      ),
+    );
 
-  const answers = await When('the client calls them', () =>
-    Promise.all(attempts.map(async ({ operation, path, how, auth }) => ({ path, how, status: (await api.request('GET', path, { auth, operation, purpose: `call with ${how}` })).status }))),
-  );
+    const answers = await When('the client calls them', () =>
+      Promise.all(
+        attempts.map(async ({ operation, path, how, auth }) => ({
+          path,
+          how,
+          status: (await api.request('GET', path, { auth, operation, purpose: `call with ${how}` })).status,
+        })),
+      ),
+    );
 
-  await Then('every call is rejected with a 4xx', async () => {
-    for (const { path, how, status } of answers) expectRejected({ status }, `GET ${path} with ${how}`);
-  });
-});
+    await Then('every call is rejected with a 4xx', async () => {
+      for (const { path, how, status } of answers) expectRejected({ status }, `GET ${path} with ${how}`);
+    });
+  },
+);

@@ -15,20 +15,25 @@ import { rule } from '../../support/verbs/contract.js';
 import { attachJson, Given, Then, When } from '../../support/evidence/report.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('auth.token-issued').test('issues an access_token for the documented client-credentials request, and accepts it as a bearer token', async ({ run, api, config }) => {
-  const evidence = await Given('the token request this run sent', async () => {
-    await attachJson('token exchange (redacted)', run.tokenEvidence);
-    return run.tokenEvidence;
-  });
+rule('auth.token-issued').test(
+  'issues an access_token for the documented client-credentials request, and accepts it as a bearer token',
+  async ({ run, api, config }) => {
+    const evidence = await Given('the token request this run sent', async () => {
+      await attachJson('token exchange (redacted)', run.tokenEvidence);
+      return run.tokenEvidence;
+    });
 
-  await Then('it answered 2xx with an access_token property', async () => {
-    expectAccepted(evidence, 'the token request');
-    expect(evidence.bodyKeys, 'the token response has an access_token property').toContain('access_token');
-  });
+    await Then('it answered 2xx with an access_token property', async () => {
+      expectAccepted(evidence, 'the token request');
+      expect(evidence.bodyKeys, 'the token response has an access_token property').toContain('access_token');
+    });
 
-  const response = await When('the client lists its consumers with Authorization: Bearer <access_token>', () => api.request('GET', config.paths.consumers, { operation: 'op6', purpose: 'list consumers with the issued token' }));
+    const response = await When('the client lists its consumers with Authorization: Bearer <access_token>', () =>
+      api.request('GET', config.paths.consumers, { operation: 'op6', purpose: 'list consumers with the issued token' }),
+    );
 
-  await Then('the call is accepted', async () => {
-    expectAccepted(response, 'the call with the issued token');
-  });
-});
+    await Then('the call is accepted', async () => {
+      expectAccepted(response, 'the call with the issued token');
+    });
+  },
+);

@@ -12,24 +12,37 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { requestToken, TokenError } from '../../support/run/tokens.js';
 
-rule('auth.wrong-secret-rejected').test('refuses a token to the right client id with a wrong secret', async ({ config, data }) => {
-  const credentials = await Given('the client id with a secret that is not its own', async () => ({
-    clientId: config.client.clientId,
-    clientSecret: data.wrongSecret(),
-  }));
+rule('auth.wrong-secret-rejected').test(
+  'refuses a token to the right client id with a wrong secret',
+  async ({ config, data }) => {
+    const credentials = await Given('the client id with a secret that is not its own', async () => ({
+      clientId: config.client.clientId,
+      clientSecret: data.wrongSecret(),
+    }));
 
-  // Only the token service's own answer is the outcome: a request it throttled or never answered
-  // says nothing about the credentials, and fails as what it is.
-  const outcome = await When('the client requests a token', () => requestToken(config.authUrl, credentials, { purpose: 'Request token with a wrong secret', maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs }).then(
-    () => undefined,
-    (error: unknown) => {
-      if (error instanceof TokenError && error.reason !== 'unreachable' && error.reason !== 'unavailable') return error;
-      throw error;
-    },
-  ));
+    // Only the token service's own answer is the outcome: a request it throttled or never answered
+    // says nothing about the credentials, and fails as what it is.
+    const outcome = await When('the client requests a token', () =>
+      requestToken(config.authUrl, credentials, {
+        purpose: 'Request token with a wrong secret',
+        maxRps: config.maxRps,
+        deadlineMs: config.availabilityTimeoutMs,
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof TokenError && error.reason !== 'unreachable' && error.reason !== 'unavailable')
+            return error;
+          throw error;
+        },
+      ),
+    );
 
-  await Then('the token service rejects the credentials', async () => {
-    expect(outcome, 'a wrong client secret gets no token').toBeInstanceOf(TokenError);
-    expect((outcome as TokenError).reason, 'the token service answered that the credentials were rejected (4xx)').toBe('rejected');
-  });
-});
+    await Then('the token service rejects the credentials', async () => {
+      expect(outcome, 'a wrong client secret gets no token').toBeInstanceOf(TokenError);
+      expect(
+        (outcome as TokenError).reason,
+        'the token service answered that the credentials were rejected (4xx)',
+      ).toBe('rejected');
+    });
+  },
+);

@@ -6,26 +6,34 @@
  *
  * The IDENTIFIED half of the transition (specs/consumers/subscription-created.spec.ts checks the
  * subscription); it may arrive late, so it is waited for. IDENTIFIED counts only as a state field
- * of the consumer's own entry (status, state, …) or an `identified: true` flag on it. Not asserted (not shown): the upload's
- * status (any 2xx), the other consumer states, the layout of the consumer list and of the
- * subscribed persons, their order and paging.
+ * of the consumer's own entry (status, state, …) or an `identified: true` flag on it. Not asserted (not shown): the
+ * upload's status (any 2xx), the other consumer states, the layout of the consumer list and of the subscribed persons,
+ * their order and paging.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { identified } from '../../support/readings/facts.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
-rule('transition.consumer-identified').test('identifies a consumer whose legal id matches an existing person', async ({ persons, consumers, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-  const consumer = data.consumer(stored.person.legalId);
+rule('transition.consumer-identified').test(
+  'identifies a consumer whose legal id matches an existing person',
+  async ({ persons, consumers, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
+    const consumer = data.consumer(stored.person.legalId);
 
-  const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
+    const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
 
-  await Then('the upload is accepted', async () => {
-    expectAccepted(response, 'the upload');
-  });
-  await Then('the consumer is eventually listed as IDENTIFIED', async () => {
-    const record = await consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', (item) => identified(item).holds, 'identification');
-    await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
-  });
-});
+    await Then('the upload is accepted', async () => {
+      expectAccepted(response, 'the upload');
+    });
+    await Then('the consumer is eventually listed as IDENTIFIED', async () => {
+      const record = await consumers.awaitConsumer(
+        consumer.consumerId,
+        'to be listed as IDENTIFIED',
+        (item) => identified(item).holds,
+        'identification',
+      );
+      await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
+    });
+  },
+);

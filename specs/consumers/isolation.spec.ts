@@ -12,23 +12,43 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { containsValue } from '../../support/readings/lookup.js';
 
-rule('consumer.isolation').test("never shows one client's consumers or subscriptions to another client", async ({ persons, consumers, data, secondApi, skipBecause }) => {
-  if (!secondApi) return skipBecause('no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check isolation');
-  const { stored, consumer } = await Given('a consumer of the first client, identified and subscribed, as the first client sees it', async () => {
-    const person = await persons.createAvailable();
-    const upload = data.consumer(person.person.legalId);
-    await consumers.subscribe(person, upload);
-    return { stored: person, consumer: upload };
-  });
-  const other = consumers.as(secondApi);
+rule('consumer.isolation').test(
+  "never shows one client's consumers or subscriptions to another client",
+  async ({ persons, consumers, data, secondApi, skipBecause }) => {
+    if (!secondApi)
+      return skipBecause(
+        'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check ' +
+          'isolation',
+      );
+    const { stored, consumer } = await Given(
+      'a consumer of the first client, identified and subscribed, as the first client sees it',
+      async () => {
+        const person = await persons.createAvailable();
+        const upload = data.consumer(person.person.legalId);
+        await consumers.subscribe(person, upload);
+        return { stored: person, consumer: upload };
+      },
+    );
+    const other = consumers.as(secondApi);
 
-  const [otherConsumers, otherSubscriptions] = await When('the second client lists its consumers and subscribed persons', () =>
-    Promise.all([other.listConsumers(), other.listSubscribedPersons()]),
-  );
+    const [otherConsumers, otherSubscriptions] = await When(
+      'the second client lists its consumers and subscribed persons',
+      () => Promise.all([other.listConsumers(), other.listSubscribedPersons()]),
+    );
 
-  await Then("neither list shows the first client's records", async () => {
-    expect(containsValue(otherConsumers.body, consumer.consumerId), `the second client does not see consumer ${consumer.consumerId}`).toBe(false);
-    expect(containsValue(otherSubscriptions.body, stored.gedi), `the second client does not see the subscription to ${stored.gedi}`).toBe(false);
-    expect(containsValue(otherSubscriptions.body, stored.person.legalId), `the second client does not see legal id ${stored.person.legalId}`).toBe(false);
-  });
-});
+    await Then("neither list shows the first client's records", async () => {
+      expect(
+        containsValue(otherConsumers.body, consumer.consumerId),
+        `the second client does not see consumer ${consumer.consumerId}`,
+      ).toBe(false);
+      expect(
+        containsValue(otherSubscriptions.body, stored.gedi),
+        `the second client does not see the subscription to ${stored.gedi}`,
+      ).toBe(false);
+      expect(
+        containsValue(otherSubscriptions.body, stored.person.legalId),
+        `the second client does not see legal id ${stored.person.legalId}`,
+      ).toBe(false);
+    });
+  },
+);

@@ -20,18 +20,30 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';
 
-rule('consumer.list-uploaded-only').test('never lists a consumer for a person the client uploaded no consumer for', async ({ persons, consumers, data }) => {
-  const { unmatched, identificationTookMs } = await Given('two available persons of the client, a consumer uploaded for the first and identified', async () => {
-    const [matched, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
-    const upload = await consumers.identify(data.consumer(matched.person.legalId));
-    return { unmatched: other, identificationTookMs: Date.now() - upload.receivedAt };
-  });
+rule('consumer.list-uploaded-only').test(
+  'never lists a consumer for a person the client uploaded no consumer for',
+  async ({ persons, consumers, data }) => {
+    const { unmatched, identificationTookMs } = await Given(
+      'two available persons of the client, a consumer uploaded for the first and identified',
+      async () => {
+        const [matched, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
+        const upload = await consumers.identify(data.consumer(matched.person.legalId));
+        return { unmatched: other, identificationTookMs: Date.now() - upload.receivedAt };
+      },
+    );
 
-  const listed = await When(`the client lists its consumers, every page, for as long as that identification took (${identificationTookMs} ms)`, () =>
-    consumers.watchForPerson('consumers', unmatched, identificationTookMs),
-  );
+    const listed = await When(
+      'the client lists its consumers, every page, for as long as that identification took ' +
+        `(${identificationTookMs} ms)`,
+      () => consumers.watchForPerson('consumers', unmatched, identificationTookMs),
+    );
 
-  await Then('no consumer for the second person is ever among them', () =>
-    expectNoFact(listed, `a consumer for person ${unmatched.gedi} (legal id ${unmatched.person.legalId}), for whom none was uploaded, is listed`),
-  );
-});
+    await Then('no consumer for the second person is ever among them', () =>
+      expectNoFact(
+        listed,
+        `a consumer for person ${unmatched.gedi} (legal id ${unmatched.person.legalId}), for whom none was ` +
+          'uploaded, is listed',
+      ),
+    );
+  },
+);

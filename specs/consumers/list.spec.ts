@@ -10,16 +10,23 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('consumer.list-contains-uploaded').test('lists every uploaded consumer, matched or not', async ({ persons, consumers, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-  const uploaded = [data.consumer(stored.person.legalId), data.consumer(data.unknownLegalId())];
+rule('consumer.list-contains-uploaded').test(
+  'lists every uploaded consumer, matched or not',
+  async ({ persons, consumers, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
+    const uploaded = [data.consumer(stored.person.legalId), data.consumer(data.unknownLegalId())];
 
-  const response = await When('the client uploads one consumer matching it and one matching no person', () => consumers.upload(uploaded));
+    const response = await When('the client uploads one consumer matching it and one matching no person', () =>
+      consumers.upload(uploaded),
+    );
 
-  await Then('the upload is accepted', async () => {
-    expectAccepted(response, 'the upload');
-  });
-  for (const consumer of uploaded) {
-    await Then(`consumer ${consumer.consumerId} is eventually listed`, () => consumers.awaitConsumer(consumer.consumerId, 'to be listed'));
-  }
-});
+    await Then('the upload is accepted', async () => {
+      expectAccepted(response, 'the upload');
+    });
+    for (const consumer of uploaded) {
+      await Then(`consumer ${consumer.consumerId} is eventually listed`, () =>
+        consumers.awaitConsumer(consumer.consumerId, 'to be listed'),
+      );
+    }
+  },
+);

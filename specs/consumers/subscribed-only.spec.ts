@@ -16,18 +16,29 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';
 
-rule('subscription.subscribed-only').test('never lists a person of the client that no consumer identified', async ({ persons, consumers, data }) => {
-  const { unsubscribed, subscriptionTookMs } = await Given('two available persons of the client, the first subscribed through a consumer uploaded for it', async () => {
-    const [subscribed, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
-    const upload = await consumers.subscribe(subscribed, data.consumer(subscribed.person.legalId));
-    return { unsubscribed: other, subscriptionTookMs: Date.now() - upload.receivedAt };
-  });
+rule('subscription.subscribed-only').test(
+  'never lists a person of the client that no consumer identified',
+  async ({ persons, consumers, data }) => {
+    const { unsubscribed, subscriptionTookMs } = await Given(
+      'two available persons of the client, the first subscribed through a consumer uploaded for it',
+      async () => {
+        const [subscribed, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
+        const upload = await consumers.subscribe(subscribed, data.consumer(subscribed.person.legalId));
+        return { unsubscribed: other, subscriptionTookMs: Date.now() - upload.receivedAt };
+      },
+    );
 
-  const listed = await When(`the client lists its subscribed persons, every page, for as long as that subscription took (${subscriptionTookMs} ms)`, () =>
-    consumers.watchForPerson('subscribed persons', unsubscribed, subscriptionTookMs),
-  );
+    const listed = await When(
+      'the client lists its subscribed persons, every page, for as long as that subscription took ' +
+        `(${subscriptionTookMs} ms)`,
+      () => consumers.watchForPerson('subscribed persons', unsubscribed, subscriptionTookMs),
+    );
 
-  await Then('the second person, for whom no consumer was uploaded, is never among them', () =>
-    expectNoFact(listed, `person ${unsubscribed.gedi}, whom no consumer identified, is listed among the subscribed persons`),
-  );
-});
+    await Then('the second person, for whom no consumer was uploaded, is never among them', () =>
+      expectNoFact(
+        listed,
+        `person ${unsubscribed.gedi}, whom no consumer identified, is listed among the subscribed persons`,
+      ),
+    );
+  },
+);

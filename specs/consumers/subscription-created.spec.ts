@@ -12,13 +12,20 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('transition.subscription-created').test('creates a subscription to the person a consumer was identified with', async ({ persons, consumers, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
+rule('transition.subscription-created').test(
+  'creates a subscription to the person a consumer was identified with',
+  async ({ persons, consumers, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
 
-  const response = await When('the client uploads a consumer with its legal id', () => consumers.upload([data.consumer(stored.person.legalId)]));
+    const response = await When('the client uploads a consumer with its legal id', () =>
+      consumers.upload([data.consumer(stored.person.legalId)]),
+    );
 
-  await Then('the upload is accepted', async () => {
-    expectAccepted(response, 'the upload');
-  });
-  await Then('the person eventually appears among the subscribed persons', () => consumers.awaitSubscription(stored, 'to be subscribed', undefined, 'subscription'));
-});
+    await Then('the upload is accepted', async () => {
+      expectAccepted(response, 'the upload');
+    });
+    await Then('the person eventually appears among the subscribed persons', () =>
+      consumers.awaitSubscription(stored, 'to be subscribed', undefined, 'subscription'),
+    );
+  },
+);

@@ -11,18 +11,31 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { ownsValue } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
-rule('subscription.latest-version').test('shows the latest version of a subscribed person after it is updated', async ({ persons, consumers, data }) => {
-  const stored = await Given('a person that a consumer of this client is subscribed to', async () => {
-    const person = await persons.createAvailable();
-    await consumers.subscribe(person, data.consumer(person.person.legalId));
-    return person;
-  });
-  const familyName = data.familyName(stored.person);
+rule('subscription.latest-version').test(
+  'shows the latest version of a subscribed person after it is updated',
+  async ({ persons, consumers, data }) => {
+    const stored = await Given('a person that a consumer of this client is subscribed to', async () => {
+      const person = await persons.createAvailable();
+      await consumers.subscribe(person, data.consumer(person.person.legalId));
+      return person;
+    });
+    const familyName = data.familyName(stored.person);
 
-  await When(`the person is updated with the family name ${familyName}`, () => persons.store({ ...stored.person, familyName }));
+    await When(`the person is updated with the family name ${familyName}`, () =>
+      persons.store({ ...stored.person, familyName }),
+    );
 
-  await Then('the subscribed person eventually shows the new family name', async () => {
-    const entry = await consumers.awaitSubscription(stored, `to show the family name ${familyName}`, (item) => ownsValue(item, familyName).holds, 'subscription-update');
-    await expectFact(ownsValue(entry, familyName), `the subscribed person's own record shows the family name ${familyName}`);
-  });
-});
+    await Then('the subscribed person eventually shows the new family name', async () => {
+      const entry = await consumers.awaitSubscription(
+        stored,
+        `to show the family name ${familyName}`,
+        (item) => ownsValue(item, familyName).holds,
+        'subscription-update',
+      );
+      await expectFact(
+        ownsValue(entry, familyName),
+        `the subscribed person's own record shows the family name ${familyName}`,
+      );
+    });
+  },
+);

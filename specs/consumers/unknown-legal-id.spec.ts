@@ -17,27 +17,36 @@ import { containsValue } from '../../support/readings/lookup.js';
 import { identified } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 
-rule('consumer.unknown-not-identified').test('does not identify, nor subscribe to, a consumer whose legal id matches no person', async ({ persons, consumers, data }) => {
-  const unknownLegalId = data.unknownLegalId();
-  const unmatched = data.consumer(unknownLegalId);
-  const stored = await Given('a consumer with a legal id of no person, already listed, and an available person', async () => {
-    const upload = await consumers.upload([unmatched]);
-    expectAccepted(upload, 'the upload');
-    await consumers.awaitConsumer(unmatched.consumerId, 'to be listed');
-    return persons.createAvailable();
-  });
+rule('consumer.unknown-not-identified').test(
+  'does not identify, nor subscribe to, a consumer whose legal id matches no person',
+  async ({ persons, consumers, data }) => {
+    const unknownLegalId = data.unknownLegalId();
+    const unmatched = data.consumer(unknownLegalId);
+    const stored = await Given(
+      'a consumer with a legal id of no person, already listed, and an available person',
+      async () => {
+        const upload = await consumers.upload([unmatched]);
+        expectAccepted(upload, 'the upload');
+        await consumers.awaitConsumer(unmatched.consumerId, 'to be listed');
+        return persons.createAvailable();
+      },
+    );
 
-  await When('a consumer matching the person is uploaded later and has been identified and subscribed', () =>
-    consumers.subscribe(stored, data.consumer(stored.person.legalId)),
-  );
+    await When('a consumer matching the person is uploaded later and has been identified and subscribed', () =>
+      consumers.subscribe(stored, data.consumer(stored.person.legalId)),
+    );
 
-  await Then('the unmatched consumer is not IDENTIFIED', async () => {
-    const record = await consumers.lookUpConsumer(unmatched.consumerId);
-    expect(record, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
-    await expectNoFact(identified(record), `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is IDENTIFIED`);
-  });
-  await Then('no subscribed person carries the unknown legal id', async () => {
-    const subscribed = await consumers.listSubscribedPersons();
-    expect(containsValue(subscribed.body, unknownLegalId), `no subscription names ${unknownLegalId}`).toBe(false);
-  });
-});
+    await Then('the unmatched consumer is not IDENTIFIED', async () => {
+      const record = await consumers.lookUpConsumer(unmatched.consumerId);
+      expect(record, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
+      await expectNoFact(
+        identified(record),
+        `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is IDENTIFIED`,
+      );
+    });
+    await Then('no subscribed person carries the unknown legal id', async () => {
+      const subscribed = await consumers.listSubscribedPersons();
+      expect(containsValue(subscribed.body, unknownLegalId), `no subscription names ${unknownLegalId}`).toBe(false);
+    });
+  },
+);

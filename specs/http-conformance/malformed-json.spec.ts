@@ -11,19 +11,20 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { bodyOperations, expectClientErrors, sendBadBody } from '../../support/verbs/conformance.js';
-import type { BodyOperation } from '../../support/verbs/conformance.js';
+import { bodyOperations, expectClientErrorsFor, sendBadBodies } from '../../support/verbs/conformance.js';
 
-rule('http.malformed-json-rejected').test('answers malformed JSON with a 4xx on every operation that takes a body, never 2xx or 5xx', async ({ api, screeningApi, config }) => {
-  const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
-  const body = { contentType: 'application/json', text: '{"id": "ct-malformed", "country": ' };
+rule('http.malformed-json-rejected').test(
+  'answers malformed JSON with a 4xx on every operation that takes a body, never 2xx or 5xx',
+  async ({ api, screeningApi, config }) => {
+    const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
+    const body = { contentType: 'application/json', text: '{"id": "ct-malformed", "country": ' };
 
-  const answers = await When('the client sends each a JSON body cut off in the middle', () =>
-    Promise.all(operations.map((operation) => sendBadBody({ api, screeningApi }, config, operation, body, 'bad input: malformed JSON'))),
-  );
+    const answers = await When('the client sends each a JSON body cut off in the middle', () =>
+      sendBadBodies({ api, screeningApi }, config, operations, body, 'bad input: malformed JSON'),
+    );
 
-  await Then('every operation answers with a client error', async () => {
-    const sent = ({ method, path }: BodyOperation) => `${method} ${path} with malformed JSON`;
-    expectClientErrors(answers.map((response, index) => ({ response, what: sent(operations[index]!) })));
-  });
-});
+    await Then('every operation answers with a client error', async () => {
+      expectClientErrorsFor(operations, answers, ({ method, path }) => `${method} ${path} with malformed JSON`);
+    });
+  },
+);

@@ -13,19 +13,20 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { bodyOperations, expectClientErrors, sendBadBody } from '../../support/verbs/conformance.js';
-import type { BodyOperation } from '../../support/verbs/conformance.js';
+import { bodyOperations, expectClientErrorsFor, sendBadBodies } from '../../support/verbs/conformance.js';
 
-rule('http.unsupported-media-type-rejected').test('answers a body that is not JSON with a 4xx, never 2xx or 5xx', async ({ api, screeningApi, config }) => {
-  const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
-  const body = { contentType: 'application/xml', text: '<person><market>SE</market></person>' };
+rule('http.unsupported-media-type-rejected').test(
+  'answers a body that is not JSON with a 4xx, never 2xx or 5xx',
+  async ({ api, screeningApi, config }) => {
+    const operations = await Given('the operations that take a JSON body', async () => bodyOperations(config));
+    const body = { contentType: 'application/xml', text: '<person><market>SE</market></person>' };
 
-  const answers = await When('the client sends each an XML body with Content-Type application/xml', () =>
-    Promise.all(operations.map((operation) => sendBadBody({ api, screeningApi }, config, operation, body, 'bad input: not JSON'))),
-  );
+    const answers = await When('the client sends each an XML body with Content-Type application/xml', () =>
+      sendBadBodies({ api, screeningApi }, config, operations, body, 'bad input: not JSON'),
+    );
 
-  await Then('every operation answers with a client error', async () => {
-    const sent = ({ method, path }: BodyOperation) => `${method} ${path} with an XML body`;
-    expectClientErrors(answers.map((response, index) => ({ response, what: sent(operations[index]!) })));
-  });
-});
+    await Then('every operation answers with a client error', async () => {
+      expectClientErrorsFor(operations, answers, ({ method, path }) => `${method} ${path} with an XML body`);
+    });
+  },
+);

@@ -11,25 +11,34 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { bodyOperations, expectClientErrors, sendBadBody } from '../../support/verbs/conformance.js';
+import { bodyOperations, expectClientErrorsFor, sendBadBodies } from '../../support/verbs/conformance.js';
 
-rule('http.wrong-json-type-rejected').test('answers a JSON body of the wrong type with a 4xx, never 2xx or 5xx', async ({ api, screeningApi, config }) => {
-  const operations = await Given('the operations that take a JSON body, and the type each does not take', async () => bodyOperations(config));
-
-  const answers = await When('the client sends an array for an object and an object for an array', () =>
-    Promise.all(
-      operations.map((operation) =>
-        sendBadBody({ api, screeningApi }, config, operation, { contentType: 'application/json', text: operation.takes === 'array' ? '{"market": "SE"}' : '[{"market": "SE"}]' }, 'bad input: wrong JSON type'),
-      ),
-    ),
-  );
-
-  await Then('every operation answers with a client error', async () => {
-    expectClientErrors(
-      answers.map((response, index) => {
-        const { method, path, takes } = operations[index]!;
-        return { response, what: `${method} ${path} with a JSON ${takes === 'array' ? 'object' : 'array'}` };
-      }),
+rule('http.wrong-json-type-rejected').test(
+  'answers a JSON body of the wrong type with a 4xx, never 2xx or 5xx',
+  async ({ api, screeningApi, config }) => {
+    const operations = await Given('the operations that take a JSON body, and the type each does not take', async () =>
+      bodyOperations(config),
     );
-  });
-});
+
+    const answers = await When('the client sends an array for an object and an object for an array', () =>
+      sendBadBodies(
+        { api, screeningApi },
+        config,
+        operations,
+        (operation) => ({
+          contentType: 'application/json',
+          text: operation.takes === 'array' ? '{"market": "SE"}' : '[{"market": "SE"}]',
+        }),
+        'bad input: wrong JSON type',
+      ),
+    );
+
+    await Then('every operation answers with a client error', async () => {
+      expectClientErrorsFor(
+        operations,
+        answers,
+        ({ method, path, takes }) => `${method} ${path} with a JSON ${takes === 'array' ? 'object' : 'array'}`,
+      );
+    });
+  },
+);

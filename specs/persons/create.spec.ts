@@ -26,13 +26,18 @@ rule('person.create-returns-gedi').test('answers a new sandbox person with its g
   });
 });
 
-rule('person.eventually-available').test('makes a new person retrievable by gedi within the market and findable by legal id, eventually', async ({ persons }) => {
-  const stored = await Given('a person that was just created', () => persons.create());
+rule('person.eventually-available').test(
+  'makes a new person retrievable by gedi within the market and findable by legal id, eventually',
+  async ({ persons }) => {
+    const stored = await Given('a person that was just created', () => persons.create());
 
-  const record = await When('the client retries operation 3 until the person is available', () => persons.awaitRetrievable(stored));
+    const record = await When('the client retries operation 3 until the person is available', () =>
+      persons.awaitRetrievable(stored),
+    );
 
-  await Then('the record describes that person', async () => {
-    await expectFact(describes(record, stored), `the record is person ${stored.gedi}'s own: its gedi or legal id`);
-  });
-  await Then('operation 4 finds it by its legal id', () => persons.awaitFindable(stored));
-});
+    await Then('the record describes that person', async () => {
+      await expectFact(describes(record, stored), `the record is person ${stored.gedi}'s own: its gedi or legal id`);
+    });
+    await Then('operation 4 finds it by its legal id', () => persons.awaitFindable(stored));
+  },
+);

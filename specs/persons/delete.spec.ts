@@ -10,17 +10,20 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('transition.delete').test('deletes the custom person with that id: eventually neither retrievable nor findable', async ({ persons }) => {
-  const stored = await Given('an available person that is also findable', async () => {
-    const person = await persons.createAvailable();
-    await persons.awaitFindable(person);
-    return person;
-  });
+rule('transition.delete').test(
+  'deletes the custom person with that id: eventually neither retrievable nor findable',
+  async ({ persons }) => {
+    const stored = await Given('an available person that is also findable', async () => {
+      const person = await persons.createAvailable();
+      await persons.awaitFindable(person);
+      return person;
+    });
 
-  const response = await When('the client DELETEs with only its id', () => persons.delete(stored.person.id));
+    const response = await When('the client DELETEs with only its id', () => persons.delete(stored.person.id));
 
-  await Then('the DELETE is accepted', async () => {
-    expectAccepted(response, 'the DELETE');
-  });
-  await Then('the person is eventually gone from operations 3 and 4', () => persons.awaitGone(stored));
-});
+    await Then('the DELETE is accepted', async () => {
+      expectAccepted(response, 'the DELETE');
+    });
+    await Then('the person is eventually gone from operations 3 and 4', () => persons.awaitGone(stored));
+  },
+);

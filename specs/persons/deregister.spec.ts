@@ -14,19 +14,34 @@ import { containsValue } from '../../support/readings/lookup.js';
 import { personFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
-rule('transition.deregister').test('marks the person deregistered, with the reason given', async ({ persons, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-  const reason = data.deregistrationReason();
+rule('transition.deregister').test(
+  'marks the person deregistered, with the reason given',
+  async ({ persons, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
+    const reason = data.deregistrationReason();
 
-  await When('the client PUTs the person with deregistered true and a reason', () =>
-    persons.store({ ...stored.person, deregistered: true, deregisteredReason: reason, deregisteredDate: data.pastDate() }),
-  );
+    await When('the client PUTs the person with deregistered true and a reason', () =>
+      persons.store({
+        ...stored.person,
+        deregistered: true,
+        deregisteredReason: reason,
+        deregisteredDate: data.pastDate(),
+      }),
+    );
 
-  const record = await Then('the person is eventually shown deregistered', () =>
-    persons.awaitRetrievable(stored, 'to be marked deregistered', (body) => personFlag(body, 'deregistered').holds, 'update'),
-  );
-  await Then('the mark is on the person itself', () => expectFact(personFlag(record, 'deregistered'), `person ${stored.gedi} is marked deregistered`));
-  await Then('the record carries the reason', async () => {
-    expect(containsValue(record, reason), `the reason "${reason}" is in the record`).toBe(true);
-  });
-});
+    const record = await Then('the person is eventually shown deregistered', () =>
+      persons.awaitRetrievable(
+        stored,
+        'to be marked deregistered',
+        (body) => personFlag(body, 'deregistered').holds,
+        'update',
+      ),
+    );
+    await Then('the mark is on the person itself', () =>
+      expectFact(personFlag(record, 'deregistered'), `person ${stored.gedi} is marked deregistered`),
+    );
+    await Then('the record carries the reason', async () => {
+      expect(containsValue(record, reason), `the reason "${reason}" is in the record`).toBe(true);
+    });
+  },
+);

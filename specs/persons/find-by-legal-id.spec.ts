@@ -22,20 +22,40 @@ import { containsValue } from '../../support/readings/lookup.js';
 import { personsWithoutLegalId, personWithLegalId } from '../../support/readings/facts.js';
 import { expectFact, expectNoFact } from '../../support/evidence/expectations.js';
 
-rule('person.find-by-legal-id').test('finds the person matching the legal id, and no person with another legal id', async ({ persons }) => {
-  const pair = await Given('two available persons with different legal ids', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
+rule('person.find-by-legal-id').test(
+  'finds the person matching the legal id, and no person with another legal id',
+  async ({ persons }) => {
+    const pair = await Given('two available persons with different legal ids', () =>
+      Promise.all([persons.createAvailable(), persons.createAvailable()]),
+    );
 
-  const answers = await When('the client finds each by its legal id', () =>
-    Promise.all(pair.map((wanted, index) => persons.awaitFindable(wanted, [pair[1 - index]!]))),
-  );
+    const answers = await When('the client finds each by its legal id', () =>
+      Promise.all(pair.map((wanted, index) => persons.awaitFindable(wanted, [pair[1 - index]!]))),
+    );
 
-  for (const [index, wanted] of pair.entries()) {
-    const [found, other, legalId] = [answers[index], pair[1 - index]!, wanted.person.legalId];
-    await Then(`the answer to legal id ${legalId} holds the matching person, and only persons with that legal id`, async () => {
-      await expectFact(personWithLegalId(found, legalId), `a person record of the answer carries legal id ${legalId}`);
-      await expectNoFact(personsWithoutLegalId(found, legalId), `a person record of the answer to ${legalId} without that legal id`);
-      expect(containsValue(found, other.person.legalId), `the other person's legal id ${other.person.legalId} is not in the answer to ${legalId}`).toBe(false);
-      expect(containsValue(found, other.gedi), `the other person's gedi ${other.gedi} is not in the answer to ${legalId}`).toBe(false);
-    });
-  }
-});
+    for (const [index, wanted] of pair.entries()) {
+      const [found, other, legalId] = [answers[index], pair[1 - index]!, wanted.person.legalId];
+      await Then(
+        `the answer to legal id ${legalId} holds the matching person, and only persons with that legal id`,
+        async () => {
+          await expectFact(
+            personWithLegalId(found, legalId),
+            `a person record of the answer carries legal id ${legalId}`,
+          );
+          await expectNoFact(
+            personsWithoutLegalId(found, legalId),
+            `a person record of the answer to ${legalId} without that legal id`,
+          );
+          expect(
+            containsValue(found, other.person.legalId),
+            `the other person's legal id ${other.person.legalId} is not in the answer to ${legalId}`,
+          ).toBe(false);
+          expect(
+            containsValue(found, other.gedi),
+            `the other person's gedi ${other.gedi} is not in the answer to ${legalId}`,
+          ).toBe(false);
+        },
+      );
+    }
+  },
+);

@@ -13,16 +13,23 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { containsValue } from '../../support/readings/lookup.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('person.first-sample-accepted').test('accepts a person sent with firstName instead of firstNames, as in the first sample', async ({ persons, data }) => {
-  const person = await Given('a person shaped like the first documented sample', async () => data.firstSamplePerson());
+rule('person.first-sample-accepted').test(
+  'accepts a person sent with firstName instead of firstNames, as in the first sample',
+  async ({ persons, data }) => {
+    const person = await Given('a person shaped like the first documented sample', async () =>
+      data.firstSamplePerson(),
+    );
 
-  const response = await When('the client PUTs it', () => persons.put(person));
+    const response = await When('the client PUTs it', () => persons.put(person));
 
-  const stored = await Then('the sandbox accepts it and answers its gedi', async () => {
-    expectAccepted(response, 'the PUT');
-    return persons.acknowledged(person, response);
-  });
-  await Then('the person becomes available with that first name', () =>
-    persons.awaitRetrievable(stored, `to show the first name ${person.firstName}`, (record) => containsValue(record, person.firstName!)),
-  );
-});
+    const stored = await Then('the sandbox accepts it and answers its gedi', async () => {
+      expectAccepted(response, 'the PUT');
+      return persons.acknowledged(person, response);
+    });
+    await Then('the person becomes available with that first name', () =>
+      persons.awaitRetrievable(stored, `to show the first name ${person.firstName}`, (record) =>
+        containsValue(record, person.firstName!),
+      ),
+    );
+  },
+);

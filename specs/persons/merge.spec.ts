@@ -19,27 +19,37 @@ import { mergedInto } from '../../support/readings/facts.js';
 import { expectFact, expectRejected } from '../../support/evidence/expectations.js';
 
 rule('transition.merge').test('merges a person into an existing person named by merged.gedi', async ({ persons }) => {
-  const [target, source] = await Given('two available persons', () => Promise.all([persons.createAvailable(), persons.createAvailable()]));
+  const [target, source] = await Given('two available persons', () =>
+    Promise.all([persons.createAvailable(), persons.createAvailable()]),
+  );
 
   await When('the client PUTs the second person with merged.gedi naming the first', () =>
     persons.store({ ...source.person, merged: { gedi: target.gedi } }),
   );
 
   await Then('the second person is eventually shown merged into the first', async () => {
-    const record = await persons.awaitRecord(source.gedi, `to be merged into ${target.gedi}`, (body) => mergedInto(body, source, target).holds, 'merge');
+    const record = await persons.awaitRecord(
+      source.gedi,
+      `to be merged into ${target.gedi}`,
+      (body) => mergedInto(body, source, target).holds,
+      'merge',
+    );
     await expectFact(mergedInto(record, source, target), `${source.gedi} is merged into ${target.gedi}`);
   });
 });
 
-rule('transition.merge-unknown-rejected').test('rejects a merge into a gedi that does not exist', async ({ persons, data }) => {
-  const stored = await Given('an available person', () => persons.createAvailable());
-  const unknownGedi = data.unknownGedi(stored.gedi);
+rule('transition.merge-unknown-rejected').test(
+  'rejects a merge into a gedi that does not exist',
+  async ({ persons, data }) => {
+    const stored = await Given('an available person', () => persons.createAvailable());
+    const unknownGedi = data.unknownGedi(stored.gedi);
 
-  const response = await When(`the client PUTs it with merged.gedi naming ${unknownGedi}, which no person has`, () =>
-    persons.put({ ...stored.person, merged: { gedi: unknownGedi } }, 'PUT with an unknown merge target'),
-  );
+    const response = await When(`the client PUTs it with merged.gedi naming ${unknownGedi}, which no person has`, () =>
+      persons.put({ ...stored.person, merged: { gedi: unknownGedi } }, 'PUT with an unknown merge target'),
+    );
 
-  await Then('the PUT is rejected with a 4xx', async () => {
-    expectRejected(response, 'a merge into an unknown gedi');
-  });
-});
+    await Then('the PUT is rejected with a 4xx', async () => {
+      expectRejected(response, 'a merge into an unknown gedi');
+    });
+  },
+);

@@ -17,15 +17,25 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { relativeFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
-rule('transition.relationship-death').test('marks the related person deceased when its relationship has a dateOfDeath', async ({ persons, data }) => {
-  const stored = await Given('an available person with a parent', () => persons.createAvailable());
-  const relative = { ...stored.person.relationshipList![0]!, dateOfDeath: data.pastDate() };
+rule('transition.relationship-death').test(
+  'marks the related person deceased when its relationship has a dateOfDeath',
+  async ({ persons, data }) => {
+    const stored = await Given('an available person with a parent', () => persons.createAvailable());
+    const relative = { ...stored.person.relationshipList![0]!, dateOfDeath: data.pastDate() };
 
-  const written = await When('the client PUTs the person again, with a date of death for that parent', () => persons.store({ ...stored.person, relationshipList: [relative] }));
+    const written = await When('the client PUTs the person again, with a date of death for that parent', () =>
+      persons.store({ ...stored.person, relationshipList: [relative] }),
+    );
 
-  const legalId = relative.legalId!.socialSecurityNumber!;
-  await Then('the related person is eventually shown deceased', async () => {
-    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deceased`, (body) => relativeFlag(body, legalId, 'deceased').holds, 'relationship-death');
-    await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);
-  });
-});
+    const legalId = relative.legalId!.socialSecurityNumber!;
+    await Then('the related person is eventually shown deceased', async () => {
+      const record = await persons.awaitRetrievable(
+        written,
+        `to show the relative ${legalId} deceased`,
+        (body) => relativeFlag(body, legalId, 'deceased').holds,
+        'relationship-death',
+      );
+      await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);
+    });
+  },
+);

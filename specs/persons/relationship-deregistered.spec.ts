@@ -16,15 +16,29 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { relativeFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
-rule('transition.relationship-deregistered').test('marks the related person deregistered when its relationship says deregistered', async ({ persons, data }) => {
-  const stored = await Given('an available person with a parent', () => persons.createAvailable());
-  const relative = { ...stored.person.relationshipList![0]!, deregistered: true, deregisteredReason: data.deregistrationReason() };
+rule('transition.relationship-deregistered').test(
+  'marks the related person deregistered when its relationship says deregistered',
+  async ({ persons, data }) => {
+    const stored = await Given('an available person with a parent', () => persons.createAvailable());
+    const relative = {
+      ...stored.person.relationshipList![0]!,
+      deregistered: true,
+      deregisteredReason: data.deregistrationReason(),
+    };
 
-  const written = await When('the client PUTs the person again, with that parent deregistered', () => persons.store({ ...stored.person, relationshipList: [relative] }));
+    const written = await When('the client PUTs the person again, with that parent deregistered', () =>
+      persons.store({ ...stored.person, relationshipList: [relative] }),
+    );
 
-  const legalId = relative.legalId!.socialSecurityNumber!;
-  await Then('the related person is eventually shown deregistered', async () => {
-    const record = await persons.awaitRetrievable(written, `to show the relative ${legalId} deregistered`, (body) => relativeFlag(body, legalId, 'deregistered').holds, 'relationship-deregistration');
-    await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
-  });
-});
+    const legalId = relative.legalId!.socialSecurityNumber!;
+    await Then('the related person is eventually shown deregistered', async () => {
+      const record = await persons.awaitRetrievable(
+        written,
+        `to show the relative ${legalId} deregistered`,
+        (body) => relativeFlag(body, legalId, 'deregistered').holds,
+        'relationship-deregistration',
+      );
+      await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);
+    });
+  },
+);

@@ -16,13 +16,20 @@ import { expectAccepted, expectFact } from '../../support/evidence/expectations.
 rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
 
-  const response = await When('the client DELETEs with removed true plus the person fields', () => persons.markRemoved(stored.person));
+  const response = await When('the client DELETEs with removed true plus the person fields', () =>
+    persons.markRemoved(stored.person),
+  );
 
   await Then('the DELETE is accepted', async () => {
     expectAccepted(response, 'the DELETE');
   });
   await Then('the person is eventually shown as removed', async () => {
-    const record = await persons.awaitRetrievable(stored, 'to be marked as removed', (body) => personFlag(body, 'removed').holds, 'remove');
+    const record = await persons.awaitRetrievable(
+      stored,
+      'to be marked as removed',
+      (body) => personFlag(body, 'removed').holds,
+      'remove',
+    );
     await expectFact(personFlag(record, 'removed'), `person ${stored.gedi} is marked removed`);
   });
 });

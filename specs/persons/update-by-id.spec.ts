@@ -12,16 +12,24 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { ownsValue } from '../../support/readings/facts.js';
 
-rule('person.update-by-id').test('updates the same person, keeping its gedi, when the id already exists', async ({ persons, data }) => {
-  const original = await Given('an available person', () => persons.createAvailable());
-  const changed = { ...original.person, familyName: data.familyName(original.person) };
+rule('person.update-by-id').test(
+  'updates the same person, keeping its gedi, when the id already exists',
+  async ({ persons, data }) => {
+    const original = await Given('an available person', () => persons.createAvailable());
+    const changed = { ...original.person, familyName: data.familyName(original.person) };
 
-  const updated = await When('the client PUTs the same id with a new family name', () => persons.store(changed));
+    const updated = await When('the client PUTs the same id with a new family name', () => persons.store(changed));
 
-  await Then('the answer names the same gedi', async () => {
-    expect(updated.gedi, 'a PUT with an existing id answers the gedi of that person').toBe(original.gedi);
-  });
-  await Then('the new family name becomes visible on that gedi', () =>
-    persons.awaitRetrievable(original, `to show the family name ${changed.familyName}`, (record) => ownsValue(record, changed.familyName).holds, 'update'),
-  );
-});
+    await Then('the answer names the same gedi', async () => {
+      expect(updated.gedi, 'a PUT with an existing id answers the gedi of that person').toBe(original.gedi);
+    });
+    await Then('the new family name becomes visible on that gedi', () =>
+      persons.awaitRetrievable(
+        original,
+        `to show the family name ${changed.familyName}`,
+        (record) => ownsValue(record, changed.familyName).holds,
+        'update',
+      ),
+    );
+  },
+);

@@ -14,17 +14,25 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('screening.company-test-cases').test('answers the two company test references with different predefined results', async ({ screening }) => {
-  const requests = await Given('both company test references', async () => [
-    screening.companyRequest(TEST_REFERENCES.firstCompany),
-    screening.companyRequest(TEST_REFERENCES.secondCompany),
-  ]);
+rule('screening.company-test-cases').test(
+  'answers the two company test references with different predefined results',
+  async ({ screening }) => {
+    const requests = await Given('both company test references', async () => [
+      screening.companyRequest(TEST_REFERENCES.firstCompany),
+      screening.companyRequest(TEST_REFERENCES.secondCompany),
+    ]);
 
-  const [first, second] = await When('the client screens both companies', () => Promise.all(requests.map((request) => screening.screenCompany(request))));
+    const [first, second] = await When('the client screens both companies', () =>
+      Promise.all(requests.map((request) => screening.screenCompany(request))),
+    );
 
-  await Then('both answer 2xx with different results', async () => {
-    expectAccepted(first!, 'company_test_case_01');
-    expectAccepted(second!, 'company_test_case_02');
-    expect(screeningOutcome(first!.body, requests[0]!), 'the two company test cases give different results').not.toEqual(screeningOutcome(second!.body, requests[1]!));
-  });
-});
+    await Then('both answer 2xx with different results', async () => {
+      expectAccepted(first!, 'company_test_case_01');
+      expectAccepted(second!, 'company_test_case_02');
+      expect(
+        screeningOutcome(first!.body, requests[0]!),
+        'the two company test cases give different results',
+      ).not.toEqual(screeningOutcome(second!.body, requests[1]!));
+    });
+  },
+);

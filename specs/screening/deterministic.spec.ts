@@ -11,31 +11,46 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { screeningOutcome, TEST_REFERENCES, type CompanyScreeningRequest, type PersonScreeningRequest } from '../../support/verbs/screening.js';
+import {
+  screeningOutcome,
+  TEST_REFERENCES,
+  type CompanyScreeningRequest,
+  type PersonScreeningRequest,
+} from '../../support/verbs/screening.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 const CALLS = 3;
 
-rule('screening.deterministic').test('answers each test reference with the same result on every call', async ({ screening, data }) => {
-  const requests = await Given('the person test request and both company test requests', async () => [
-    { request: screening.personRequest(TEST_REFERENCES.politician, data.personName()), send: (request: object) => screening.screenPerson(request as PersonScreeningRequest) },
-    ...[TEST_REFERENCES.firstCompany, TEST_REFERENCES.secondCompany].map((reference) => ({
-      request: screening.companyRequest(reference),
-      send: (request: object) => screening.screenCompany(request as CompanyScreeningRequest),
-    })),
-  ]);
+rule('screening.deterministic').test(
+  'answers each test reference with the same result on every call',
+  async ({ screening, data }) => {
+    const requests = await Given('the person test request and both company test requests', async () => [
+      {
+        request: screening.personRequest(TEST_REFERENCES.politician, data.personName()),
+        send: (request: object) => screening.screenPerson(request as PersonScreeningRequest),
+      },
+      ...[TEST_REFERENCES.firstCompany, TEST_REFERENCES.secondCompany].map((reference) => ({
+        request: screening.companyRequest(reference),
+        send: (request: object) => screening.screenCompany(request as CompanyScreeningRequest),
+      })),
+    ]);
 
-  const answers = await When(`the client sends each request ${CALLS} times`, () =>
-    Promise.all(requests.map(({ request, send }) => Promise.all(Array.from({ length: CALLS }, () => send(request))))),
-  );
+    const answers = await When(`the client sends each request ${CALLS} times`, () =>
+      Promise.all(requests.map(({ request, send }) => Promise.all(Array.from({ length: CALLS }, () => send(request))))),
+    );
 
-  await Then('every answer is 2xx and each reference answers the same test case every time', async () => {
-    requests.forEach(({ request }, index) => {
-      const [first, ...later] = answers[index]!;
-      for (const [call, answer] of [first!, ...later].entries()) expectAccepted(answer, `call ${call + 1} of ${(request as { reference: string }).reference}`);
-      for (const [call, answer] of later.entries()) {
-        expect(screeningOutcome(answer.body, request), `${(request as { reference: string }).reference} answered differently on call ${call + 2}`).toEqual(screeningOutcome(first!.body, request));
-      }
+    await Then('every answer is 2xx and each reference answers the same test case every time', async () => {
+      requests.forEach(({ request }, index) => {
+        const [first, ...later] = answers[index]!;
+        for (const [call, answer] of [first!, ...later].entries())
+          expectAccepted(answer, `call ${call + 1} of ${(request as { reference: string }).reference}`);
+        for (const [call, answer] of later.entries()) {
+          expect(
+            screeningOutcome(answer.body, request),
+            `${(request as { reference: string }).reference} answered differently on call ${call + 2}`,
+          ).toEqual(screeningOutcome(first!.body, request));
+        }
+      });
     });
-  });
-});
+  },
+);

@@ -16,15 +16,18 @@ import { TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { pepHit } from '../../support/readings/facts.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
-rule('screening.person-test-case').test('screens person_test_case_01 as a politically exposed person', async ({ screening, data }) => {
-  const request = await Given('the person test reference with the service\'s own provider', async () =>
-    screening.personRequest(TEST_REFERENCES.politician, data.personName()),
-  );
+rule('screening.person-test-case').test(
+  'screens person_test_case_01 as a politically exposed person',
+  async ({ screening, data }) => {
+    const request = await Given("the person test reference with the service's own provider", async () =>
+      screening.personRequest(TEST_REFERENCES.politician, data.personName()),
+    );
 
-  const response = await When('the client screens the person', () => screening.screenPerson(request));
+    const response = await When('the client screens the person', () => screening.screenPerson(request));
 
-  await Then('the answer is 2xx and shows a politically exposed person', async () => {
-    expectAccepted(response, 'the screening');
-    await expectFact(pepHit(response.body), `${request.reference} is a politically exposed person (PEP) hit`);
-  });
-});
+    await Then('the answer is 2xx and shows a politically exposed person', async () => {
+      expectAccepted(response, 'the screening');
+      await expectFact(pepHit(response.body), `${request.reference} is a politically exposed person (PEP) hit`);
+    });
+  },
+);

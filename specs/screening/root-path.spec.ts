@@ -13,20 +13,30 @@ import { Given, Then, When } from '../../support/evidence/report.js';
 import { rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('screening.root-path').test('answers person screening under the root path like under the v2 path', async ({ screening, data, skipBecause }) => {
-  const root = rootForm(screening.personPath);
-  if (root === undefined) {
-    await skipBecause(`CONTRACT_PERSON_SCREENING_PATH is ${screening.personPath}, not under /aml-real-time-screening/v2/: the documentation defines the root form of its own paths only`);
-  }
-  const request = await Given('the person test request', async () => screening.personRequest(TEST_REFERENCES.politician, data.personName()));
+rule('screening.root-path').test(
+  'answers person screening under the root path like under the v2 path',
+  async ({ screening, data, skipBecause }) => {
+    const root = rootForm(screening.personPath);
+    if (root === undefined) {
+      await skipBecause(
+        `CONTRACT_PERSON_SCREENING_PATH is ${screening.personPath}, not under /aml-real-time-screening/v2/: the ` +
+          'documentation defines the root form of its own paths only',
+      );
+    }
+    const request = await Given('the person test request', async () =>
+      screening.personRequest(TEST_REFERENCES.politician, data.personName()),
+    );
 
-  const [versioned, atRoot] = await When(`the client screens at ${screening.personPath} and at ${root}`, () =>
-    Promise.all([screening.screenPerson(request), screening.screenPerson(request, root)]),
-  );
+    const [versioned, atRoot] = await When(`the client screens at ${screening.personPath} and at ${root}`, () =>
+      Promise.all([screening.screenPerson(request), screening.screenPerson(request, root)]),
+    );
 
-  await Then('both answer 2xx with the same result', async () => {
-    expectAccepted(versioned!, 'the v2 path');
-    expectAccepted(atRoot!, 'the root path');
-    expect(screeningOutcome(atRoot!.body, request), 'the root path gives the same result as the v2 path').toEqual(screeningOutcome(versioned!.body, request));
-  });
-});
+    await Then('both answer 2xx with the same result', async () => {
+      expectAccepted(versioned!, 'the v2 path');
+      expectAccepted(atRoot!, 'the root path');
+      expect(screeningOutcome(atRoot!.body, request), 'the root path gives the same result as the v2 path').toEqual(
+        screeningOutcome(versioned!.body, request),
+      );
+    });
+  },
+);

@@ -146,9 +146,15 @@ interface MarketData {
 }
 
 const MARKET_DATA: Readonly<Record<Market, MarketData>> = {
-  SE: { postalCode: '[1-9][0-9]{4}', mobile: { countryCode: '46', prefixes: ['70', '72', '73', '76', '79'], digits: 7 } },
+  SE: {
+    postalCode: '[1-9][0-9]{4}',
+    mobile: { countryCode: '46', prefixes: ['70', '72', '73', '76', '79'], digits: 7 },
+  },
   NO: { postalCode: '[0-9]{4}', mobile: { countryCode: '47', prefixes: ['4', '9'], digits: 7 } },
-  DK: { postalCode: '[1-9][0-9]{3}', mobile: { countryCode: '45', prefixes: ['20', '30', '40', '50', '60'], digits: 6 } },
+  DK: {
+    postalCode: '[1-9][0-9]{3}',
+    mobile: { countryCode: '45', prefixes: ['20', '30', '40', '50', '60'], digits: 6 },
+  },
   FI: { postalCode: '[0-9]{5}', mobile: { countryCode: '358', prefixes: ['40', '41', '44', '45', '50'], digits: 7 } },
 };
 
@@ -159,8 +165,16 @@ const PERSON_BIRTH = { from: '1975-01-01', to: '2005-12-31' };
 const PARENT_BIRTH = { from: '1925-01-01', to: '1955-12-31' };
 const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
-/** The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not apply. */
-const REQUIRED_FLAGS_UNSET = { removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false } as const;
+/**
+ * The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not
+ * apply.
+ */
+const REQUIRED_FLAGS_UNSET = {
+  removed: false,
+  deregistered: false,
+  protectedIdentity: false,
+  socialSecurityNumberTemporary: false,
+} as const;
 
 const DEREGISTRATION_REASONS = ['Emigrated', 'Missing', 'Other'];
 
@@ -190,13 +204,19 @@ const issued = new Map<string, number>();
  * could not collide with another test's.
  */
 export function newId(kind: IdKind, runId: string): string {
-  const runTag = runId.replace(/[^A-Za-z0-9]+/g, '').toLowerCase().replace(/^r/, '').slice(-9).padStart(9, '0');
+  const runTag = runId
+    .replace(/[^A-Za-z0-9]+/g, '')
+    .toLowerCase()
+    .replace(/^r/, '')
+    .slice(-9)
+    .padStart(9, '0');
   const worker = Number(process.env.VITEST_POOL_ID ?? 0) % 36;
   const key = `${runTag}${kind}`;
   const sequence = (issued.get(key) ?? 0) + 1;
   issued.set(key, sequence);
   const id = `${kind}${runTag}${worker.toString(36)}${sequence.toString(36).padStart(4, '0')}`;
-  if (id.length > MAX_ID_LENGTH) throw new Error(`run ${runId} has used up its ${36 ** 4 - 1} ${kind === 'p' ? 'person' : 'consumer'} ids`);
+  if (id.length > MAX_ID_LENGTH)
+    throw new Error(`run ${runId} has used up its ${36 ** 4 - 1} ${kind === 'p' ? 'person' : 'consumer'} ids`);
   return id;
 }
 
@@ -211,17 +231,30 @@ export function createDataFactory(options: DataFactoryOptions) {
   const tag = `${options.runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
   const nextId = (kind: IdKind) => newId(kind, options.runId);
   const isoDateBetween = (range: { from: string; to: string }) =>
-    faker.date.between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` }).toISOString().slice(0, 10);
+    faker.date
+      .between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` })
+      .toISOString()
+      .slice(0, 10);
   const randomGender = (): Gender => faker.helpers.arrayElement(['Male', 'Female']);
   const firstNamesFor = (gender: Gender) =>
     faker.helpers.uniqueArray(() => faker.person.firstName(sexOf(gender)), faker.number.int({ min: 1, max: 2 }));
 
   /** Legal id, date of birth and gender that agree with each other and with what the caller fixed. */
-  function identity(wish: { legalId?: string; dateOfBirth?: string; gender?: Gender }, birth: { from: string; to: string }) {
+  function identity(
+    wish: { legalId?: string; dateOfBirth?: string; gender?: Gender },
+    birth: { from: string; to: string },
+  ) {
     if (wish.legalId !== undefined && isValidLegalId(market, wish.legalId)) {
-      return { legalId: wish.legalId, dateOfBirth: dateOfBirthOf(market, wish.legalId), gender: genderOf(market, wish.legalId) };
+      return {
+        legalId: wish.legalId,
+        dateOfBirth: dateOfBirthOf(market, wish.legalId),
+        gender: genderOf(market, wish.legalId),
+      };
     }
-    return legalIds.next({ dateOfBirth: wish.dateOfBirth ?? isoDateBetween(birth), gender: wish.gender ?? randomGender() });
+    return legalIds.next({
+      dateOfBirth: wish.dateOfBirth ?? isoDateBetween(birth),
+      gender: wish.gender ?? randomGender(),
+    });
   }
 
   function address(): Address {
@@ -238,13 +271,19 @@ export function createDataFactory(options: DataFactoryOptions) {
 
   function mobilePhone(): Phone {
     const { countryCode, prefixes, digits } = marketData.mobile;
-    return { type: 'Mobile', number: `+${countryCode}${faker.helpers.arrayElement(prefixes)}${faker.string.numeric(digits)}` };
+    return {
+      type: 'Mobile',
+      number: `+${countryCode}${faker.helpers.arrayElement(prefixes)}${faker.string.numeric(digits)}`,
+    };
   }
 
   const factory = {
     market,
 
-    /** A full, consistent sandbox person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the others. */
+    /**
+     * A full, consistent sandbox person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the
+     * others.
+     */
     person(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
       const { legalId, dateOfBirth, gender } = identity(overrides, PERSON_BIRTH);
       const firstNames = firstNamesFor(gender);
@@ -300,11 +339,18 @@ export function createDataFactory(options: DataFactoryOptions) {
       return legalIds.next().legalId;
     },
 
-    /** A gedi shaped like `like` (same kinds of characters in the same places) but drawn anew, so no person is likely to have it. */
+    /**
+     * A gedi shaped like `like` (same kinds of characters in the same places) but drawn anew, so no person is likely to
+     * have it.
+     */
     unknownGedi(like: string): string {
-      const redrawn = like.replace(/[0-9]/g, () => faker.string.numeric(1)).replace(/[a-z]/gi, (letter) =>
-        letter === letter.toUpperCase() ? faker.string.alpha({ casing: 'upper' }) : faker.string.alpha({ casing: 'lower' }),
-      );
+      const redrawn = like
+        .replace(/[0-9]/g, () => faker.string.numeric(1))
+        .replace(/[a-z]/gi, (letter) =>
+          letter === letter.toUpperCase()
+            ? faker.string.alpha({ casing: 'upper' })
+            : faker.string.alpha({ casing: 'lower' }),
+        );
       // Only a gedi without letters and digits (or a one-in-ten draw for a one-digit gedi) comes back unchanged.
       return redrawn === like ? `${like}0` : redrawn;
     },
@@ -318,8 +364,13 @@ export function createDataFactory(options: DataFactoryOptions) {
       return name;
     },
     /** A first and last name in the market's language, as the person screening request takes them. */
-    personName: (): { firstName: string; lastName: string } => ({ firstName: faker.person.firstName(), lastName: faker.person.lastName() }),
-    /** A client secret that cannot be the organization's: the prefix alone rules it out for any real secret without it. */
+    personName: (): { firstName: string; lastName: string } => ({
+      firstName: faker.person.firstName(),
+      lastName: faker.person.lastName(),
+    }),
+    /**
+     * A client secret that cannot be the organization's: the prefix alone rules it out for any real secret without it.
+     */
     wrongSecret: (): string => `wrong-${faker.string.alphanumeric(32)}`,
     /** A date after every birth date this factory draws and before today: for deaths and deregistrations. */
     pastDate: (): string => isoDateBetween(PAST),

@@ -10,7 +10,13 @@ import type { Market } from '../run/config.js';
 
 // Each entry exports a ready instance whose definitions fall back to English and base, as
 // `new Faker({ locale: [sv, en, base] })` would; its class makes independent, separately seeded ones.
-const TEMPLATES: Readonly<Record<Market | 'base', Faker>> = { SE: swedish, NO: norwegian, DK: danish, FI: finnish, base };
+const TEMPLATES: Readonly<Record<Market | 'base', Faker>> = {
+  SE: swedish,
+  NO: norwegian,
+  DK: danish,
+  FI: finnish,
+  base,
+};
 
 /** A new faker of the market's language (or only faker's base data), seeded with `seed`. */
 export function newFaker(market: Market | 'base', seed: number): Faker {

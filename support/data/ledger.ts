@@ -52,7 +52,9 @@ export interface Leftover {
 export function leftovers(target: string, dir = LEDGER_DIR): Leftover[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.jsonl')).map((name) => join(dir, name));
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => join(dir, name));
   } catch {
     return [];
   }

@@ -1,10 +1,10 @@
 /** Owns the suite's national identity numbers ("legal ids") of the four markets.
  *
  * Validation checks the suite's own data (the simulator checks with code of its own,
- * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender. Everything that
- * differs between the markets lives in one table of formats (FORMATS); validation and generation
- * are written once against that table. The file is longer than most (~380 lines) for that reason:
- * split by market, the one validator and the one generator would have to be written four times.
+ * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender.
+ * Everything that differs between the markets lives in one table of formats (FORMATS); validation and generation are
+ * written once against that table. The file is longer than most (~380 lines) for that reason: split by market, the one
+ * validator and the one generator would have to be written four times.
  */
 
 import type { Market } from '../run/config.js';
@@ -25,7 +25,10 @@ interface Range {
   to: number;
 }
 
-/** One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in `century` + year. */
+/**
+ * One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in
+ * `century` + year.
+ */
 interface CenturyRule {
   serials: Range;
   years: Range;
@@ -55,7 +58,10 @@ const pad = (value: number, width: number): string => String(value).padStart(wid
 
 const digitsOf = (text: string): number[] => [...text].map(Number);
 
-/** The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are skipped). */
+/**
+ * The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are
+ * skipped).
+ */
 function mod11CheckDigit(text: string, weights: readonly number[]): number | undefined {
   const sum = digitsOf(text).reduce((total, digit, index) => total + digit * weights[index], 0);
   const check = (11 - (sum % 11)) % 11;
@@ -114,10 +120,21 @@ const DK_WEIGHTS = [4, 3, 2, 7, 6, 5, 4, 3, 2];
 
 const FI_CENTURY_SIGNS: Readonly<Record<string, number>> = {
   '+': 1800,
-  '-': 1900, Y: 1900, X: 1900, W: 1900, V: 1900, U: 1900,
-  A: 2000, B: 2000, C: 2000, D: 2000, E: 2000, F: 2000,
+  '-': 1900,
+  Y: 1900,
+  X: 1900,
+  W: 1900,
+  V: 1900,
+  U: 1900,
+  A: 2000,
+  B: 2000,
+  C: 2000,
+  D: 2000,
+  E: 2000,
+  F: 2000,
 };
-// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject them.
+// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject
+// them.
 const FI_GENERATED_SIGNS: Readonly<Record<number, string>> = { 1800: '+', 1900: '-', 2000: 'A' };
 const FI_CHECK_CHARACTERS = '0123456789ABCDEFHJKLMNPRSTUVWXY';
 const FI_SERIALS: Range = { from: 2, to: 899 };
@@ -192,7 +209,8 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     // Generated numbers still satisfy it, so they also pass older validators.
     checkProblem: () => undefined,
     // The serial is the first three digits of SSSS; the fourth is the modulus-11 digit.
-    serials: (year) => serialsFor(DK_CENTURIES, year).map((digits) => ({ from: digits.from * 100, to: digits.to * 100 + 99 })),
+    serials: (year) =>
+      serialsFor(DK_CENTURIES, year).map((digits) => ({ from: digits.from * 100, to: digits.to * 100 + 99 })),
     compose(birth, serial) {
       const body = shortDate(birth) + pad(serial, 3);
       const check = mod11CheckDigit(body, DK_WEIGHTS);
@@ -207,7 +225,8 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     readBirth: (id) => readShortDate(id, FI_CENTURY_SIGNS[id[6]], `unknown century sign ${id[6]}`),
     checkProblem(id) {
       const serial = Number(id.slice(7, 10));
-      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to) return `individual number ${id.slice(7, 10)} is outside 002–899`;
+      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to)
+        return `individual number ${id.slice(7, 10)} is outside 002–899`;
       const expected = fiCheckCharacter(id.slice(0, 6) + id.slice(7, 10));
       return id[10] === expected ? undefined : `check character should be ${expected}, not ${id[10]}`;
     },
@@ -235,7 +254,8 @@ const isoDate = ({ year, month, day }: CivilDate) => `${pad(year, 4)}-${pad(mont
 function parseIsoDate(text: string): CivilDate {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
-  if (!date || !isCalendarDate(date)) throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
+  if (!date || !isCalendarDate(date))
+    throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
   return date;
 }
 
@@ -360,7 +380,10 @@ export class LegalIdGenerator {
     for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
       const dateOfBirth = wish.dateOfBirth ?? this.#randomBirthDate();
       const gender = wish.gender ?? (this.#random() < 0.5 ? 'Female' : 'Male');
-      const legalId = newLegalId({ market: this.market, dateOfBirth, gender, coordination: wish.coordination }, this.#random);
+      const legalId = newLegalId(
+        { market: this.market, dateOfBirth, gender, coordination: wish.coordination },
+        this.#random,
+      );
       if (!this.#issued.has(legalId)) {
         this.#issued.add(legalId);
         return { legalId, dateOfBirth, gender };

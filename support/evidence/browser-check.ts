@@ -1,5 +1,5 @@
-// Owns the browser check of the report: opens the single-file Allure report in headless Chromium, as a reader would: finds every test
-// title of the run on the page, opens one test and finds one of its steps, and saves a screenshot
+// Owns the browser check of the report: opens the single-file Allure report in headless Chromium, as a reader would:
+// finds every test title of the run on the page, opens one test and finds one of its steps, and saves a screenshot
 // to reports/report-check.png. Uses Debian's `chromium` (never a browser a tool downloads itself);
 // where it is missing the check says so and is skipped, exit code 0.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -78,10 +78,11 @@ export async function checkReportInBrowser(options: BrowserCheckOptions = {}): P
   const cwd = resolve(options.cwd ?? process.cwd());
   const executablePath = options.executablePath ?? findChromium();
   if (!executablePath) {
-    return { status: 'skipped', reason: 'Chromium not found (install Debian\'s `chromium`, or set CHROMIUM_PATH)' };
+    return { status: 'skipped', reason: "Chromium not found (install Debian's `chromium`, or set CHROMIUM_PATH)" };
   }
   const reportFile = resolve(cwd, options.reportFile ?? join(ALLURE_REPORT_DIR, 'single-file', 'index.html'));
-  if (!existsSync(reportFile)) return { status: 'failed', reason: `no report at ${reportFile}: run \`npm run report\` first` };
+  if (!existsSync(reportFile))
+    return { status: 'failed', reason: `no report at ${reportFile}: run \`npm run report\` first` };
   const expected = expectationsFrom((options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir)));
   if (expected.titles.length === 0) return { status: 'failed', reason: 'no test results to look for' };
   const screenshot = resolve(cwd, options.screenshot ?? REPORT_CHECK_SCREENSHOT);
@@ -89,7 +90,11 @@ export async function checkReportInBrowser(options: BrowserCheckOptions = {}): P
 
   const started = performance.now();
   const profile = mkdtempSync(join(tmpdir(), 'contract-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   const page = await context.newPage();
   try {
     await page.goto(pathToFileURL(reportFile).href);

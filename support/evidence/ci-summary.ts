@@ -6,7 +6,13 @@ import { resolve } from 'node:path';
 import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
-import { classifyResults, loadAllureConfig, readResults, type RunSummary, type TestOutcome } from './report-generation.js';
+import {
+  classifyResults,
+  loadAllureConfig,
+  readResults,
+  type RunSummary,
+  type TestOutcome,
+} from './report-generation.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
 
@@ -32,9 +38,14 @@ function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } 
     rule: rules.join(', '),
     rows: rules.map((id) => {
       const rule = ruleById(id);
-      const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(', ');
+      const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(
+        ', ',
+      );
       const failure = tests.find((test) => test.rule === id)?.message ?? '';
-      return `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: "${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`;
+      return (
+        `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
+        `"${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`
+      );
     }),
   };
 }
@@ -45,8 +56,22 @@ const BROKEN_CATEGORIES = new Set(['Contract broken', 'HTTP conformance broken']
 function otherFailures(summary: RunSummary): string[] {
   const rows = summary.byCategory
     .filter((entry) => !BROKEN_CATEGORIES.has(entry.name))
-    .flatMap((entry) => entry.tests.map((test) => `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`));
-  return rows.length === 0 ? [] : ['### Failures that break no documented rule', '', '| category | test | cause and fix |', '|---|---|---|', ...rows, ''];
+    .flatMap((entry) =>
+      entry.tests.map(
+        (test) =>
+          `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`,
+      ),
+    );
+  return rows.length === 0
+    ? []
+    : [
+        '### Failures that break no documented rule',
+        '',
+        '| category | test | cause and fix |',
+        '|---|---|---|',
+        ...rows,
+        '',
+      ];
 }
 
 function count(summary: RunSummary, category: string): number {
@@ -56,16 +81,23 @@ function count(summary: RunSummary, category: string): number {
 function timingsSection(file: string | undefined): string[] {
   if (!file || !existsSync(file)) return ['Time to consistency: not measured in this run.'];
   const table = timingsTable(JSON.parse(readFileSync(file, 'utf8')) as ObservedContract['timings']);
-  return table.length === 0 ? ['Time to consistency: no transition was measured.'] : ['### Time to consistency', '', ...table];
+  return table.length === 0
+    ? ['Time to consistency: no transition was measured.']
+    : ['### Time to consistency', '', ...table];
 }
 
 export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const config = await loadAllureConfig(cwd);
   const summary = classifyResults(readResults(options.resultsDirs.map((dir) => resolve(cwd, dir))), config.categories);
-  const broken = [...(summary.byCategory.find((entry) => entry.name === 'Contract broken')?.tests ?? []), ...(summary.byCategory.find((entry) => entry.name === 'HTTP conformance broken')?.tests ?? [])];
+  const broken = [
+    ...(summary.byCategory.find((entry) => entry.name === 'Contract broken')?.tests ?? []),
+    ...(summary.byCategory.find((entry) => entry.name === 'HTTP conformance broken')?.tests ?? []),
+  ];
   const { rows } = brokenRuleRows(broken);
-  const brokenRules = [...new Set(broken.map((test) => test.rule).filter((rule): rule is string => rule !== undefined))];
+  const brokenRules = [
+    ...new Set(broken.map((test) => test.rule).filter((rule): rule is string => rule !== undefined)),
+  ];
   const passed = summary.total > 0 && summary.notPassed === 0;
   const markdown = [
     `## Contract suite: ${passed ? 'PASSED' : 'FAILED'}`,
@@ -74,18 +106,28 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     '',
     ...(brokenRules.length === 0
       ? ['No documented rule is broken.']
-      : [`### Broken rules (${brokenRules.length})`, '', '| rule | the documentation says | spec | failure |', '|---|---|---|---|', ...rows]),
+      : [
+          `### Broken rules (${brokenRules.length})`,
+          '',
+          '| rule | the documentation says | spec | failure |',
+          '|---|---|---|---|',
+          ...rows,
+        ]),
     '',
     '| category | tests |',
     '|---|---|',
-    ...summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0).map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
+    ...summary.byCategory
+      .filter((entry) => !entry.fallback || entry.tests.length > 0)
+      .map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
     '',
-    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ${count(summary, 'Target throttled')}.`,
+    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target ` +
+      `unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ` +
+      `${count(summary, 'Target throttled')}.`,
     '',
     ...otherFailures(summary),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
-    options.reportLink ? `Report: ${options.reportLink}` : 'Report: the run\'s artifacts.',
+    options.reportLink ? `Report: ${options.reportLink}` : "Report: the run's artifacts.",
     '',
   ].join('\n');
   return { passed, brokenRules, markdown };

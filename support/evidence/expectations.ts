@@ -15,9 +15,14 @@ export function statusClass(status: number): string {
  * Where no status is documented, any 2xx is acceptance. A 403 is a permission the client lacks,
  * not a broken promise; another refusal says what the answer said it refused.
  */
-export function expectAccepted(response: { status: number; text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, what: string): void {
-  if (response.status === 403 && response.text !== undefined) throw notPermitted({ ...response, text: response.text }, what);
-  const said = response.text === undefined || statusClass(response.status) === '2xx' ? '' : ` (${refusalQuote(response)})`;
+export function expectAccepted(
+  response: { status: number; text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
+  what: string,
+): void {
+  if (response.status === 403 && response.text !== undefined)
+    throw notPermitted({ ...response, text: response.text }, what);
+  const said =
+    response.text === undefined || statusClass(response.status) === '2xx' ? '' : ` (${refusalQuote(response)})`;
   expect(statusClass(response.status), `${what} answered ${response.status}${said}; any 2xx was expected`).toBe('2xx');
 }
 
@@ -28,12 +33,18 @@ export function expectRejected(response: { status: number }, what: string): void
 
 /** The fact holds on affirmative evidence; the report shows the evidence, a failure where it looked. */
 export async function expectFact(reading: Reading, fact: string): Promise<void> {
-  await attachText(`Evidence that ${fact}`, reading.holds ? reading.evidence.join('\n') : `none; looked at ${reading.looked}`);
+  await attachText(
+    `Evidence that ${fact}`,
+    reading.holds ? reading.evidence.join('\n') : `none; looked at ${reading.looked}`,
+  );
   expect(reading.holds, `no affirmative evidence that ${fact}; looked at ${reading.looked}`).toBe(true);
 }
 
 /** The fact does not hold: no affirmative evidence of it; a failure shows the evidence that was found. */
 export async function expectNoFact(reading: Reading, fact: string): Promise<void> {
-  await attachText(`Evidence that ${fact}`, reading.holds ? reading.evidence.join('\n') : `none, as expected; looked at ${reading.looked}`);
+  await attachText(
+    `Evidence that ${fact}`,
+    reading.holds ? reading.evidence.join('\n') : `none, as expected; looked at ${reading.looked}`,
+  );
   expect(reading.evidence, `evidence that ${fact}`).toEqual([]);
 }

@@ -21,7 +21,16 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
  * could not be read to its end, it refused permission or served the operation elsewhere, or a step
  * before the rule failed (support/evidence/refusals.ts).
  */
-const NOT_A_CONTRACT_FAILURE = new Set(['TargetUnavailableError', 'TargetThrottledError', 'TestOutpacedError', 'ConfigError', 'ListIncompleteError', 'NotPermittedError', 'OperationNotFoundError', 'PreconditionError']);
+const NOT_A_CONTRACT_FAILURE = new Set([
+  'TargetUnavailableError',
+  'TargetThrottledError',
+  'TestOutpacedError',
+  'ConfigError',
+  'ListIncompleteError',
+  'NotPermittedError',
+  'OperationNotFoundError',
+  'PreconditionError',
+]);
 
 /**
  * Names the rule on an error, unless the failure is not about the rule: an unreachable target, a
@@ -33,7 +42,8 @@ export function attributeToRule(error: unknown, ruleId: string): unknown {
   if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
   // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
   const refused = (error as { response?: ApiResponse }).response;
-  if (error.name === 'WaitRejectedError' && refused?.status === 403) return notPermitted(refused, `waiting for ${(error as { what?: string }).what ?? 'a state'}`);
+  if (error.name === 'WaitRejectedError' && refused?.status === 403)
+    return notPermitted(refused, `waiting for ${(error as { what?: string }).what ?? 'a state'}`);
   const precondition = preconditionFailure(error, ruleId);
   if (precondition) return precondition;
   error.message = brokenRuleMessage(ruleId, error.message);
@@ -42,5 +52,7 @@ export function attributeToRule(error: unknown, ruleId: string): unknown {
 
 /** Extracts the rule ids named in a failure text (vitest output, JUnit XML). */
 export function rulesNamedIn(text: string): string[] {
-  return [...new Set([...text.matchAll(new RegExp(`${BROKEN_RULE_PREFIX} ([a-z0-9.-]+)`, 'g'))].map((match) => match[1]!))];
+  return [
+    ...new Set([...text.matchAll(new RegExp(`${BROKEN_RULE_PREFIX} ([a-z0-9.-]+)`, 'g'))].map((match) => match[1]!)),
+  ];
 }

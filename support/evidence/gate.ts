@@ -12,7 +12,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ALLURE_RESULTS_DIR } from '../run/paths.js';
-import { allureCli, classifyResults, formatSummary, loadAllureConfig, readResults, type RunSummary } from './report-generation.js';
+import {
+  allureCli,
+  classifyResults,
+  formatSummary,
+  loadAllureConfig,
+  readResults,
+  type RunSummary,
+} from './report-generation.js';
 
 export interface GateOptions {
   resultsDirs?: string[];

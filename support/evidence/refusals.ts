@@ -31,7 +31,10 @@ function requestOf(response: Partial<Pick<ApiResponse, 'exchanges' | 'url'>>): {
 
 interface Coverage {
   rule: string;
-  /** A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise only inside a Given step. */
+  /**
+   * A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise
+   * only inside a Given step.
+   */
   decisive: boolean;
 }
 
@@ -59,13 +62,22 @@ export class PreconditionError extends Error {
     override readonly cause: Error,
   ) {
     const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;
-    const covered = covering === undefined ? '' : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
-    super(`Precondition not met: ${where} failed before rule ${rule} could be checked: ${firstLine(cause.message)}.${covered}`);
+    const covered =
+      covering === undefined
+        ? ''
+        : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
+    super(
+      `Precondition not met: ${where} failed before rule ${rule} could be checked: ` +
+        `${firstLine(cause.message)}.${covered}`,
+    );
   }
 }
 
 const firstLine = (message: string): string =>
-  message.split('\n')[0]!.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
+  message
+    .split('\n')[0]!
+    .replace(/: expected .* \/\/ Object\.is equality$/, '')
+    .replace(/[.:]\s*$/, '');
 
 /**
  * The failure a test of `rule` reports for `error`: a precondition not met when it happened in a
@@ -75,18 +87,23 @@ export function preconditionFailure(error: Error, rule: string): PreconditionErr
   const step = givenSteps.get(error);
   const covered = coverage.get(error);
   if (covered?.decisive && covered.rule !== rule) return new PreconditionError(rule, step, covered.rule, error);
-  if (step !== undefined) return new PreconditionError(rule, step, covered?.rule === rule ? undefined : covered?.rule, error);
+  if (step !== undefined)
+    return new PreconditionError(rule, step, covered?.rule === rule ? undefined : covered?.rule, error);
   return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Not permitted (403)
 
-const SANDBOX_CLIENT = 'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID and that CONTRACT_BASE_URL is the sandbox';
+const SANDBOX_CLIENT =
+  'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID ' +
+  'and that CONTRACT_BASE_URL is the sandbox';
 const MARKET = "the client's permission for the market";
 const CHECK_MARKET = "check CONTRACT_MARKET and the client's permissions";
 const CONSUMERS = `consumers need ${MARKET}: ${CHECK_MARKET}`;
-const SCREENING_SCOPE = "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check CONTRACT_SCREENING_PROVIDER";
+const SCREENING_SCOPE =
+  "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check " +
+  'CONTRACT_SCREENING_PROVIDER';
 
 /** What an operation needs beyond a valid token, and the setting that decides it. */
 const PERMISSIONS: Record<string, string> = {
@@ -102,7 +119,10 @@ const PERMISSIONS: Record<string, string> = {
   token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
 };
 
-/** What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it too). */
+/**
+ * What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it
+ * too).
+ */
 export function permissionNeeded(operation: string): string | undefined {
   return PERMISSIONS[operation];
 }
@@ -124,9 +144,13 @@ export class NotPermittedError extends Error {
   }
 }
 
-export function notPermitted(response: Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, what: string): NotPermittedError {
+export function notPermitted(
+  response: Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
+  what: string,
+): NotPermittedError {
   const { operation, line } = requestOf(response);
-  const needs = (operation && permissionNeeded(operation)) ?? 'check the client\'s permissions for this operation and market';
+  const needs =
+    (operation && permissionNeeded(operation)) ?? "check the client's permissions for this operation and market";
   return new NotPermittedError(
     operation,
     `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered ${response.status}, ` +
@@ -148,12 +172,20 @@ export class OperationNotFoundError extends Error {
 }
 
 /** `operation` answered 404 at its configured path although `evidence` shows what it was asked for exists. */
-export function operationNotFound(operation: string, response: Pick<ApiResponse, 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>, evidence: string): OperationNotFoundError {
+export function operationNotFound(
+  operation: string,
+  response: Pick<ApiResponse, 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
+  evidence: string,
+): OperationNotFoundError {
   const setting = pathSettingOf(operation);
   const { line } = requestOf(response);
   return new OperationNotFoundError(
     operation,
-    `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ${evidence}: the target serves it at another path, or refuses this client access to it. ` +
-      (setting ? `Check ${setting.variable} (the documented path is ${setting.default}; README "Operation paths" lists the vendor's alternatives).` : 'Check the path settings (README "Operation paths").'),
+    `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ` +
+      `${evidence}: the target serves it at another path, or refuses this client access to it. ` +
+      (setting
+        ? `Check ${setting.variable} (the documented path is ${setting.default}; README "Operation paths" lists ` +
+          "the vendor's alternatives)."
+        : 'Check the path settings (README "Operation paths").'),
   );
 }

@@ -25,7 +25,11 @@ const require = createRequire(import.meta.url);
 /** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   const cli = join(dirname(require.resolve('allure')), '..', 'cli.js');
-  return run(process.execPath, [cli, ...args], { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
+  return run(process.execPath, [cli, ...args], {
+    cwd,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1' },
+  });
 }
 
 /** The Allure report's writer, started ahead of the results (support/evidence/report-writer.js). */
@@ -40,7 +44,11 @@ const writerScript = fileURLToPath(new URL('./report-writer.js', import.meta.url
 
 /** Starts the report writer in `cwd`, where allurerc.mjs is: it loads Allure meanwhile. */
 export function startReportWriter(cwd = process.cwd()): ReportWriter {
-  const child = spawn(process.execPath, [writerScript], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [writerScript], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -70,7 +78,8 @@ export async function loadAllureConfig(cwd = process.cwd()): Promise<AllureConfi
 
 // Read from node_modules rather than resolved: `allure` does not export its package.json.
 function packageVersion(cwd: string, name: string): string {
-  return (JSON.parse(readFileSync(join(cwd, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(cwd, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 }
 
 /**
@@ -194,21 +203,26 @@ export function classifyResults(results: ResultFile[], categories: AllureConfig[
 export function formatSummary(summary: RunSummary): string {
   const width = Math.max(...summary.byCategory.map((entry) => entry.name.length));
   const lines = [
-    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped`,
+    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
+      `${summary.skipped} skipped`,
   ];
   if (summary.total === 0) lines.push('  No test results: nothing ran (see the run output above for the reason).');
   // The taxonomy is always listed, zeros included; Allure's catch-alls only when something fell into them.
   for (const { name, tests } of summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0)) {
     lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
     for (const test of tests) {
-      lines.push(`      ✗ ${test.rule ? `[${test.rule}] ` : ''}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`);
+      const rule = test.rule ? `[${test.rule}] ` : '';
+      lines.push(`      ✗ ${rule}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`);
     }
   }
   return lines.join('\n');
 }
 
 /** Prints the console failure-taxonomy summary of a results directory (or several, after sharding). */
-export async function summarize(resultsDir: string | string[] = ALLURE_RESULTS_DIR, cwd = process.cwd()): Promise<RunSummary> {
+export async function summarize(
+  resultsDir: string | string[] = ALLURE_RESULTS_DIR,
+  cwd = process.cwd(),
+): Promise<RunSummary> {
   const config = await loadAllureConfig(cwd);
   const dirs = (Array.isArray(resultsDir) ? resultsDir : [resultsDir]).map((dir) => resolve(cwd, dir));
   const summary = classifyResults(readResults(dirs), config.categories);
@@ -283,7 +297,8 @@ async function writeReport(cwd: string, writer: ReportWriter, options: ReportOpt
     summary: classifyResults(readResults(resultsDirs), config.categories),
   };
   for (const file of [report.multiFile, report.singleFile]) {
-    if (!existsSync(file)) throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
+    if (!existsSync(file))
+      throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
   }
   return report;
 }
@@ -292,5 +307,8 @@ export function printReport(report: GeneratedReport, cwd = process.cwd()): void 
   console.log(formatSummary(report.summary));
   console.log(`Allure report (${report.durationMs} ms):`);
   console.log(`  single file, opens from disk: ${relative(cwd, report.singleFile)}`);
-  console.log(`  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ${relative(cwd, dirname(report.multiFile))}`);
+  console.log(
+    `  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ` +
+      `${relative(cwd, dirname(report.multiFile))}`,
+  );
 }

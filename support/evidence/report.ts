@@ -91,7 +91,10 @@ export async function step<T>(name: string, body: (handle: StepHandle) => Promis
     return result;
   } catch (error) {
     const details = redact(getMessageAndTraceFromError(error as Error));
-    own.messages.push({ type: 'step_stop', data: { status: getStatusFromError(error as Error), stop: Date.now(), statusDetails: details } });
+    own.messages.push({
+      type: 'step_stop',
+      data: { status: getStatusFromError(error as Error), stop: Date.now(), statusDetails: details },
+    });
     throw error;
   } finally {
     const enclosing = openSteps.getStore();
@@ -103,7 +106,10 @@ export async function step<T>(name: string, body: (handle: StepHandle) => Promis
 // Capitalised, as the phases read in the report. A lower-case `then` export is impossible anyway:
 // a module that exports `then` is a thenable namespace, so every dynamic import of it (vitest's
 // module runner imports each module that way) calls it instead of resolving to the module.
-/** A failure inside a Given step did not test the rule: support/evidence/failures.ts reports it as a precondition not met. */
+/**
+ * A failure inside a Given step did not test the rule: support/evidence/failures.ts reports it as a precondition not
+ * met.
+ */
 export function Given<T>(name: string, body: (handle: StepHandle) => Promise<T> | T): Promise<T> {
   return step(`Given ${name}`, body).catch((error: unknown) => {
     failedInGiven(error, name);

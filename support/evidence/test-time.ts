@@ -9,7 +9,10 @@ import { observeExchanges } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
 import { seconds } from '../transport/http.js';
 
-/** What requests spent: how many, how long they waited for their client's pace and took to be answered, how many were throttled. */
+/**
+ * What requests spent: how many, how long they waited for their client's pace and took to be answered, how many were
+ * throttled.
+ */
 export interface Spending {
   requests: number;
   /** Summed over the requests: concurrent waits both count. */
@@ -53,10 +56,14 @@ export class TestOutpacedError extends Error {
   ) {
     const { own, whileItRan } = spent;
     super(
-      `Target throttled: the test's ${seconds(timeoutMs)} ran out while the target's rate limit held the run's requests back: ` +
-        `while it ran, ${whileItRan.requests} request(s) waited ${seconds(whileItRan.pacedMs)} in all for their client's pace and took ${seconds(whileItRan.answeringMs)} to be answered, ${whileItRan.throttled} answer(s) throttled (429, or 503 with Retry-After); ` +
+      `Target throttled: the test's ${seconds(timeoutMs)} ran out while the target's rate limit held the run's ` +
+        'requests back: ' +
+        `while it ran, ${whileItRan.requests} request(s) waited ${seconds(whileItRan.pacedMs)} in all for their ` +
+        `client's pace and took ${seconds(whileItRan.answeringMs)} to be answered, ${whileItRan.throttled} ` +
+        'answer(s) throttled (429, or 503 with Retry-After); ' +
         `its own ${own.requests} request(s) waited ${seconds(own.pacedMs)}. No rule is judged by it. ` +
-        `Give each test longer (${TEST_TIMEOUT_VARIABLE}, now ${timeoutMs}), raise CONTRACT_MAX_RPS if it is set below what the sandbox allows, or run when the sandbox is less busy; ` +
+        `Give each test longer (${TEST_TIMEOUT_VARIABLE}, now ${timeoutMs}), raise CONTRACT_MAX_RPS if it is set ` +
+        'below what the sandbox allows, or run when the sandbox is less busy; ' +
         `lists read to their end cost a request a page and grow with the sandbox (README: Known limits).`,
     );
   }
@@ -101,7 +108,8 @@ export async function spendTestTime<T>(startedAt: number, timeoutMs: number, bod
     timer = setTimeout(
       () => {
         const whileItRan = since(spentInAll, before);
-        if (own.pacedMs > 0 && whileItRan.pacedMs >= PACED_TO_ANSWERING * whileItRan.answeringMs) reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
+        if (own.pacedMs > 0 && whileItRan.pacedMs >= PACED_TO_ANSWERING * whileItRan.answeringMs)
+          reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
       },
       Math.max(0, startedAt + timeoutMs - BEFORE_TIMEOUT_MS - Date.now()),
     );

@@ -50,7 +50,10 @@ function medianTime(transition: Transition): number | undefined {
 /** Delay before the next read, `waitedMs` into a wait; `firstLookMs` for a wait that has not read yet. */
 export function nextReadIn(waitedMs: number, firstLookMs?: number): number {
   if (firstLookMs !== undefined) return Math.max(0, firstLookMs - waitedMs);
-  return Math.min(POLLING.maxIntervalMs, Math.max(POLLING.minIntervalMs, Math.round(waitedMs * POLLING.shareOfElapsed)));
+  return Math.min(
+    POLLING.maxIntervalMs,
+    Math.max(POLLING.minIntervalMs, Math.round(waitedMs * POLLING.shareOfElapsed)),
+  );
 }
 
 export interface WaitOptions {
@@ -101,7 +104,10 @@ export class NotConsistentError extends Error {
     /** Redacted: errors are printed with their properties. */
     readonly lastResponse: ApiResponse,
   ) {
-    super(`Not consistent within ${elapsedMs} ms: waited for ${what}; ${attempts} attempt(s); last answer ${describe(lastResponse)}`);
+    super(
+      `Not consistent within ${elapsedMs} ms: waited for ${what}; ${attempts} attempt(s); last answer ` +
+        `${describe(lastResponse)}`,
+    );
   }
 }
 
@@ -141,7 +147,14 @@ export async function watch<T>(
   shows: (response: ApiResponse) => T | undefined | null | false,
   options: WaitOptions,
 ): Promise<Consistent<T> | undefined> {
-  return poll(`Watch ${options.timeoutMs} ms for ${what}`, what, read, shows, { ...options, transition: undefined }, 'quiet');
+  return poll(
+    `Watch ${options.timeoutMs} ms for ${what}`,
+    what,
+    read,
+    shows,
+    { ...options, transition: undefined },
+    'quiet',
+  );
 }
 
 async function poll<T>(
@@ -164,7 +177,8 @@ async function poll<T>(
     for (const listener of waitListeners) listener(wait);
     return elapsedMs;
   };
-  const firstLookMs = atDeadline === 'quiet' ? timeoutMs : transition ? (medianTime(transition) ?? POLLING.firstLookUnknownMs) : 0;
+  const firstLookMs =
+    atDeadline === 'quiet' ? timeoutMs : transition ? (medianTime(transition) ?? POLLING.firstLookUnknownMs) : 0;
   return step(title, async () => {
     let delay = firstLookMs;
     for (let attempts = 1; ; attempts++) {

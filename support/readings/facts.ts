@@ -30,15 +30,23 @@ interface Field {
  */
 function ownFields(record: unknown, path = '$'): Field[] {
   if (!isRecord(record)) return [];
-  return Object.entries(record).flatMap(([key, value]) => [{ path: `${path}.${key}`, key, value }, ...ownFields(value, `${path}.${key}`)]);
+  return Object.entries(record).flatMap(([key, value]) => [
+    { path: `${path}.${key}`, key, value },
+    ...ownFields(value, `${path}.${key}`),
+  ]);
 }
 
-/** The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status), normalized. */
+/**
+ * The keys a field sits under, between the record and the field itself (`$.data.status.removed` → data, status),
+ * normalized.
+ */
 const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
 
 /** Scalars among a record's own fields. */
 function ownScalars(record: unknown): unknown[] {
-  return ownFields(record).map((field) => field.value).filter((value) => !isRecord(value) && !Array.isArray(value));
+  return ownFields(record)
+    .map((field) => field.value)
+    .filter((value) => !isRecord(value) && !Array.isArray(value));
 }
 
 /** A record of an answer and where it sits (`$.results[1]`). */
@@ -50,13 +58,19 @@ export interface Located {
 /** Every object that is an element of a list, at any depth, with its path. */
 function listItems(body: unknown, path = '$'): Located[] {
   if (Array.isArray(body)) {
-    return body.flatMap((element, index) => [...(isRecord(element) ? [{ item: element, path: `${path}[${index}]` }] : []), ...listItems(element, `${path}[${index}]`)]);
+    return body.flatMap((element, index) => [
+      ...(isRecord(element) ? [{ item: element, path: `${path}[${index}]` }] : []),
+      ...listItems(element, `${path}[${index}]`),
+    ]);
   }
   if (!isRecord(body)) return [];
   return Object.entries(body).flatMap(([key, value]) => listItems(value, `${path}.${key}`));
 }
 
-/** The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with that legal id. */
+/**
+ * The list items that carry `value` as one of their own fields: the consumer with that consumerId, the relative with
+ * that legal id.
+ */
 export function recordsOwning(body: unknown, value: string): Located[] {
   return listItems(body).filter(({ item }) => ownScalars(item).includes(value));
 }
@@ -64,8 +78,24 @@ export function recordsOwning(body: unknown, value: string): Located[] {
 // ---------------------------------------------------------------------------------------------
 // The person records of an answer: what a find answer or a list holds (operations 4, 6, 7), whatever its layout.
 
-/** Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of earlier ones). */
-const LEGAL_ID_KEY = /^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|personalidentitynumber|personalnumber|identifiers)$/;
+/**
+ * Keys under which a person carries its legal id (as a value, an object such as `{ identityNumber }`, or a list of
+ * earlier ones).
+ */
+const LEGAL_ID_KEY = new RegExp(
+  `^(${[
+    'legalids?',
+    'deprecatedlegalids',
+    'identitynumber',
+    'socialsecuritynumber',
+    'ssn',
+    'nationalid',
+    'nationalidentitynumber',
+    'personalidentitynumber',
+    'personalnumber',
+    'identifiers',
+  ].join('|')})$`,
+);
 const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normalKey(key));
 /** Objects that echo what was asked (`query: { legalId }`): never a person of the answer. */
 const ECHO_KEYS = new Set([
@@ -112,7 +142,8 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
  * what a merge field names, or the request echoed beside the record's own fields.
  */
 function legalIdFields(value: unknown, path: string, underLegalIdKey: boolean): { path: string; value: unknown }[] {
-  if (Array.isArray(value)) return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
+  if (Array.isArray(value))
+    return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
   if (!isRecord(value)) return underLegalIdKey ? [{ path, value }] : [];
   return Object.entries(value).flatMap(([key, inner]) => {
     const name = normalKey(key);
@@ -129,8 +160,16 @@ function personGedis(record: unknown): Field[] {
 
 /** The person record carries `legalId` as a legal id of its own. */
 function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
-  const evidence = legalIdFields(record, path, false).filter((field) => field.value === legalId).map((field) => `${field.path} = ${show(field.value)}`);
-  return { holds: evidence.length > 0, evidence, looked: `the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier legal ids) for ${show(legalId)}` };
+  const evidence = legalIdFields(record, path, false)
+    .filter((field) => field.value === legalId)
+    .map((field) => `${field.path} = ${show(field.value)}`);
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked:
+      "the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier " +
+      `legal ids) for ${show(legalId)}`,
+  };
 }
 
 /** Where the records are, for `looked`. */
@@ -139,16 +178,27 @@ const paths = (records: Located[]): string => records.map(({ path }) => path).jo
 const EXCERPT_CHARS = 400;
 /** A record as evidence: where it is, whose it is (its own legal ids and gedi), then the record itself, cut short. */
 function shown({ item, path }: Located): string {
-  const own = [...legalIdFields(item, '$', false), ...personGedis(item)].filter((field) => typeof field.value === 'string').map((field) => `${field.path} = ${show(field.value)}`);
+  const own = [...legalIdFields(item, '$', false), ...personGedis(item)]
+    .filter((field) => typeof field.value === 'string')
+    .map((field) => `${field.path} = ${show(field.value)}`);
   const text = show(item);
-  return `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`;
+  return (
+    `${path} (${own.join(', ') || 'no legal id or gedi of its own'}): ` +
+    `${text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text}`
+  );
 }
 
 /** Some person record of the answer carries `legalId` as its own: the matching person is there. */
 export function personWithLegalId(answer: unknown, legalId: string): Reading {
   const records = personRecords(answer);
   const evidence = records.flatMap(({ item, path }) => carriesLegalId(item, legalId, path).evidence);
-  return { holds: evidence.length > 0, evidence, looked: `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own legal ids` };
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked:
+      `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own ` +
+      'legal ids',
+  };
 }
 
 /**
@@ -158,11 +208,16 @@ export function personWithLegalId(answer: unknown, legalId: string): Reading {
  */
 export function listsPerson(answer: unknown, person: { gedi: string; legalId: string }): Reading {
   const records = personRecords(answer);
-  const own = records.filter(({ item, path }) => carriesLegalId(item, person.legalId, path).holds || personGedis(item).some(({ value }) => value === person.gedi));
+  const own = records.filter(
+    ({ item, path }) =>
+      carriesLegalId(item, person.legalId, path).holds || personGedis(item).some(({ value }) => value === person.gedi),
+  );
   return {
     holds: own.length > 0,
     evidence: own.map(shown),
-    looked: `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ${show(person.legalId)} as their own (not a relative's)`,
+    looked:
+      `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ` +
+      `${show(person.legalId)} as their own (not a relative's)`,
   };
 }
 
@@ -177,14 +232,27 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
   return {
     holds: strangers.length > 0,
     evidence: strangers.map(shown),
-    looked: `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its own legal ids; relatives and other lists inside a record are that person's own`,
+    looked:
+      `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its ` +
+      "own legal ids; relatives and other lists inside a record are that person's own",
   };
 }
 
 const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
 
 /** Fields that hold a record's state as words: `status: "REMOVED"`, `states: ["DECEASED"]`. */
-const STATE_KEYS = new Set(['status', 'state', 'statuses', 'states', 'flags', 'personstatus', 'recordstatus', 'lifecyclestatus', 'registrationstatus', 'civilstatus']);
+const STATE_KEYS = new Set([
+  'status',
+  'state',
+  'statuses',
+  'states',
+  'flags',
+  'personstatus',
+  'recordstatus',
+  'lifecyclestatus',
+  'registrationstatus',
+  'civilstatus',
+]);
 
 function words(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -200,11 +268,19 @@ export function flagOf(record: unknown, flag: string, stateKeys: ReadonlySet<str
   const wanted = normalKey(flag);
   const evidence = ownFields(record).flatMap(({ path, key, value }) => {
     const name = normalKey(key);
-    if ((name === wanted || name === `is${wanted}`) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
-    if (stateKeys.has(name) && words(value).some((word) => normalKey(word) === wanted)) return [`${path} = ${show(value)}`];
+    if ((name === wanted || name === `is${wanted}`) && AFFIRMATIVE.has(value as string | boolean))
+      return [`${path} = ${show(value)}`];
+    if (stateKeys.has(name) && words(value).some((word) => normalKey(word) === wanted))
+      return [`${path} = ${show(value)}`];
     return [];
   });
-  return { holds: evidence.length > 0, evidence, looked: `the record's own fields named ${flag} or is${flag} (true), and its state fields (${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"` };
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked:
+      `the record's own fields named ${flag} or is${flag} (true), and its state fields ` +
+      `(${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"`,
+  };
 }
 
 /** A flag of the person a record is about (its own fields, not its relatives'). */
@@ -221,11 +297,23 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
   return {
     holds: found.length > 0,
     evidence: found.flatMap((reading) => reading.evidence),
-    looked: relatives.length === 0 ? `no list entry carries the legal id ${legalId}` : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ${readings[0]!.looked}`,
+    looked:
+      relatives.length === 0
+        ? `no list entry carries the legal id ${legalId}`
+        : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ` +
+          `${readings[0]!.looked}`,
   };
 }
 
-const CONSUMER_STATE_KEYS = new Set([...STATE_KEYS, 'consumerstate', 'consumerstatus', 'identificationstate', 'identificationstatus', 'matchstatus', 'matchstate']);
+const CONSUMER_STATE_KEYS = new Set([
+  ...STATE_KEYS,
+  'consumerstate',
+  'consumerstatus',
+  'identificationstate',
+  'identificationstatus',
+  'matchstatus',
+  'matchstate',
+]);
 
 /** The documented consumer state IDENTIFIED, on the consumer's own record. */
 export function identified(consumer: unknown): Reading {
@@ -233,7 +321,18 @@ export function identified(consumer: unknown): Reading {
 }
 
 /** Keys that name where a person was merged to. */
-const MERGE_KEYS = new Set(['merged', 'mergedinto', 'mergedwith', 'mergedto', 'mergetarget', 'mergedgedi', 'mergedintogedi', 'survivinggedi', 'survivor', 'replacedby']);
+const MERGE_KEYS = new Set([
+  'merged',
+  'mergedinto',
+  'mergedwith',
+  'mergedto',
+  'mergetarget',
+  'mergedgedi',
+  'mergedintogedi',
+  'survivinggedi',
+  'survivor',
+  'replacedby',
+]);
 
 /** A person the suite stored: the gedi its PUT answered and the legal id it sent. */
 export interface KnownPerson {
@@ -286,7 +385,9 @@ function targetsLegalIds(record: unknown, source: KnownPerson, target: KnownPers
 
 /** The person's own record in a list (a subscription entry) carries `value` as one of its fields. */
 export function ownsValue(record: unknown, value: string): Reading {
-  const evidence = ownFields(record).filter((field) => field.value === value).map(({ path }) => `${path} = ${show(value)}`);
+  const evidence = ownFields(record)
+    .filter((field) => field.value === value)
+    .map(({ path }) => `${path} = ${show(value)}`);
   return { holds: evidence.length > 0, evidence, looked: `the record's own fields for ${show(value)}` };
 }
 
@@ -294,11 +395,47 @@ export function ownsValue(record: unknown, value: string): Reading {
 // Screening
 
 /** Lists whose entries are matches (hits) of a screening. */
-const MATCH_LIST_KEYS = new Set(['hits', 'matches', 'results', 'candidates', 'alerts', 'entities', 'findings', 'matchedentities', 'screeningresults', 'potentialmatches']);
+const MATCH_LIST_KEYS = new Set([
+  'hits',
+  'matches',
+  'results',
+  'candidates',
+  'alerts',
+  'entities',
+  'findings',
+  'matchedentities',
+  'screeningresults',
+  'potentialmatches',
+]);
 /** Fields of a match that say which kind of list it was found on. */
-const CATEGORY_KEYS = new Set(['category', 'categories', 'type', 'types', 'list', 'lists', 'listtype', 'listname', 'listcategory', 'source', 'sources', 'dataset', 'datasets', 'risktype', 'topics', 'tags', 'classification']);
+const CATEGORY_KEYS = new Set([
+  'category',
+  'categories',
+  'type',
+  'types',
+  'list',
+  'lists',
+  'listtype',
+  'listname',
+  'listcategory',
+  'source',
+  'sources',
+  'dataset',
+  'datasets',
+  'risktype',
+  'topics',
+  'tags',
+  'classification',
+]);
 /** Fields that are an affirmative PEP flag on the match or the screened subject. */
-const PEP_FLAG_KEYS = new Set(['pep', 'ispep', 'politicallyexposed', 'ispoliticallyexposed', 'politicallyexposedperson', 'ispoliticallyexposedperson']);
+const PEP_FLAG_KEYS = new Set([
+  'pep',
+  'ispep',
+  'politicallyexposed',
+  'ispoliticallyexposed',
+  'politicallyexposedperson',
+  'ispoliticallyexposedperson',
+]);
 const PEP_WORD = /^(pep|peps|politically[ _-]?exposed([ _-]?persons?)?|pep[ _-]?(list|class[ _-]?\d|tier[ _-]?\d)?)$/i;
 /** Lists whose very name says their entries are PEP matches. */
 const PEP_LIST_KEYS = new Set(['peps', 'pephits', 'pepmatches', 'pepresults', 'politicallyexposedpersons']);
@@ -307,14 +444,37 @@ const PEP_STATUS_KEYS = new Set(['pepstatus', 'pepresult', 'pepmatch', 'pepscree
 const HIT_WORD = /^(hit|match(ed)?|positive|yes|true|found|confirmed|potential[ _-]?match)$/i;
 
 /** An outcome that says there is no match, whatever other fields say. */
-const NO_MATCH_WORD = /^(no[ _-]?(hits?|match(es)?|matches[ _-]?found|results?)|clear(ed)?|none|negative|not[ _-]?found|no[ _-]?risk)$/i;
-const OUTCOME_KEYS = new Set(['outcome', 'result', 'status', 'screeningresult', 'screeningstatus', 'matchstatus', 'decision', 'verdict', 'overallresult']);
-const COUNT_KEYS = new Set(['hitcount', 'matchcount', 'totalhits', 'totalmatches', 'numberofhits', 'numberofmatches', 'hitscount', 'matchescount', 'count', 'total']);
+const NO_MATCH_WORD =
+  /^(no[ _-]?(hits?|match(es)?|matches[ _-]?found|results?)|clear(ed)?|none|negative|not[ _-]?found|no[ _-]?risk)$/i;
+const OUTCOME_KEYS = new Set([
+  'outcome',
+  'result',
+  'status',
+  'screeningresult',
+  'screeningstatus',
+  'matchstatus',
+  'decision',
+  'verdict',
+  'overallresult',
+]);
+const COUNT_KEYS = new Set([
+  'hitcount',
+  'matchcount',
+  'totalhits',
+  'totalmatches',
+  'numberofhits',
+  'numberofmatches',
+  'hitscount',
+  'matchescount',
+  'count',
+  'total',
+]);
 
 function saysNoMatch(body: unknown): string | undefined {
   for (const { path, key, value } of ownFields(body)) {
     const name = normalKey(key);
-    if (OUTCOME_KEYS.has(name) && words(value).some((word) => NO_MATCH_WORD.test(word.trim()))) return `${path} = ${show(value)}`;
+    if (OUTCOME_KEYS.has(name) && words(value).some((word) => NO_MATCH_WORD.test(word.trim())))
+      return `${path} = ${show(value)}`;
     if (OUTCOME_KEYS.has(name) && value === false) return `${path} = false`;
     if ((COUNT_KEYS.has(name) || MATCH_LIST_KEYS.has(name)) && value === 0) return `${path} = 0`;
   }
@@ -326,9 +486,10 @@ function matchEntries(body: unknown, path = '$'): Located[] {
   if (!isRecord(body)) return [];
   return Object.entries(body).flatMap(([key, value]) => {
     const here = `${path}.${key}`;
-    const entries = MATCH_LIST_KEYS.has(normalKey(key)) && Array.isArray(value)
-      ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
-      : [];
+    const entries =
+      MATCH_LIST_KEYS.has(normalKey(key)) && Array.isArray(value)
+        ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
+        : [];
     return [...entries, ...matchEntries(value, here)];
   });
 }
@@ -353,7 +514,9 @@ function pepEvidenceOf(item: JsonRecord, path: string): string[] {
     if (!Array.isArray(value)) return [];
     return value.flatMap((entry, index) =>
       ownFields(entry, `${at}[${index}]`).flatMap(({ path: field, key: entryKey, value: named }) =>
-        LIST_ENTRY_NAME_KEYS.has(normalKey(entryKey)) && words(named).some((word) => PEP_WORD.test(word.trim())) ? [`${field} = ${show(named)}`] : [],
+        LIST_ENTRY_NAME_KEYS.has(normalKey(entryKey)) && words(named).some((word) => PEP_WORD.test(word.trim()))
+          ? [`${field} = ${show(named)}`]
+          : [],
       ),
     );
   });
@@ -365,16 +528,21 @@ function pepEvidenceOf(item: JsonRecord, path: string): string[] {
  * the screened subject itself. An answer whose outcome or hit count says "no match" is never a hit.
  */
 export function pepHit(body: unknown): Reading {
-  const looked = `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their ${[...CATEGORY_KEYS].slice(0, 6).join('/')}… fields and PEP flags), and PEP flags on the subject`;
+  const looked =
+    `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their ${[...CATEGORY_KEYS].slice(0, 6).join('/')}… ` +
+    'fields and PEP flags), and PEP flags on the subject';
   const denial = saysNoMatch(body);
-  if (denial !== undefined) return { holds: false, evidence: [], looked: `${looked}; the answer says there is no match: ${denial}` };
+  if (denial !== undefined)
+    return { holds: false, evidence: [], looked: `${looked}; the answer says there is no match: ${denial}` };
   const fromMatches = matchEntries(body).flatMap(({ item, path }) => pepEvidenceOf(item, path));
   const fromSubject = ownFields(body).flatMap(({ path, key, value }) => {
     if (!onTheSubject(path)) return [];
     const name = normalKey(key);
     if (PEP_FLAG_KEYS.has(name) && AFFIRMATIVE.has(value as string | boolean)) return [`${path} = ${show(value)}`];
-    if (PEP_STATUS_KEYS.has(name) && words(value).some((word) => HIT_WORD.test(word.trim()))) return [`${path} = ${show(value)}`];
-    if (PEP_LIST_KEYS.has(name) && Array.isArray(value) && value.some(isRecord)) return [`${path}[0] (an entry of a PEP match list)`];
+    if (PEP_STATUS_KEYS.has(name) && words(value).some((word) => HIT_WORD.test(word.trim())))
+      return [`${path} = ${show(value)}`];
+    if (PEP_LIST_KEYS.has(name) && Array.isArray(value) && value.some(isRecord))
+      return [`${path}[0] (an entry of a PEP match list)`];
     return [];
   });
   const evidence = [...fromMatches, ...fromSubject];

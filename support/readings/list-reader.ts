@@ -34,7 +34,6 @@ export class ListIncompleteError extends Error {
   }
 }
 
-
 // Keys holding the next page, with the query parameter a cursor value goes back in.
 const NEXT_KEYS: Record<string, string> = {
   next: 'cursor',
@@ -48,12 +47,30 @@ const NEXT_KEYS: Record<string, string> = {
 
 // Objects that hold paging metadata (links.next, _links.next.href, meta.nextCursor, page.number).
 // Item lists are never searched: an item's own "next" is not a page.
-const CONTAINER_KEYS = new Set(['links', '_links', 'cursor', 'cursors', 'pagination', 'paging', 'page', 'meta', '_meta', 'metadata', 'pageinfo', 'pageable']);
+const CONTAINER_KEYS = new Set([
+  'links',
+  '_links',
+  'cursor',
+  'cursors',
+  'pagination',
+  'paging',
+  'page',
+  'meta',
+  '_meta',
+  'metadata',
+  'pageinfo',
+  'pageable',
+]);
 
 /** The body and the paging objects in it, outermost first. */
 function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
   if (!isRecord(body) || depth > 3) return [];
-  return [body, ...Object.entries(body).flatMap(([key, value]) => (CONTAINER_KEYS.has(normalKey(key)) ? pagingObjects(value, depth + 1) : []))];
+  return [
+    body,
+    ...Object.entries(body).flatMap(([key, value]) =>
+      CONTAINER_KEYS.has(normalKey(key)) ? pagingObjects(value, depth + 1) : [],
+    ),
+  ];
 }
 
 function nextInHeader(link: string | undefined): string | undefined {
@@ -61,7 +78,9 @@ function nextInHeader(link: string | undefined): string | undefined {
   for (const part of link.split(',')) {
     const [target = '', ...params] = part.split(';');
     const url = /<([^>]*)>/.exec(target)?.[1];
-    const rel = params.map((param) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
+    const rel = params
+      .map((param) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(param)?.[1])
+      .find((value) => value !== undefined);
     if (url !== undefined && rel?.toLowerCase().split(/\s+/).includes('next')) return url;
   }
   return undefined;
@@ -74,9 +93,12 @@ function nextInBody(body: unknown): PageStep | undefined {
     for (const [key, value] of Object.entries(holder)) {
       const param = NEXT_KEYS[normalKey(key)];
       if (param === undefined) continue;
-      if (isRecord(value) && typeof value.href === 'string' && value.href !== '') return { convention: 'next link', next: { url: value.href } };
+      if (isRecord(value) && typeof value.href === 'string' && value.href !== '')
+        return { convention: 'next link', next: { url: value.href } };
       if (typeof value === 'string' && value !== '') {
-        return looksLikeAddress(value) ? { convention: 'next link', next: { url: value } } : { convention: 'cursor', next: { query: { [param]: value } } };
+        return looksLikeAddress(value)
+          ? { convention: 'next link', next: { url: value } }
+          : { convention: 'cursor', next: { query: { [param]: value } } };
       }
     }
     // links: [{ rel: "next", href: "..." }]
@@ -101,7 +123,8 @@ function numberAt(holders: JsonRecord[], keys: readonly string[]): { key: string
 
 function booleanAt(holders: JsonRecord[], keys: readonly string[]): boolean | undefined {
   for (const holder of holders) {
-    for (const [key, value] of Object.entries(holder)) if (keys.includes(normalKey(key)) && typeof value === 'boolean') return value;
+    for (const [key, value] of Object.entries(holder))
+      if (keys.includes(normalKey(key)) && typeof value === 'boolean') return value;
   }
   return undefined;
 }
@@ -110,7 +133,10 @@ function booleanAt(holders: JsonRecord[], keys: readonly string[]): boolean | un
 function itemsOn(body: unknown): number {
   if (Array.isArray(body)) return body.length;
   if (!isRecord(body)) return 0;
-  return Math.max(0, ...Object.values(body).map((value) => (Array.isArray(value) ? value.length : isRecord(value) ? itemsOn(value) : 0)));
+  return Math.max(
+    0,
+    ...Object.values(body).map((value) => (Array.isArray(value) ? value.length : isRecord(value) ? itemsOn(value) : 0)),
+  );
 }
 
 const PAGE_NUMBER_KEYS = ['number', 'page', 'pagenumber', 'currentpage', 'pageindex'];
@@ -126,7 +152,9 @@ function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): P
   const totalItems = numberAt(holders, TOTAL_ITEMS_KEYS);
   const last = booleanAt(holders, ['last', 'islast', 'lastpage']);
   const hasNext = booleanAt(holders, ['hasnext', 'hasmore', 'hasnextpage', 'more']);
-  const totalPages = totalPagesField?.value ?? (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
+  const totalPages =
+    totalPagesField?.value ??
+    (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
   if (totalPages === undefined && last === undefined && hasNext === undefined) return undefined;
   // Zero- or one-based: the first page says which; without it, Spring's `number` starts at 0 and
   // most `page`s at 1.
@@ -135,7 +163,10 @@ function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): P
   if (done) return { convention: 'page number' };
   const param = ['number', 'currentpage'].includes(normalKey(page.key)) ? 'page' : page.key;
   const query: Record<string, string> = { [param]: String(page.value + 1) };
-  if (size) query[normalKey(size.key) === 'perpage' ? size.key : normalKey(size.key) === 'limit' ? 'limit' : size.key] = String(size.value);
+  if (size)
+    query[normalKey(size.key) === 'perpage' ? size.key : normalKey(size.key) === 'limit' ? 'limit' : size.key] = String(
+      size.value,
+    );
   return { convention: 'page number', next: { query } };
 }
 
@@ -149,9 +180,13 @@ function offsetStep(body: unknown, holders: JsonRecord[]): PageStep | undefined 
   const shown = itemsOn(body);
   const nextOffset = offset.value + (limit?.value ?? shown);
   if (shown === 0 && hasMore !== false && total !== undefined && offset.value < total.value) {
-    return { convention: 'offset', unreachable: `the total says ${total.value} records, but the page at offset ${offset.value} is empty` };
+    return {
+      convention: 'offset',
+      unreachable: `the total says ${total.value} records, but the page at offset ${offset.value} is empty`,
+    };
   }
-  const done = hasMore === false || (hasMore === undefined && total !== undefined && nextOffset >= total.value) || shown === 0;
+  const done =
+    hasMore === false || (hasMore === undefined && total !== undefined && nextOffset >= total.value) || shown === 0;
   if (done) return { convention: 'offset' };
   const query: Record<string, string> = { [offset.key]: String(nextOffset) };
   if (limit) query[limit.key] = String(limit.value);
@@ -164,16 +199,27 @@ function offsetStep(body: unknown, holders: JsonRecord[]): PageStep | undefined 
  */
 export function nextPage(response: PageSource, firstPage?: number): PageStep {
   const header = nextInHeader(response.headers.link);
-  if (header !== undefined) return { convention: 'Link header', next: { url: new URL(header, response.url ?? 'http://relative.invalid').toString() } };
+  if (header !== undefined)
+    return {
+      convention: 'Link header',
+      next: { url: new URL(header, response.url ?? 'http://relative.invalid').toString() },
+    };
   const holders = pagingObjects(response.body);
   const inBody = nextInBody(response.body);
-  if (inBody) return inBody.next && 'url' in inBody.next && response.url ? { ...inBody, next: { url: new URL(inBody.next.url, response.url).toString() } } : inBody;
+  if (inBody)
+    return inBody.next && 'url' in inBody.next && response.url
+      ? { ...inBody, next: { url: new URL(inBody.next.url, response.url).toString() } }
+      : inBody;
   const byNumber = pageNumberStep(holders, firstPage);
   if (byNumber) return byNumber;
   const byOffset = offsetStep(response.body, holders);
   if (byOffset) return byOffset;
   const more = booleanAt(holders, ['hasmore', 'hasnext', 'more', 'hasnextpage']);
-  if (more === true) return { convention: 'single page', unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them' };
+  if (more === true)
+    return {
+      convention: 'single page',
+      unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them',
+    };
   return { convention: 'single page' };
 }
 
@@ -202,9 +248,16 @@ export interface PagesToRead {
 }
 
 /** GETs the page `at` asks for, or the list's first page. */
-function fetchPage(api: ApiClient, path: string, options: RequestOptions, at: NextPage | undefined): Promise<ApiResponse> {
+function fetchPage(
+  api: ApiClient,
+  path: string,
+  options: RequestOptions,
+  at: NextPage | undefined,
+): Promise<ApiResponse> {
   if (at === undefined) return api.request('GET', path, options);
-  return 'url' in at ? api.request('GET', at.url, { ...options, query: undefined }) : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
+  return 'url' in at
+    ? api.request('GET', at.url, { ...options, query: undefined })
+    : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
 }
 
 /**
@@ -238,7 +291,8 @@ export async function readPages(
   let at = from;
   let page = await fetchPage(api, path, options, at);
   for (;;) {
-    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete: false, end: false, lastPage: at } };
+    if (!page.ok)
+      return { ...page, paging: { convention, pages: read.length, complete: false, end: false, lastPage: at } };
     read.push(page);
     const step = nextPage(page, firstPage);
     convention = step.convention;
@@ -248,9 +302,21 @@ export async function readPages(
     if (end || until(read.map((each) => each.body))) break;
     if (step.unreachable) throw new ListIncompleteError(path, convention, read.length, step.unreachable);
     // Stopping silently would let "not on any page" pass when it was only on a later page.
-    if (read.length >= maxPages) throw new ListIncompleteError(path, convention, read.length, `a next page was still offered after ${maxPages} pages`);
+    if (read.length >= maxPages)
+      throw new ListIncompleteError(
+        path,
+        convention,
+        read.length,
+        `a next page was still offered after ${maxPages} pages`,
+      );
     const key = JSON.stringify(step.next);
-    if (asked.has(key)) throw new ListIncompleteError(path, convention, read.length, `the next page ${key} was already read: the paging loops`);
+    if (asked.has(key))
+      throw new ListIncompleteError(
+        path,
+        convention,
+        read.length,
+        `the next page ${key} was already read: the paging loops`,
+      );
     asked.add(key);
     at = step.next;
     page = await fetchPage(api, path, options, at);

@@ -18,11 +18,14 @@ export function loadSchemas(options: { source?: boolean } = {}): { ajv: Ajv2020;
   // and their schema, which the messages of support/readings/schemas.ts quote.
   const ajv = new Ajv2020({ allErrors: true, verbose: true, code: { source: options.source ?? false, esm: true } });
   addFormats(ajv);
-  const files = readdirSync(SCHEMA_DIRECTORY).filter((name) => name.endsWith(SCHEMA_SUFFIX)).sort();
+  const files = readdirSync(SCHEMA_DIRECTORY)
+    .filter((name) => name.endsWith(SCHEMA_SUFFIX))
+    .sort();
   for (const file of files) {
     const schema = JSON.parse(readFileSync(SCHEMA_DIRECTORY + file, 'utf8')) as AnySchemaObject;
     const stem = file.slice(0, -SCHEMA_SUFFIX.length);
-    if (schema.$id !== stem) throw new Error(`schemas/${file} must have "$id": "${stem}" (the file stem), not ${JSON.stringify(schema.$id)}`);
+    if (schema.$id !== stem)
+      throw new Error(`schemas/${file} must have "$id": "${stem}" (the file stem), not ${JSON.stringify(schema.$id)}`);
     ajv.addSchema(schema);
   }
   return { ajv, ids: files.map((file) => file.slice(0, -SCHEMA_SUFFIX.length)) };

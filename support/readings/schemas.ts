@@ -21,7 +21,9 @@ function preview(value: unknown): string {
 }
 
 const titleOf = (schema: unknown): string | undefined =>
-  schema && typeof schema === 'object' && typeof (schema as AnySchemaObject).title === 'string' ? (schema as AnySchemaObject).title : undefined;
+  schema && typeof schema === 'object' && typeof (schema as AnySchemaObject).title === 'string'
+    ? (schema as AnySchemaObject).title
+    : undefined;
 
 /** One readable line per error; ajv's own wording where it is clear, with the offending value. */
 function describeError(error: ErrorObject): string {
@@ -38,13 +40,17 @@ function describeError(error: ErrorObject): string {
       return `${where} must be ${preview(params.allowedValue)}: got ${preview(error.data)}`;
     case 'anyOf':
     case 'oneOf': {
-      const branches = Array.isArray(error.schema) ? error.schema.map(titleOf).filter((title) => title !== undefined) : [];
+      const branches = Array.isArray(error.schema)
+        ? error.schema.map(titleOf).filter((title) => title !== undefined)
+        : [];
       return branches.length > 0 ? `${where} matches none of: ${branches.join(' | ')}` : `${where} ${error.message}`;
     }
     case 'not': {
       // A `not` says in its description what it forbids ("Only one of firstName and firstNames may be set").
       const forbidden = (error.schema as AnySchemaObject | undefined)?.description;
-      return forbidden ? `${where} breaks: ${forbidden}` : `${where} is not ${titleOf(error.parentSchema) ?? 'valid here'}`;
+      return forbidden
+        ? `${where} breaks: ${forbidden}`
+        : `${where} is not ${titleOf(error.parentSchema) ?? 'valid here'}`;
     }
     default:
       return `${where} ${error.message}: got ${preview(error.data)}`;

@@ -32,11 +32,17 @@ export interface Catalogue {
   rules: CatalogueRule[];
 }
 
-export const catalogue: Catalogue = JSON.parse(readFileSync(new URL('../../docs/catalogue.json', import.meta.url), 'utf8')) as Catalogue;
+export const catalogue: Catalogue = JSON.parse(
+  readFileSync(new URL('../../docs/catalogue.json', import.meta.url), 'utf8'),
+) as Catalogue;
 
 export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);
-  if (!rule) throw new Error(`Unknown rule id "${id}": add it to docs/catalogue.json or use one of ${catalogue.rules.map((r) => r.id).join(', ')}.`);
+  if (!rule)
+    throw new Error(
+      `Unknown rule id "${id}": add it to docs/catalogue.json or use one of ` +
+        `${catalogue.rules.map((r) => r.id).join(', ')}.`,
+    );
   return rule;
 }
 
@@ -47,7 +53,10 @@ export function ruleSource(rule: CatalogueRule): { name: string; url: string } {
   if (rule.source === 'RFC 9110') {
     return { name: `RFC 9110, section ${rule.section}`, url: `${RFC_9110}#section-${rule.section.split(' ')[0]}` };
   }
-  const anchor = rule.section.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  const anchor = rule.section
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
   return { name: `API documentation, section "${rule.section}"`, url: `${catalogue.documentation}#${anchor}` };
 }
 

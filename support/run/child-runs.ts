@@ -28,9 +28,17 @@ export interface ChildRun {
 }
 
 /** Runs Node with `args` in a child process and resolves with its exit code and everything it printed. */
-export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+export function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: RunOptions = {},
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: options.processGroup ?? false });
+    const child = spawn(process.execPath, args, {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.processGroup ?? false,
+    });
     options.onSpawn?.(child);
     let output = '';
     const collect = (sink: NodeJS.WriteStream) => (chunk: Buffer) => {
@@ -45,18 +53,38 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, op
 }
 
 /** `vitest run ...args` in a child process. */
-export function runVitest(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+export function runVitest(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: RunOptions = {},
+): Promise<ChildRun> {
   return runNode([vitestBin, 'run', ...args], env, options);
 }
 
-/** `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report history. */
-export function runContract(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
+/**
+ * `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report
+ * history.
+ */
+export function runContract(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: RunOptions = {},
+): Promise<ChildRun> {
   return runNode([tsxCli, contractScript, ...args], { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
 /** `npm run <script>` without npm in between: a command of scripts/ under tsx. */
-export function runScript(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun> {
-  return runNode([tsxCli, fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url)), ...args], env, options);
+export function runScript(
+  script: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+  options: RunOptions = {},
+): Promise<ChildRun> {
+  return runNode(
+    [tsxCli, fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url)), ...args],
+    env,
+    options,
+  );
 }
 
 /** The environment of a contract run against a fresh embedded simulator, whatever a developer's .env says. */
@@ -70,7 +98,14 @@ export interface VitestJson {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
-  testResults: { name: string; startTime: number; endTime: number; status: string; message?: string; assertionResults: { title: string; status: string; failureMessages?: string[] }[] }[];
+  testResults: {
+    name: string;
+    startTime: number;
+    endTime: number;
+    status: string;
+    message?: string;
+    assertionResults: { title: string; status: string; failureMessages?: string[] }[];
+  }[];
 }
 
 /**
@@ -78,12 +113,23 @@ export interface VitestJson {
  * vitest's own results file rather than from its console text. `results` is undefined when the
  * run ended before writing it (a failure in global setup).
  */
-export async function runVitestWithResults(args: string[], env: NodeJS.ProcessEnv = process.env, options: RunOptions = {}): Promise<ChildRun & { results?: VitestJson }> {
+export async function runVitestWithResults(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  options: RunOptions = {},
+): Promise<ChildRun & { results?: VitestJson }> {
   const scratch = mkdtempSync(join(tmpdir(), 'vitest-results-'));
   const outputFile = join(scratch, 'results.json');
   try {
-    const run = await runVitest([...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], env, options);
-    return { ...run, results: existsSync(outputFile) ? (JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson) : undefined };
+    const run = await runVitest(
+      [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
+      env,
+      options,
+    );
+    return {
+      ...run,
+      results: existsSync(outputFile) ? (JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson) : undefined,
+    };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -15,14 +15,10 @@ export interface Credentials {
   clientSecret: string;
 }
 
-/** What the environment says; `baseUrl` undefined → the embedded simulator is started. */
-export interface Settings {
-  baseUrl?: string;
-  authUrl?: string;
-  client?: Credentials;
+/** What Settings and ContractConfig share, with the same meaning in both. */
+interface SharedSettings {
   secondClient?: Credentials;
   market: Market;
-  screeningProvider?: string;
   /** The OAuth scope of a token of its own for screening; unset: screening uses the bci token. */
   screeningScope?: string;
   paths: OperationPaths;
@@ -33,6 +29,14 @@ export interface Settings {
   maxRps?: number;
   /** The page size list reads ask for (CONTRACT_PAGE_SIZE, CONTRACT_PAGE_SIZE_PARAMETER); undefined: none sent. */
   pageSize?: PageSize;
+}
+
+/** What the environment says; `baseUrl` undefined → the embedded simulator is started. */
+export interface Settings extends SharedSettings {
+  baseUrl?: string;
+  authUrl?: string;
+  client?: Credentials;
+  screeningProvider?: string;
   seed?: number;
 }
 
@@ -43,21 +47,12 @@ export interface PageSize {
 }
 
 /** Resolved once in global setup and provided to every worker. */
-export interface ContractConfig {
+export interface ContractConfig extends SharedSettings {
   target: 'simulator' | 'remote';
   baseUrl: string;
   authUrl: string;
   client: Credentials;
-  secondClient?: Credentials;
-  market: Market;
   screeningProvider: string;
-  screeningScope?: string;
-  paths: OperationPaths;
-  prodBaseUrl?: string;
-  availabilityTimeoutMs: number;
-  requestTimeoutMs: number;
-  maxRps?: number;
-  pageSize?: PageSize;
   seed: number;
   runId: string;
 }
@@ -94,23 +89,62 @@ export interface PathSetting {
 }
 
 export const PATH_SETTINGS: Readonly<Record<keyof OperationPaths, PathSetting>> = {
-  sandboxPersons: { variable: 'CONTRACT_SANDBOX_PERSONS_PATH', operations: ['op1', 'op2'], default: '/consumer-intelligence/sandbox/v1/persons', requires: [] },
-  person: { variable: 'CONTRACT_PERSON_PATH', operations: ['op3'], default: '/consumer-intelligence/v3/markets/{market}/persons/{gedi}', requires: ['{gedi}'] },
-  findPerson: { variable: 'CONTRACT_FIND_PERSON_PATH', operations: ['op4'], default: '/consumer-intelligence/v3/markets/{market}/persons/_find', requires: [] },
-  consumers: { variable: 'CONTRACT_CONSUMERS_PATH', operations: ['op5', 'op6'], default: '/consumer-intelligence/v3/consumers', requires: [] },
-  subscribedPersons: { variable: 'CONTRACT_SUBSCRIBED_PERSONS_PATH', operations: ['op7'], default: '/consumer-intelligence/v3/subscriptions/persons', requires: [] },
-  personScreening: { variable: 'CONTRACT_PERSON_SCREENING_PATH', operations: ['op8'], default: '/aml-real-time-screening/v2/api/aml/kyc/person/screening', requires: [] },
-  companyScreening: { variable: 'CONTRACT_COMPANY_SCREENING_PATH', operations: ['op9'], default: '/aml-real-time-screening/v2/api/aml/kyc/company/screening', requires: [] },
+  sandboxPersons: {
+    variable: 'CONTRACT_SANDBOX_PERSONS_PATH',
+    operations: ['op1', 'op2'],
+    default: '/consumer-intelligence/sandbox/v1/persons',
+    requires: [],
+  },
+  person: {
+    variable: 'CONTRACT_PERSON_PATH',
+    operations: ['op3'],
+    default: '/consumer-intelligence/v3/markets/{market}/persons/{gedi}',
+    requires: ['{gedi}'],
+  },
+  findPerson: {
+    variable: 'CONTRACT_FIND_PERSON_PATH',
+    operations: ['op4'],
+    default: '/consumer-intelligence/v3/markets/{market}/persons/_find',
+    requires: [],
+  },
+  consumers: {
+    variable: 'CONTRACT_CONSUMERS_PATH',
+    operations: ['op5', 'op6'],
+    default: '/consumer-intelligence/v3/consumers',
+    requires: [],
+  },
+  subscribedPersons: {
+    variable: 'CONTRACT_SUBSCRIBED_PERSONS_PATH',
+    operations: ['op7'],
+    default: '/consumer-intelligence/v3/subscriptions/persons',
+    requires: [],
+  },
+  personScreening: {
+    variable: 'CONTRACT_PERSON_SCREENING_PATH',
+    operations: ['op8'],
+    default: '/aml-real-time-screening/v2/api/aml/kyc/person/screening',
+    requires: [],
+  },
+  companyScreening: {
+    variable: 'CONTRACT_COMPANY_SCREENING_PATH',
+    operations: ['op9'],
+    default: '/aml-real-time-screening/v2/api/aml/kyc/company/screening',
+    requires: [],
+  },
 };
 
 /** Every operation at its default path: the documentation's. */
-export const DEFAULT_PATHS = Object.fromEntries(Object.entries(PATH_SETTINGS).map(([key, setting]) => [key, setting.default])) as unknown as OperationPaths;
+export const DEFAULT_PATHS = Object.fromEntries(
+  Object.entries(PATH_SETTINGS).map(([key, setting]) => [key, setting.default]),
+) as unknown as OperationPaths;
 
 const PLACEHOLDERS = ['{market}', '{gedi}'];
 
 /** The setting that says where an operation (catalogue id) is served. */
 export function pathSettingOf(operation: string): (PathSetting & { key: keyof OperationPaths }) | undefined {
-  const key = (Object.keys(PATH_SETTINGS) as (keyof OperationPaths)[]).find((candidate) => PATH_SETTINGS[candidate].operations.includes(operation));
+  const key = (Object.keys(PATH_SETTINGS) as (keyof OperationPaths)[]).find((candidate) =>
+    PATH_SETTINGS[candidate].operations.includes(operation),
+  );
   return key && { ...PATH_SETTINGS[key], key };
 }
 
@@ -126,7 +160,10 @@ export interface CredentialVariables {
 }
 
 export const CLIENT_VARIABLES: CredentialVariables = { id: 'CONTRACT_CLIENT_ID', secret: 'CONTRACT_CLIENT_SECRET' };
-export const SECOND_CLIENT_VARIABLES: CredentialVariables = { id: 'CONTRACT_SECOND_CLIENT_ID', secret: 'CONTRACT_SECOND_CLIENT_SECRET' };
+export const SECOND_CLIENT_VARIABLES: CredentialVariables = {
+  id: 'CONTRACT_SECOND_CLIENT_ID',
+  secret: 'CONTRACT_SECOND_CLIENT_SECRET',
+};
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -151,7 +188,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
   if (authUrl !== undefined && baseUrl === undefined) {
     throw new ConfigError(
       'CONTRACT_AUTH_URL',
-      'is set but CONTRACT_BASE_URL is not; set CONTRACT_BASE_URL to the API host, or unset CONTRACT_AUTH_URL to run against the embedded simulator',
+      'is set but CONTRACT_BASE_URL is not; set CONTRACT_BASE_URL to the API host, or unset CONTRACT_AUTH_URL to ' +
+        'run against the embedded simulator',
     );
   }
   const remote = baseUrl !== undefined;
@@ -232,14 +270,23 @@ function optionalUrl(vars: Variables, name: string): string | undefined {
     throw new ConfigError(name, `is not a URL; set it to an http(s) address such as https://api.example.com`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `must use http or https, not ${url.protocol}; set it to an address such as https://api.example.com`);
+    throw new ConfigError(
+      name,
+      `must use http or https, not ${url.protocol}; set it to an address such as https://api.example.com`,
+    );
   }
   // Credentials in a URL would end up in every report step; they belong in CONTRACT_CLIENT_*.
   if (url.username !== '' || url.password !== '') {
-    throw new ConfigError(name, 'must not contain credentials; put them in CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET');
+    throw new ConfigError(
+      name,
+      'must not contain credentials; put them in CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
+    );
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new ConfigError(name, 'must not have a query or fragment; set it to the host (and optional path prefix) only');
+    throw new ConfigError(
+      name,
+      'must not have a query or fragment; set it to the host (and optional path prefix) only',
+    );
   }
   return url.toString().replace(/\/+$/, '');
 }
@@ -253,13 +300,19 @@ function proxyVariables(env: NodeJS.ProcessEnv): void {
   }
 }
 
-function credentials(vars: Variables, { id: idName, secret: secretName }: CredentialVariables, required: boolean): Credentials | undefined {
+function credentials(
+  vars: Variables,
+  { id: idName, secret: secretName }: CredentialVariables,
+  required: boolean,
+): Credentials | undefined {
   const clientId = text(vars, idName);
   const clientSecret = text(vars, secretName);
   if (clientId !== undefined && clientSecret !== undefined) return { clientId, clientSecret };
   if (clientId === undefined && clientSecret === undefined && !required) return undefined;
   const missing = clientId === undefined ? idName : secretName;
-  const reason = required ? 'is required when CONTRACT_BASE_URL is set' : `is required together with ${missing === idName ? secretName : idName}`;
+  const reason = required
+    ? 'is required when CONTRACT_BASE_URL is set'
+    : `is required together with ${missing === idName ? secretName : idName}`;
   throw new ConfigError(missing, `${reason}; set it to the sandbox credentials of the registered organization`);
 }
 
@@ -276,12 +329,18 @@ function operationPaths(vars: Variables): OperationPaths {
     const value = text(vars, setting.variable);
     if (value === undefined) return [key, setting.default];
     if (!value.startsWith('/') || /[?#\s]/.test(value)) {
-      throw new ConfigError(setting.variable, `must be a path starting with "/", without query or spaces, such as ${setting.default}`);
+      throw new ConfigError(
+        setting.variable,
+        `must be a path starting with "/", without query or spaces, such as ${setting.default}`,
+      );
     }
     const unknown = (value.match(/\{[^}]*\}/g) ?? []).filter((placeholder) => !PLACEHOLDERS.includes(placeholder));
     const missing = setting.requires.filter((placeholder) => !value.includes(placeholder));
     if (unknown.length > 0 || missing.length > 0) {
-      const problem = unknown.length > 0 ? `has the unknown placeholder ${unknown[0]} (known: ${PLACEHOLDERS.join(', ')})` : `must contain ${missing.join(' and ')}`;
+      const problem =
+        unknown.length > 0
+          ? `has the unknown placeholder ${unknown[0]} (known: ${PLACEHOLDERS.join(', ')})`
+          : `must contain ${missing.join(' and ')}`;
       throw new ConfigError(setting.variable, `${problem}; the documented path is ${setting.default}`);
     }
     return [key, value.replace(/\/+$/, '')];
@@ -293,7 +352,11 @@ function scope(vars: Variables, name: string): string | undefined {
   const value = text(vars, name);
   // RFC 6749 3.3: scope tokens are printable ASCII without space, quote or backslash, separated by spaces.
   if (value !== undefined && !/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/.test(value)) {
-    throw new ConfigError(name, `must be OAuth scope tokens separated by single spaces (got ${JSON.stringify(value)}); set the scope the vendor gave your client for screening`);
+    throw new ConfigError(
+      name,
+      `must be OAuth scope tokens separated by single spaces (got ${JSON.stringify(value)}); set the scope the ` +
+        'vendor gave your client for screening',
+    );
   }
   return value;
 }
@@ -302,7 +365,10 @@ function milliseconds(vars: Variables, name: string): number | undefined {
   const value = text(vars, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
-    throw new ConfigError(name, `must be a positive whole number of milliseconds, such as 30000 (got ${JSON.stringify(value)})`);
+    throw new ConfigError(
+      name,
+      `must be a positive whole number of milliseconds, such as 30000 (got ${JSON.stringify(value)})`,
+    );
   }
   return Number(value);
 }
@@ -311,7 +377,11 @@ function requestsPerSecond(vars: Variables, name: string): number | undefined {
   const value = text(vars, name);
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) {
-    throw new ConfigError(name, `must be a positive number of requests a second per client, such as 5 or 0.5 (got ${JSON.stringify(value)}); unset it to let the run learn the target's rate`);
+    throw new ConfigError(
+      name,
+      'must be a positive number of requests a second per client, such as 5 or 0.5 (got ' +
+        `${JSON.stringify(value)}); unset it to let the run learn the target's rate`,
+    );
   }
   return Number(value);
 }
@@ -322,7 +392,10 @@ function pageSize(vars: Variables): PageSize | undefined {
   const value = text(vars, 'CONTRACT_PAGE_SIZE');
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new ConfigError('CONTRACT_PAGE_SIZE', `must be a whole number of records a page, such as 100 (got ${JSON.stringify(value)}); unset it to send none`);
+    throw new ConfigError(
+      'CONTRACT_PAGE_SIZE',
+      `must be a whole number of records a page, such as 100 (got ${JSON.stringify(value)}); unset it to send none`,
+    );
   }
   return { size: Number(value), parameter: text(vars, 'CONTRACT_PAGE_SIZE_PARAMETER') ?? 'pageSize' };
 }
@@ -331,7 +404,10 @@ function seed(vars: Variables): number | undefined {
   const value = text(vars, 'CONTRACT_SEED');
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new ConfigError('CONTRACT_SEED', `must be an integer, such as the seed printed by an earlier run (got ${JSON.stringify(value)})`);
+    throw new ConfigError(
+      'CONTRACT_SEED',
+      `must be an integer, such as the seed printed by an earlier run (got ${JSON.stringify(value)})`,
+    );
   }
   return Number(value);
 }

@@ -32,7 +32,11 @@ export function specChecks(): SpecCheck[] {
   const pattern = /rule\('([^']+)'\)\.test\(\s*(['"`])((?:(?!\2).)*)\2/g;
   return specFiles().flatMap((path) => {
     const file = relative(ROOT, path);
-    return [...readFileSync(path, 'utf8').matchAll(pattern)].map((match) => ({ rule: match[1]!, file, title: match[3]! }));
+    return [...readFileSync(path, 'utf8').matchAll(pattern)].map((match) => ({
+      rule: match[1]!,
+      file,
+      title: match[3]!,
+    }));
   });
 }
 
@@ -43,7 +47,10 @@ export function uncoveredRules(checks = specChecks()): CatalogueRule[] {
 export function uncoveredOperations(checks = specChecks()): string[] {
   const coveredRules = new Set(checks.map((check) => check.rule));
   return catalogue.operations
-    .filter((operation) => !catalogue.rules.some((rule) => coveredRules.has(rule.id) && rule.operations.includes(operation.id)))
+    .filter(
+      (operation) =>
+        !catalogue.rules.some((rule) => coveredRules.has(rule.id) && rule.operations.includes(operation.id)),
+    )
     .map((operation) => operation.id);
 }
 
@@ -55,7 +62,10 @@ export function renderMap(checks = specChecks()): string {
   const rows = catalogue.rules.flatMap((rule) =>
     checks
       .filter((check) => check.rule === rule.id)
-      .map((check) => `| \`${rule.id}\` (${rule.section}) | ${rule.quote.replace(/\|/g, '\\|')} | [${check.file}](${check.file}) | ${check.title} |`),
+      .map((check) => {
+        const quote = rule.quote.replace(/\|/g, '\\|');
+        return `| \`${rule.id}\` (${rule.section}) | ${quote} | [${check.file}](${check.file}) | ${check.title} |`;
+      }),
   );
   return [BEGIN, '| rule | documentation says | spec | asserts |', '|---|---|---|---|', ...rows, END].join('\n');
 }

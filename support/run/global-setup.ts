@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { CLIENT_VARIABLES, readSettings, SECOND_CLIENT_VARIABLES, type ContractConfig, type CredentialVariables, type Credentials } from './config.js';
+import {
+  CLIENT_VARIABLES,
+  readSettings,
+  SECOND_CLIENT_VARIABLES,
+  type ContractConfig,
+  type CredentialVariables,
+  type Credentials,
+} from './config.js';
 import { redact, redactText } from '../transport/redact.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from './paths.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
@@ -35,7 +42,6 @@ declare module 'vitest' {
   }
 }
 
-
 /**
  * The rules global setup checks itself: a run that breaks one stops before any test (the mutant
  * matrix runs their mutants on their own, since such a stop ends every project of a run).
@@ -44,7 +50,12 @@ const TOKEN_ISSUED = 'auth.token-issued';
 export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-async function issueToken(config: ContractConfig, credentials: Credentials, credentialVariables: CredentialVariables, scope?: string) {
+async function issueToken(
+  config: ContractConfig,
+  credentials: Credentials,
+  credentialVariables: CredentialVariables,
+  scope?: string,
+) {
   try {
     return await requestToken(config.authUrl, credentials, {
       credentialVariables,
@@ -111,7 +122,10 @@ function stopWithOneMessage(error: unknown): never {
  * a run against a sandbox never does.
  */
 async function startEmbeddedSimulator(env: NodeJS.ProcessEnv) {
-  const [{ startSimulator }, { simulatorOptionsFromEnv }] = await Promise.all([import('../../simulator/listen.js'), import('../../simulator/options.js')]);
+  const [{ startSimulator }, { simulatorOptionsFromEnv }] = await Promise.all([
+    import('../../simulator/listen.js'),
+    import('../../simulator/options.js'),
+  ]);
   return startSimulator(simulatorOptionsFromEnv(env));
 }
 
@@ -134,17 +148,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   })();
   const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
   try {
-    const config = resolveConfig(settings, simulator && {
-      baseUrl: simulator.baseUrl,
-      clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
-      provider: simulator.options.provider,
-    }, env[RUN_ID_VARIABLE] || newRunId(), seed);
+    const config = resolveConfig(
+      settings,
+      simulator && {
+        baseUrl: simulator.baseUrl,
+        clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
+        provider: simulator.options.provider,
+      },
+      env[RUN_ID_VARIABLE] || newRunId(),
+      seed,
+    );
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
     const primary = await issueToken(config, config.client, CLIENT_VARIABLES).finally(stopRecording);
-    const second = config.secondClient ? (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token : undefined;
-    const screening = config.screeningScope ? (await issueToken(config, config.client, CLIENT_VARIABLES, config.screeningScope)).token : undefined;
+    const second = config.secondClient
+      ? (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token
+      : undefined;
+    const screening = config.screeningScope
+      ? (await issueToken(config, config.client, CLIENT_VARIABLES, config.screeningScope)).token
+      : undefined;
     const body = primary.response.body;
     project.provide('contract', {
       config,

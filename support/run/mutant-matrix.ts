@@ -80,7 +80,13 @@ const failedFiles = (files: FileResult[]): FileResult[] =>
 function judge(checks: SpecCheck[], strict: boolean): Judge {
   return ({ mutant, layout }, files, setupOutput = '') => {
     const failed = failedFiles(files);
-    const failureText = [setupOutput, ...failed.flatMap((file) => [file.message ?? '', ...file.assertionResults.flatMap((test) => test.failureMessages ?? [])])].join('\n');
+    const failureText = [
+      setupOutput,
+      ...failed.flatMap((file) => [
+        file.message ?? '',
+        ...file.assertionResults.flatMap((test) => test.failureMessages ?? []),
+      ]),
+    ].join('\n');
     const namedRules = rulesNamedIn(failureText);
     const { rule, reportedAs } = MUTANTS[mutant];
     // A mutant reported in a category of its own is shown by that category, with no rule blamed for it.
@@ -215,7 +221,9 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
       mutant,
       layout,
       env: { ...LAYOUT_ENV[layout], SIMULATOR_MUTANT: mutant },
-      specs: options.full ? [...new Set(checks.map((check) => check.file))] : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
+      specs: options.full
+        ? [...new Set(checks.map((check) => check.file))]
+        : [...new Set(checks.filter((check) => check.rule === MUTANTS[mutant].rule).map((check) => check.file))],
     })),
   );
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
@@ -270,7 +278,8 @@ export function formatMatrix(verdicts: Verdict[]): string {
       const reportedAs = MUTANTS[verdict.mutant].reportedAs;
       const must = reportedAs ? ` (must be reported as ${reportedAs})` : '';
       const named = `${verdict.namedRules.join(', ') || 'no rule named'}${must}`;
-      const misattributed = verdict.misattributed.length ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
+      const misattributed =
+        verdict.misattributed.length > 0 ? ` — MISATTRIBUTED: ${verdict.misattributed.join('; ')}` : '';
       return `${verdict.killed ? 'killed  ' : 'SURVIVED'} ${name} → ${failed} → ${named}${misattributed}`;
     })
     .join('\n');

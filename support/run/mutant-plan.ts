@@ -22,7 +22,8 @@ export interface MutantRun {
 }
 
 /** The name of a mutant's vitest project: the matrix runs them all with `--project mutant:*`. */
-export const mutantProjectName = (mutant: string, layout = 'standard'): string => (layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`);
+export const mutantProjectName = (mutant: string, layout = 'standard'): string =>
+  layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`;
 
 export function readMutantPlan(raw: string | undefined): MutantPlan | undefined {
   if (raw === undefined || raw === '') return undefined;

@@ -27,7 +27,11 @@ export default class ProjectResultsReporter implements Reporter {
         message: errors.length > 0 ? errors.join('\n') : undefined,
         assertionResults: [...module.children.allTests()].map((test) => {
           const result = test.result();
-          return { title: test.name, status: result.state, failureMessages: (result.errors ?? []).map((error) => error.stack ?? error.message) };
+          return {
+            title: test.name,
+            status: result.state,
+            failureMessages: (result.errors ?? []).map((error) => error.stack ?? error.message),
+          };
         }),
       });
     }

@@ -11,5 +11,7 @@ export const RUN_ID_VARIABLE = 'CONTRACT_RUN_ID';
  */
 export function newRunId(now = Date.now()): string {
   const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000);
-  return `r${seconds.toString(36).padStart(6, '0')}${randomInt(36 ** 3).toString(36).padStart(3, '0')}`;
+  return `r${seconds.toString(36).padStart(6, '0')}${randomInt(36 ** 3)
+    .toString(36)
+    .padStart(3, '0')}`;
 }

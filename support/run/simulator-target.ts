@@ -32,7 +32,11 @@ export interface SimulatorRequests {
 }
 
 /** Calls a control route of `simulator` (started with `control: true`), as the bench reads its counts. */
-export async function simulatorControl<T>(simulator: RunningSimulator, method: 'GET' | 'POST', route: string): Promise<T> {
+export async function simulatorControl<T>(
+  simulator: RunningSimulator,
+  method: 'GET' | 'POST',
+  route: string,
+): Promise<T> {
   const response = await fetch(`${simulator.baseUrl}/__control/${route}`, { method });
   if (!response.ok) throw new Error(`${method} /__control/${route} answered ${response.status}`);
   return (await response.json()) as T;

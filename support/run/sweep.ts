@@ -27,20 +27,38 @@ export async function sweep(
   for (const leftover of found) {
     const credentials = clients.find((client) => client.clientId === leftover.clientId);
     if (!credentials) {
-      console.warn(`sweep: person ${leftover.personId} belongs to client ${leftover.clientId}, whose credentials are not configured; left in ${leftover.file}`);
+      console.warn(
+        `sweep: person ${leftover.personId} belongs to client ${leftover.clientId}, whose credentials are not ` +
+          `configured; left in ${leftover.file}`,
+      );
       result.failed += 1;
       continue;
     }
     if (!apis.has(credentials.clientId)) {
       const { token } = await requestToken(authUrl, credentials);
-      apis.set(credentials.clientId, new ApiClient({ baseUrl, addressSetting: 'CONTRACT_BASE_URL', pace: sharedPace(target, credentials.clientId, systemClock), auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) } }));
+      apis.set(
+        credentials.clientId,
+        new ApiClient({
+          baseUrl,
+          addressSetting: 'CONTRACT_BASE_URL',
+          pace: sharedPace(target, credentials.clientId, systemClock),
+          auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) },
+        }),
+      );
     }
     const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, config, leftover.personId);
     if (response.ok || GONE_STATUSES.has(response.status)) {
-      recordInLedger(leftover.file, { event: 'deleted', personId: leftover.personId, target, clientId: leftover.clientId });
+      recordInLedger(leftover.file, {
+        event: 'deleted',
+        personId: leftover.personId,
+        target,
+        clientId: leftover.clientId,
+      });
       result.deleted += 1;
     } else {
-      console.warn(`sweep: DELETE of person ${leftover.personId} answered ${response.status}; left in ${leftover.file}`);
+      console.warn(
+        `sweep: DELETE of person ${leftover.personId} answered ${response.status}; left in ${leftover.file}`,
+      );
       result.failed += 1;
     }
   }

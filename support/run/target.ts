@@ -13,7 +13,12 @@ export interface SimulatorTarget {
  * Turns what the environment says into the one config every worker receives. Without a base URL
  * every setting points at the embedded simulator, so a fresh clone runs with no configuration.
  */
-export function resolveConfig(settings: Settings, simulator: SimulatorTarget | undefined, runId: string, seed: number): ContractConfig {
+export function resolveConfig(
+  settings: Settings,
+  simulator: SimulatorTarget | undefined,
+  runId: string,
+  seed: number,
+): ContractConfig {
   const shared = {
     market: settings.market,
     screeningScope: settings.screeningScope,
@@ -28,16 +33,43 @@ export function resolveConfig(settings: Settings, simulator: SimulatorTarget | u
   };
   if (simulator) {
     const [client, secondClient] = simulator.clients;
-    if (!client) throw new Error('The embedded simulator accepts no client credentials: set SIMULATOR_CLIENTS to id:secret[,id:secret].');
-    return { ...shared, target: 'simulator', baseUrl: simulator.baseUrl, authUrl: simulator.baseUrl, client, secondClient, screeningProvider: simulator.provider };
+    if (!client)
+      throw new Error(
+        'The embedded simulator accepts no client credentials: set SIMULATOR_CLIENTS to id:secret[,id:secret].',
+      );
+    return {
+      ...shared,
+      target: 'simulator',
+      baseUrl: simulator.baseUrl,
+      authUrl: simulator.baseUrl,
+      client,
+      secondClient,
+      screeningProvider: simulator.provider,
+    };
   }
   const { baseUrl, client, screeningProvider } = settings;
   if (!baseUrl || !client || !screeningProvider) {
-    throw new ConfigError('CONTRACT_BASE_URL', 'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER.');
+    throw new ConfigError(
+      'CONTRACT_BASE_URL',
+      'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
+        'CONTRACT_SCREENING_PROVIDER.',
+    );
   }
-  const config: ContractConfig = { ...shared, target: 'remote', baseUrl, authUrl: settings.authUrl ?? baseUrl, client, secondClient: settings.secondClient, screeningProvider };
+  const config: ContractConfig = {
+    ...shared,
+    target: 'remote',
+    baseUrl,
+    authUrl: settings.authUrl ?? baseUrl,
+    client,
+    secondClient: settings.secondClient,
+    screeningProvider,
+  };
   if (isProductionTarget(config)) {
-    throw new ConfigError('CONTRACT_BASE_URL', 'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point CONTRACT_BASE_URL at the sandbox.');
+    throw new ConfigError(
+      'CONTRACT_BASE_URL',
+      'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point ' +
+        'CONTRACT_BASE_URL at the sandbox.',
+    );
   }
   return config;
 }
@@ -58,7 +90,9 @@ export class SandboxOnlyError extends Error {
 export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
   if (isProductionTarget(config)) {
     throw new SandboxOnlyError(
-      `Refused to send ${operation}: it exists only in the sandbox and the target ${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point CONTRACT_BASE_URL at the sandbox.`,
+      `Refused to send ${operation}: it exists only in the sandbox and the target ` +
+        `${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point ` +
+        'CONTRACT_BASE_URL at the sandbox.',
     );
   }
 }

@@ -3,7 +3,14 @@
 // uses. One token per client per run: global setup requests it and hands it to the workers,
 // which renew it only when it is about to expire or the target answers 401.
 import { CLIENT_VARIABLES, type CredentialVariables, type Credentials } from './config.js';
-import { ApiClient, TargetUnavailableError, systemClock, type ApiResponse, type Clock, type TokenSource } from '../transport/http.js';
+import {
+  ApiClient,
+  TargetUnavailableError,
+  systemClock,
+  type ApiResponse,
+  type Clock,
+  type TokenSource,
+} from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
@@ -47,7 +54,9 @@ const TOKEN_SERVICE_VARIABLES = ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] as co
 export interface TokenRequestOptions {
   requestTimeoutMs?: number;
   clock?: Clock;
-  /** Where these credentials were configured, so a rejection names the right variables (the first client's by default). */
+  /**
+   * Where these credentials were configured, so a rejection names the right variables (the first client's by default).
+   */
   credentialVariables?: CredentialVariables;
   /** What the request is for, on its published exchange (default "Request token"). */
   purpose?: string;
@@ -92,18 +101,32 @@ export async function requestToken(
     });
   } catch (error) {
     if (error instanceof TargetUnavailableError) {
-      throw new TokenError('unreachable', url, unavailable(`${error.message}. Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.`));
+      throw new TokenError(
+        'unreachable',
+        url,
+        unavailable(`${error.message}. Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.`),
+      );
     }
     throw error;
   }
-  return { token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES, options.scope), response };
+  return {
+    token: issuedToken(response, url, clock, options.credentialVariables ?? CLIENT_VARIABLES, options.scope),
+    response,
+  };
 }
 
 // "Token service unreachable" and "Token service unavailable" are what allurerc.mjs files under
 // "Target unavailable"; the phrase in brackets is the one a person reads for.
-const unavailable = (detail: string, reason: 'unreachable' | 'unavailable' = 'unreachable'): string => `Token service ${reason} (target unavailable): ${detail}`;
+const unavailable = (detail: string, reason: 'unreachable' | 'unavailable' = 'unreachable'): string =>
+  `Token service ${reason} (target unavailable): ${detail}`;
 
-function issuedToken(response: ApiResponse, url: string, clock: Clock, credentialVariables: CredentialVariables, scope?: string): IssuedToken {
+function issuedToken(
+  response: ApiResponse,
+  url: string,
+  clock: Clock,
+  credentialVariables: CredentialVariables,
+  scope?: string,
+): IssuedToken {
   // The client has already retried these answers as far as its policy allows (a throttling answer
   // until its deadline, and then it throws): a token service that still says it is unavailable is
   // down, which is no reason to doubt the configuration.
@@ -111,20 +134,30 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, credentia
     throw new TokenError(
       'unavailable',
       url,
-      unavailable(`${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}; try again later.`, 'unavailable'),
+      unavailable(
+        `${new URL(url).host} still answered ${response.status} after ${response.exchanges.length} attempt(s) of ` +
+          `POST ${TOKEN_PATH}; try again later.`,
+        'unavailable',
+      ),
       response.status,
     );
   }
   if (response.status === 400 || response.status === 401 || response.status === 403) {
-    const variables = [credentialVariables.id, credentialVariables.secret, ...(scope === undefined ? [] : [SCREENING_SCOPE_VARIABLE])];
+    const variables = [
+      credentialVariables.id,
+      credentialVariables.secret,
+      ...(scope === undefined ? [] : [SCREENING_SCOPE_VARIABLE]),
+    ];
     throw new TokenError(
       'rejected',
       url,
       scope === undefined
         ? `Token request rejected by ${url} (status ${response.status}): the client credentials were not accepted. ` +
-            `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the registered organization).`
+            `Check ${credentialVariables.id} and ${credentialVariables.secret} (the sandbox credentials of the ` +
+            'registered organization).'
         : `Token request for scope ${JSON.stringify(scope)} rejected by ${url} (status ${response.status}). ` +
-            `Check ${SCREENING_SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to screen with the bci token; and ${credentialVariables.id} and ${credentialVariables.secret}.`,
+            `Check ${SCREENING_SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to ` +
+            `screen with the bci token; and ${credentialVariables.id} and ${credentialVariables.secret}.`,
       response.status,
       variables,
     );
@@ -185,7 +218,9 @@ export const RENEWAL = {
 };
 
 function minGapBetweenRequests(token: IssuedToken): number {
-  return token.expiresAt === undefined ? RENEWAL.minMsBetweenRequests : (token.expiresAt - token.issuedAt) * RENEWAL.minShareBetweenRequests;
+  return token.expiresAt === undefined
+    ? RENEWAL.minMsBetweenRequests
+    : (token.expiresAt - token.issuedAt) * RENEWAL.minShareBetweenRequests;
 }
 
 /** A token source that starts from an already-issued token and renews it before expiry and on demand. */
@@ -219,7 +254,11 @@ export class TokenProvider implements TokenSource {
   renew(): Promise<string> {
     if (this.renewal) return this.renewal;
     const token = this.current;
-    if (token && this.lastRequestAt !== undefined && this.clock.now() - this.lastRequestAt < minGapBetweenRequests(token)) {
+    if (
+      token &&
+      this.lastRequestAt !== undefined &&
+      this.clock.now() - this.lastRequestAt < minGapBetweenRequests(token)
+    ) {
       return Promise.resolve(token.accessToken);
     }
     return this.request();

@@ -51,14 +51,23 @@ function proxySetting(env: Env, names: readonly string[]): ProxySetting | undefi
     // A bare host:port is what many CI runners set; it means an http proxy.
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`);
   } catch {
-    throw new ProxySettingError(found.variable, 'is not a proxy address; set it to http://host:port (or http://user:password@host:port)');
+    throw new ProxySettingError(
+      found.variable,
+      'is not a proxy address; set it to http://host:port (or http://user:password@host:port)',
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProxySettingError(found.variable, `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`);
+    throw new ProxySettingError(
+      found.variable,
+      `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`,
+    );
   }
   // Proxy credentials are secrets: blanked in every report, log and message, in every form they take.
   for (const secret of [url.password, decodeURIComponent(url.password)]) registerSecret(secret);
-  if (url.password) registerSecret(Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64'));
+  if (url.password)
+    registerSecret(
+      Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64'),
+    );
   return { variable: found.variable, url };
 }
 
@@ -77,7 +86,10 @@ export function readProxySettings(env: Env = process.env): ProxySettings {
         .filter((entry) => entry !== '')
         .map((entry) => {
           const [, host = entry, port] = /^(.+):(\d+)$/.exec(entry) ?? [];
-          return { host: host.replace(/^\*?\./, '').toLowerCase(), port: port === undefined ? undefined : Number(port) };
+          return {
+            host: host.replace(/^\*?\./, '').toLowerCase(),
+            port: port === undefined ? undefined : Number(port),
+          };
         }),
     },
   };
@@ -101,9 +113,16 @@ export function routeFor(url: URL, settings: ProxySettings = proxySettings()): R
   const host = url.hostname.toLowerCase();
   const port = Number(url.port) || DEFAULT_PORTS[url.protocol];
   const exempt = settings.noProxy?.entries.find(
-    (entry) => entry.host === '*' || ((entry.port === undefined || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`))),
+    (entry) =>
+      entry.host === '*' ||
+      ((entry.port === undefined || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`))),
   );
-  return exempt ? { kind: 'direct', exemptedBy: `${settings.noProxy!.variable} (${exempt.host}${exempt.port ? `:${exempt.port}` : ''})` } : { kind: 'proxy', proxy };
+  return exempt
+    ? {
+        kind: 'direct',
+        exemptedBy: `${settings.noProxy!.variable} (${exempt.host}${exempt.port ? `:${exempt.port}` : ''})`,
+      }
+    : { kind: 'proxy', proxy };
 }
 
 // One keep-alive pool per process and route: specs in a worker share connections to the target.

@@ -11,7 +11,15 @@ import { publishExchange, type HttpExchange } from './exchanges.js';
 import { networkSetupError, setupReason } from './network-errors.js';
 import { redact } from './redact.js';
 import { Pace, type PaceState } from './pace.js';
-import { classifyFailure, isThrottled, parseRetryAfter, RETRY_POLICY, retryDecision, type RetryPolicy, type TransportFailure } from './retry.js';
+import {
+  classifyFailure,
+  isThrottled,
+  parseRetryAfter,
+  RETRY_POLICY,
+  retryDecision,
+  type RetryPolicy,
+  type TransportFailure,
+} from './retry.js';
 import { NotSentError, workEnded } from './work.js';
 
 export type { HttpExchange } from './exchanges.js';
@@ -96,22 +104,34 @@ export class TargetThrottledError extends Error {
     readonly exchanges: HttpExchange[],
     request: string,
     reason: string,
-    /** The last throttling answer to this request; undefined when it was never sent (another caller's Retry-After outlasted its deadline). */
+    /**
+     * The last throttling answer to this request; undefined when it was never sent (another caller's Retry-After
+     * outlasted its deadline).
+     */
     readonly status?: number,
   ) {
     const answered = status === undefined ? `held ${request} back` : `still answered ${status} to ${request}`;
-    super(`Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ${heldTo(pace)}`);
+    super(
+      `Target throttled: ${host} ${answered} after ${attempts} attempt(s) in ${seconds(elapsedMs)} (${reason}). ` +
+        `${heldTo(pace)}`,
+    );
   }
 }
 
-/** A duration as the throttling messages print it (`2.5 s`), that of a test out of time (support/evidence/test-time.ts) among them. */
+/**
+ * A duration as the throttling messages print it (`2.5 s`), that of a test out of time (support/evidence/test-time.ts)
+ * among them.
+ */
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
 const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
 
 function heldTo(pace: PaceState): string {
   const ceiling = pace.ceilingRps === undefined ? 'CONTRACT_MAX_RPS not set' : `CONTRACT_MAX_RPS=${pace.ceilingRps}`;
-  const rate = pace.rps === undefined ? `This client was not held to a rate (${ceiling})` : `This client was held to ${perSecond(pace.rps)} requests a second (${ceiling})`;
+  const rate =
+    pace.rps === undefined
+      ? `This client was not held to a rate (${ceiling})`
+      : `This client was held to ${perSecond(pace.rps)} requests a second (${ceiling})`;
   const lower = pace.rps === undefined ? 'Set CONTRACT_MAX_RPS' : `Set CONTRACT_MAX_RPS below ${perSecond(pace.rps)}`;
   return (
     `${rate} and was throttled ${pace.throttledAnswers} time(s) over the last ${seconds(pace.throttledForMs ?? 0)}. ` +
@@ -149,7 +169,10 @@ export class ApiClient {
     policy?: RetryPolicy;
     clock?: Clock;
     random?: () => number;
-    /** The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this client's own. */
+    /**
+     * The pace of the client these requests are sent for (support/transport/pace.ts `sharedPace`); default one of this
+     * client's own.
+     */
     pace?: Pace;
     /** The configuration variable holding the address, named when a TLS failure says what to fix. */
     addressSetting?: string;
@@ -209,8 +232,18 @@ export class ApiClient {
       if (held === false) {
         const { host, pathname } = new URL(url);
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
-        const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past the request's ${this.policy.maxTotalMs} ms deadline`;
-        throw new TargetThrottledError(host, attempt - 1, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, reason, history.at(-1)?.status ?? undefined);
+        const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
+        const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}`;
+        throw new TargetThrottledError(
+          host,
+          attempt - 1,
+          this.clock.now() - started,
+          this.pace.state(),
+          history,
+          `${method} ${pathname}`,
+          reason,
+          history.at(-1)?.status ?? undefined,
+        );
       }
       // The test may have ended while the request waited for its turn: its place goes unused.
       const endedWhileWaiting = notSent(method, url);
@@ -224,7 +257,14 @@ export class ApiClient {
       let retryAfterMs: number | undefined;
       let throttled = false;
       try {
-        result = await this.attempt(method, url, options, headers, earlier.length + attempt, throttledAt === undefined ? held : sentAt - throttledAt);
+        result = await this.attempt(
+          method,
+          url,
+          options,
+          headers,
+          earlier.length + attempt,
+          throttledAt === undefined ? held : sentAt - throttledAt,
+        );
         retryAfterMs = this.retryAfter(result.response);
         throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
       } finally {
@@ -245,7 +285,16 @@ export class ApiClient {
       if (!decision.retry) {
         if (decision.throttled) {
           const { pathname } = new URL(url);
-          throw new TargetThrottledError(new URL(url).host, attempt, this.clock.now() - started, this.pace.state(), history, `${method} ${pathname}`, decision.reason, status);
+          throw new TargetThrottledError(
+            new URL(url).host,
+            attempt,
+            this.clock.now() - started,
+            this.pace.state(),
+            history,
+            `${method} ${pathname}`,
+            decision.reason,
+            status,
+          );
         }
         if (result.response) return { ...result.response, exchanges: history };
         if (result.failure === 'setup') throw this.setupError(url, result.error);
@@ -339,7 +388,9 @@ export class ApiClient {
       accept: 'application/json',
       // The documentation: every operation except token retrieval sends Content-Type:
       // application/json, bodyless GETs included.
-      'content-type': options.raw?.contentType ?? (options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
+      'content-type':
+        options.raw?.contentType ??
+        (options.form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
     };
     const authorization = await authorizationFor(auth);
     if (authorization !== undefined) headers.authorization = authorization;

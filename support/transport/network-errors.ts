@@ -28,7 +28,15 @@ const EXPIRED = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const HOSTNAME = new Set(['ERR_TLS_CERT_ALTNAME_INVALID']);
 // A server that answers a TLS hello with plain text: an https address on an http port.
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
-const OTHER_CERTIFICATE = new Set(['CERT_REVOKED', 'CERT_REJECTED', 'CERT_SIGNATURE_FAILURE', 'INVALID_CA', 'INVALID_PURPOSE', 'CERT_CHAIN_TOO_LONG', 'PATH_LENGTH_EXCEEDED']);
+const OTHER_CERTIFICATE = new Set([
+  'CERT_REVOKED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'CERT_CHAIN_TOO_LONG',
+  'PATH_LENGTH_EXCEEDED',
+]);
 
 // undici's ProxyAgent reports a CONNECT answer other than 200 only in its message.
 const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
@@ -50,7 +58,9 @@ export function tunnelStatus(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Why a connection failed when a setting fixes it; undefined for every other failure (refused, reset, timeout, ...). */
+/**
+ * Why a connection failed when a setting fixes it; undefined for every other failure (refused, reset, timeout, ...).
+ */
 export function setupReason(error: unknown): SetupReason | undefined {
   const code = codeOf(error);
   if (code !== undefined) {
@@ -85,19 +95,28 @@ export class NetworkSetupError extends Error {
  * The one message for a failure `setupReason` named. `addressSetting` is the configuration variable
  * that holds the address (the caller knows it; the transport does not).
  */
-export function networkSetupError(reason: SetupReason, error: unknown, url: URL, route: Route, addressSetting: string): NetworkSetupError {
+export function networkSetupError(
+  reason: SetupReason,
+  error: unknown,
+  url: URL,
+  route: Route,
+  addressSetting: string,
+): NetworkSetupError {
   const where = `${url.host}${route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : ''}`;
   // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
   const reasonText = (error as { reason?: unknown } | null)?.reason;
-  const detail = `${codeOf(error) ?? 'error'}: ${typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0]}`;
+  const readable = typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0];
+  const detail = `${codeOf(error) ?? 'error'}: ${readable}`;
   switch (reason) {
     case 'tls-untrusted':
       return new NetworkSetupError(
         reason,
         'NODE_EXTRA_CA_CERTS',
-        `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust (${detail}). ` +
-          'If the sandbox, or a proxy that re-signs TLS, uses a private certificate authority, give Node its certificate: ' +
-          'set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment the command starts with (Node reads it only at start-up).',
+        `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust ` +
+          `(${detail}). ` +
+          'If the sandbox, or a proxy that re-signs TLS, uses a private certificate authority, give Node its ' +
+          'certificate: set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment the command starts with ' +
+          '(Node reads it only at start-up).',
       );
     case 'tls-hostname':
       return new NetworkSetupError(
@@ -118,16 +137,22 @@ export function networkSetupError(reason: SetupReason, error: unknown, url: URL,
         reason,
         addressSetting,
         `TLS: ${where} and this machine share no TLS version or cipher (${detail}). ` +
-          `Node ${process.versions.node} accepts TLS 1.2 and 1.3 by default; check that ${addressSetting} names the right host (NODE_OPTIONS=--tls-min-v1.0 allows older versions, at your own risk).`,
+          `Node ${process.versions.node} accepts TLS 1.2 and 1.3 by default; check that ${addressSetting} names ` +
+          'the right host (NODE_OPTIONS=--tls-min-v1.0 allows older versions, at your own risk).',
       );
     case 'tls-not-tls':
       return new NetworkSetupError(
         reason,
         addressSetting,
-        `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and port in ${addressSetting}.`,
+        `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and ` +
+          `port in ${addressSetting}.`,
       );
     case 'tls-rejected':
-      return new NetworkSetupError(reason, addressSetting, `TLS: the certificate of ${where} was rejected (${detail}). Check that ${addressSetting} names the right host.`);
+      return new NetworkSetupError(
+        reason,
+        addressSetting,
+        `TLS: the certificate of ${where} was rejected (${detail}). Check that ${addressSetting} names the right host.`,
+      );
     case 'proxy-auth':
     case 'proxy-refused': {
       const proxy = route.kind === 'proxy' ? route.proxy : undefined;
@@ -137,8 +162,11 @@ export function networkSetupError(reason: SetupReason, error: unknown, url: URL,
         reason,
         variable,
         reason === 'proxy-auth'
-          ? `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy address: ${variable}=http://user:password@host:port (they are never printed).`
-          : `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ${url.hostname} to be allowed, or exempt it with NO_PROXY if it is reachable directly; check ${variable}.`,
+          ? `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy ` +
+              `address: ${variable}=http://user:password@host:port (they are never printed).`
+          : `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ` +
+              `${url.hostname} to be allowed, or exempt it with NO_PROXY if it is reachable directly; check ` +
+              `${variable}.`,
       );
     }
   }

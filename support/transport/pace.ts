@@ -100,7 +100,9 @@ export class Pace {
       while (this.waiting.length > 0) {
         const now = this.clock.now();
         // A pause longer than all the time a request had left when it asked: it cannot go in time.
-        for (const late of this.waiting.filter((request) => this.pausedUntil - now > request.deadline - request.placed)) {
+        for (const late of this.waiting.filter(
+          (request) => this.pausedUntil - now > request.deadline - request.placed,
+        )) {
           this.waiting.splice(this.waiting.indexOf(late), 1);
           late.go(false);
         }
@@ -156,7 +158,10 @@ export class Pace {
     const refused = this.recent.filter((entry) => entry.throttled).length;
     if (refused < PACING.burst || answer.sentAt <= (this.loweredAt ?? -Infinity)) return;
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
-    this.rps = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease);
+    this.rps = Math.max(
+      PACING.minRps,
+      Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease,
+    );
     this.loweredAt = now;
     this.heldBack = false;
   }

@@ -39,14 +39,18 @@ export function registerSecret(value: string | undefined): void {
 function registeredSecrets(): RegExp | undefined {
   if (registered || secrets.size === 0) return registered;
   // Longest first, so a secret that contains another registered one is blanked whole.
-  const alternatives = [...secrets].sort((a, b) => b.length - a.length).map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const alternatives = [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return (registered = new RegExp(alternatives.join('|'), 'g'));
 }
 
 /** Blanks every registered secret and every Basic/Bearer credential inside a string. */
 export function redactText(text: string): string {
   const result = text.replace(CREDENTIAL_IN_TEXT, (match, scheme: string, credential: string) =>
-    scheme.toLowerCase() === 'basic' && !BASIC_CREDENTIAL.test(Buffer.from(credential, 'base64').toString('utf8')) ? match : `${scheme} ${REDACTED}`,
+    scheme.toLowerCase() === 'basic' && !BASIC_CREDENTIAL.test(Buffer.from(credential, 'base64').toString('utf8'))
+      ? match
+      : `${scheme} ${REDACTED}`,
   );
   const pattern = registeredSecrets();
   return pattern ? result.replace(pattern, REDACTED) : result;

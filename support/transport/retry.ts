@@ -4,7 +4,9 @@
 import { setupReason, tunnelStatus } from './network-errors.js';
 
 export interface RetryPolicy {
-  /** Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead. */
+  /**
+   * Attempts at most for an answer that is not throttling: a throttled request is retried until its deadline instead.
+   */
   readonly maxAttempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
@@ -66,11 +68,20 @@ export interface AttemptOutcome {
 export type RetryDecision = { retry: false; reason: string; throttled?: true } | { retry: true; delayMs: number };
 
 /** The target asked to be called less often: a 429, or a 503 that says when to come back. */
-export function isThrottled(policy: RetryPolicy, status: number | undefined, retryAfterMs: number | undefined): boolean {
-  return status !== undefined && (policy.throttleStatuses.includes(status) || (status === 503 && retryAfterMs !== undefined));
+export function isThrottled(
+  policy: RetryPolicy,
+  status: number | undefined,
+  retryAfterMs: number | undefined,
+): boolean {
+  return (
+    status !== undefined && (policy.throttleStatuses.includes(status) || (status === 503 && retryAfterMs !== undefined))
+  );
 }
 
-/** Whether an answer an observer saw (status and headers, as an exchange records them) was throttled under the default policy. */
+/**
+ * Whether an answer an observer saw (status and headers, as an exchange records them) was throttled under the default
+ * policy.
+ */
 export function throttledAnswer(status: number | null, headers: Record<string, string>, nowMs: number): boolean {
   return isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
 }
@@ -117,7 +128,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 
 export function classifyFailure(error: unknown): TransportFailure {
   const name = (error as { name?: unknown } | null)?.name;
-  const code = (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const code =
+    (error as { code?: unknown } | null)?.code ?? (error as { cause?: { code?: unknown } } | null)?.cause?.code;
   // First: undici reports a proxy's refusal as an AbortError, which is no deadline.
   if (setupReason(error) !== undefined) return 'setup';
   // A proxy that answered CONNECT with a 5xx could not reach the target: nothing was sent to it.

@@ -27,7 +27,15 @@ function whenAborted(signal: AbortSignal, then: () => void, until?: AbortSignal)
 export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
   const ends = new AbortController();
   const settled = new AbortController();
-  whenAborted(cancelled, () => ends.abort(`the test it was for had been cancelled (${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`), settled.signal);
+  whenAborted(
+    cancelled,
+    () =>
+      ends.abort(
+        'the test it was for had been cancelled ' +
+          `(${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`,
+      ),
+    settled.signal,
+  );
   try {
     return await workUntil(ends.signal, body);
   } finally {

@@ -44,10 +44,26 @@ export function sendBadBody(
   body: BadBody,
   purpose: string,
 ): Promise<ApiResponse> {
-  if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
+  if (operation.id === 'op1' || operation.id === 'op2')
+    assertSandboxTarget(config, `operation ${operation.id.slice(2)} (${operation.method} sandbox person)`);
   // Screening with the token that may screen: a refusal for want of scope would pass for HTTP's verdict on the body.
   const api = operation.id === 'op8' ? clients.screeningApi : clients.api;
   return api.request(operation.method, operation.path, { raw: body, operation: operation.id, purpose });
+}
+
+/** Sends each operation its bad body (`body`, or the one `body` makes for it), all at once; the answers in order. */
+export function sendBadBodies(
+  clients: { api: ApiClient; screeningApi: ApiClient },
+  config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>,
+  operations: BodyOperation[],
+  body: BadBody | ((operation: BodyOperation) => BadBody),
+  purpose: string,
+): Promise<ApiResponse[]> {
+  return Promise.all(
+    operations.map((operation) =>
+      sendBadBody(clients, config, operation, typeof body === 'function' ? body(operation) : body, purpose),
+    ),
+  );
 }
 
 /** Answers that refuse the client, not its body: a target may send them before it reads the body at all. */
@@ -67,7 +83,11 @@ export function expectClientError(response: Answer, what: string): void {
     throw refused;
   }
   const why =
-    response.status >= 500 ? 'a server error for the client\'s mistake (RFC 9110 15.6)' : response.status < 300 ? 'the bad input was accepted' : 'not a client error';
+    response.status >= 500
+      ? "a server error for the client's mistake (RFC 9110 15.6)"
+      : response.status < 300
+        ? 'the bad input was accepted'
+        : 'not a client error';
   expect(Math.floor(response.status / 100), `${what} answered ${response.status}: ${why}; a 4xx was expected`).toBe(4);
 }
 
@@ -76,4 +96,13 @@ export function expectClientErrors(answers: { response: Answer; what: string }[]
   const refused = answers.filter(({ response }) => REFUSALS.has(response.status));
   const judged = answers.filter((answer) => !refused.includes(answer));
   for (const { response, what } of [...judged, ...refused]) expectClientError(response, what);
+}
+
+/** expectClientErrors for the answers of sendBadBodies, each named by `what` was sent to its operation. */
+export function expectClientErrorsFor(
+  operations: BodyOperation[],
+  answers: Answer[],
+  what: (operation: BodyOperation) => string,
+): void {
+  expectClientErrors(answers.map((response, index) => ({ response, what: what(operations[index]!) })));
 }

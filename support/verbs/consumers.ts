@@ -32,7 +32,11 @@ export class ConsumerData {
   /** Operation 5. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
-    return this.api.request('POST', this.config.paths.consumers, { json: consumers, operation: 'op5', purpose: 'upload consumers' });
+    return this.api.request('POST', this.config.paths.consumers, {
+      json: consumers,
+      operation: 'op5',
+      purpose: 'upload consumers',
+    });
   }
 
   /** Where a list is served and how its reads are published (operation 6 or 7), with the page size when one is set. */
@@ -41,7 +45,10 @@ export class ConsumerData {
     const query = pageSize ? { [pageSize.parameter]: String(pageSize.size) } : undefined;
     return list === 'consumers'
       ? { path: this.config.paths.consumers, options: { operation: 'op6', purpose: 'list consumers', query } }
-      : { path: this.config.paths.subscribedPersons, options: { operation: 'op7', purpose: 'list subscribed persons', query } };
+      : {
+          path: this.config.paths.subscribedPersons,
+          options: { operation: 'op7', purpose: 'list subscribed persons', query },
+        };
   }
 
   /** Reads the list from its first page until `found` holds for the pages read, or to its end. */
@@ -61,7 +68,12 @@ export class ConsumerData {
     const { status, paging } = read;
     if (paging.pages === 0 && status >= 400 && status < 500) return read;
     await attachJson(`The ${paging.pages} page(s) of the ${list} read before it failed`, read.body);
-    throw new ListIncompleteError(this.listAt(list).path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
+    throw new ListIncompleteError(
+      this.listAt(list).path,
+      paging.convention,
+      paging.pages,
+      `page ${paging.pages + 1} answered ${status}`,
+    );
   }
 
   /** Operation 6, every page: for a check that a record is absent. */
@@ -86,12 +98,28 @@ export class ConsumerData {
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
-  awaitConsumer(consumerId: string, what: string, until: (item: unknown) => boolean = () => true, transition?: Transition): Promise<unknown> {
-    return this.awaitItem(`consumer ${consumerId} ${what}`, 'consumers', (body) => consumerRecord(body, consumerId), until, transition);
+  awaitConsumer(
+    consumerId: string,
+    what: string,
+    until: (item: unknown) => boolean = () => true,
+    transition?: Transition,
+  ): Promise<unknown> {
+    return this.awaitItem(
+      `consumer ${consumerId} ${what}`,
+      'consumers',
+      (body) => consumerRecord(body, consumerId),
+      until,
+      transition,
+    );
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until: (item: unknown) => boolean = () => true, transition?: Transition): Promise<unknown> {
+  awaitSubscription(
+    stored: StoredPerson,
+    what = 'to be subscribed',
+    until: (item: unknown) => boolean = () => true,
+    transition?: Transition,
+  ): Promise<unknown> {
     return this.awaitItem(
       `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
       'subscribed persons',
@@ -106,7 +134,13 @@ export class ConsumerData {
    * it. A wait joins a read of the list already in flight for other waits (single flight): a state
    * only moves on, so a read that began before this wait's write can only make it look again.
    */
-  private async awaitItem(what: string, list: ListName, find: (body: unknown) => unknown, until: (item: unknown) => boolean, transition?: Transition): Promise<unknown> {
+  private async awaitItem(
+    what: string,
+    list: ListName,
+    find: (body: unknown) => unknown,
+    until: (item: unknown) => boolean,
+    transition?: Transition,
+  ): Promise<unknown> {
     const { path, options } = this.listAt(list);
     let last: ListRead | undefined;
     const { value } = await eventually(
@@ -120,7 +154,12 @@ export class ConsumerData {
     ).catch((error: unknown) => {
       // A wait whose last read failed after the first page never saw the rest of the list.
       if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok) {
-        throw new ListIncompleteError(path, last.paging.convention, last.paging.pages, `page ${last.paging.pages + 1} answered ${last.status}`);
+        throw new ListIncompleteError(
+          path,
+          last.paging.convention,
+          last.paging.pages,
+          `page ${last.paging.pages + 1} answered ${last.status}`,
+        );
       }
       throw error;
     });
@@ -136,7 +175,12 @@ export class ConsumerData {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
-      await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', (item) => identified(item).holds, 'identification');
+      await this.awaitConsumer(
+        consumer.consumerId,
+        'to be IDENTIFIED',
+        (item) => identified(item).holds,
+        'identification',
+      );
     } catch (error) {
       throw coveredBy(error, 'transition.consumer-identified');
     }
@@ -175,16 +219,31 @@ export class ConsumerData {
     );
     // A refused first page shows nothing about the list.
     if (read) expectAccepted(read, `the ${list}`);
-    return seen?.value ?? { holds: false, evidence: [], looked: `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}` };
+    return (
+      seen?.value ?? {
+        holds: false,
+        evidence: [],
+        looked: `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`,
+      }
+    );
   }
 }
 
 /** Per client and list, the read in flight and what each wait that joined it looks for. */
-const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>>();
+const inFlight = new WeakMap<
+  ApiClient,
+  Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>
+>();
 
 /** A read of the list until every joined wait's `found` holds, or to its end; joined while in flight. */
-function readTogether(api: ApiClient, path: string, options: RequestOptions, found: (bodies: unknown[]) => boolean): Promise<ListRead> {
-  const reads = inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>();
+function readTogether(
+  api: ApiClient,
+  path: string,
+  options: RequestOptions,
+  found: (bodies: unknown[]) => boolean,
+): Promise<ListRead> {
+  const reads =
+    inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>();
   inFlight.set(api, reads);
   const current = reads.get(path);
   if (current) {
@@ -192,7 +251,9 @@ function readTogether(api: ApiClient, path: string, options: RequestOptions, fou
     return current.read;
   }
   const joined = [found];
-  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() => reads.delete(path));
+  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() =>
+    reads.delete(path),
+  );
   reads.set(path, { read, found: joined });
   return read;
 }

@@ -35,7 +35,11 @@ export function rule(id: string) {
         try {
           const { timeout, result } = context.task;
           // Its requests stop when it ends, out of time as well (support/transport/work.ts).
-          await asTest(title, () => testWork(context.signal, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context))));
+          await asTest(title, () =>
+            testWork(context.signal, () =>
+              spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context)),
+            ),
+          );
         } catch (error) {
           throw attributeToRule(error, id);
         }

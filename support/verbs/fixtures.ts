@@ -40,7 +40,8 @@ function clientFor(config: ContractConfig, credentials: Credentials, token: Issu
 /** The run global setup resolved, as this worker reads it: its secrets go to the redaction point first. */
 function readRun() {
   const run = inject('contract');
-  for (const credentials of [run.config.client, run.config.secondClient]) if (credentials) registerCredentials(credentials);
+  for (const credentials of [run.config.client, run.config.secondClient])
+    if (credentials) registerCredentials(credentials);
   registerSecret(run.tokens.primary.accessToken);
   registerSecret(run.tokens.second?.accessToken);
   registerSecret(run.tokens.screening?.accessToken);
@@ -70,24 +71,36 @@ export const test = base
       attachExchanges(),
       countTestSpending(),
       process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
-      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`)) : undefined,
+      waitLog
+        ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`))
+        : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
   .extend('config', { scope: 'worker' }, ({ run }) => run.config)
   .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))
   .extend('secondApi', { scope: 'worker' }, ({ run }): ApiClient | undefined =>
-    run.config.secondClient && run.tokens.second ? clientFor(run.config, run.config.secondClient, run.tokens.second) : undefined,
+    run.config.secondClient && run.tokens.second
+      ? clientFor(run.config, run.config.secondClient, run.tokens.second)
+      : undefined,
   )
   .extend('data', ({ config, task }) =>
-    createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: `${task.file.name} > ${task.name}` }),
+    createDataFactory({
+      seed: config.seed,
+      runId: config.runId,
+      market: config.market,
+      scope: `${task.file.name} > ${task.name}`,
+    }),
   )
   .extend('persons', async ({ api, config, data }, { onCleanup }) => {
     const persons = new SandboxPersons(api, config, data);
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  /** The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a second client. */
+  /**
+   * The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a
+   * second client.
+   */
   .extend('secondPersons', async ({ secondApi, config, data }, { onCleanup }) => {
     if (!secondApi || !config.secondClient) return undefined;
     const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data);
@@ -97,7 +110,9 @@ export const test = base
   .extend('consumers', ({ api, config }) => new ConsumerData(api, config))
   /** Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope. */
   .extend('screeningApi', { scope: 'worker' }, ({ run, api }) =>
-    run.tokens.screening ? clientFor(run.config, run.config.client, run.tokens.screening, run.config.screeningScope) : api,
+    run.tokens.screening
+      ? clientFor(run.config, run.config.client, run.tokens.screening, run.config.screeningScope)
+      : api,
   )
   .extend('screening', ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   /** Skips the test with a reason that shows in the console and in the report, not only in a count. */

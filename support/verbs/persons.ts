@@ -36,7 +36,11 @@ export function gediIn(body: unknown): string | undefined {
 }
 
 /** Operation 2 with only `id`: deletes the custom person (shared by SandboxPersons and the sweep). */
-export function deleteSandboxPerson(api: ApiClient, config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>, personId: string): Promise<ApiResponse> {
+export function deleteSandboxPerson(
+  api: ApiClient,
+  config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>,
+  personId: string,
+): Promise<ApiResponse> {
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
   const body = { id: personId };
   expectSchema('delete-person-request', body);
@@ -85,7 +89,12 @@ export class SandboxPersons {
   }
 
   private note(event: LedgerEntry['event'], personId: string): void {
-    recordInLedger(this.ledger, { event, personId, target: new URL(this.config.baseUrl).origin, clientId: this.config.client.clientId });
+    recordInLedger(this.ledger, {
+      event,
+      personId,
+      target: new URL(this.config.baseUrl).origin,
+      clientId: this.config.client.clientId,
+    });
   }
 
   /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
@@ -96,10 +105,12 @@ export class SandboxPersons {
     // A first PUT that was refused, or never sent (its test had ended), created nobody: nothing for
     // the cleanup (and a DELETE of an id another client owns could only be refused again). A refused
     // update leaves the person to clean up.
-    const response = await this.api.request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose }).catch((error: unknown) => {
-      if (first && error instanceof NotSentError) this.untrack(person.id);
-      throw error;
-    });
+    const response = await this.api
+      .request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose })
+      .catch((error: unknown) => {
+        if (first && error instanceof NotSentError) this.untrack(person.id);
+        throw error;
+      });
     if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
     return response;
   }
@@ -110,7 +121,11 @@ export class SandboxPersons {
     const response = await this.put(person);
     // A first PUT without a merge has no resource that could be missing: a 404 says the path is wrong.
     if (response.status === 404 && first && person.merged === undefined) {
-      throw operationNotFound('op1', response, 'a PUT that creates a person addresses no resource that could be missing');
+      throw operationNotFound(
+        'op1',
+        response,
+        'a PUT that creates a person addresses no resource that could be missing',
+      );
     }
     return this.acknowledged(person, response);
   }
@@ -159,12 +174,20 @@ export class SandboxPersons {
     assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
     const body = { ...person, removed: true };
     expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', this.config.paths.sandboxPersons, { json: body, operation: 'op2', purpose: 'mark person removed' });
+    return this.api.request('DELETE', this.config.paths.sandboxPersons, {
+      json: body,
+      operation: 'op2',
+      purpose: 'mark person removed',
+    });
   }
 
   /** Operation 3: the person record by gedi within the configured market. */
   async retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
-    const response = await this.api.request('GET', expandPath(this.config.paths.person, { market: this.config.market, gedi }), { operation: 'op3', purpose });
+    const response = await this.api.request(
+      'GET',
+      expandPath(this.config.paths.person, { market: this.config.market, gedi }),
+      { operation: 'op3', purpose },
+    );
     if (response.ok) this.seen.add(gedi);
     return response;
   }
@@ -173,14 +196,23 @@ export class SandboxPersons {
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
-    return this.api.request('POST', expandPath(this.config.paths.findPerson, { market: this.config.market }), { json: body, operation: 'op4', purpose: 'find person' });
+    return this.api.request('POST', expandPath(this.config.paths.findPerson, { market: this.config.market }), {
+      json: body,
+      operation: 'op4',
+      purpose: 'find person',
+    });
   }
 
   /**
    * Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. With the
    * transition it waits for, the time from the write to the first read that saw it is measured.
    */
-  async awaitRecord(gedi: string, what: string, until: (body: unknown) => boolean, transition?: Transition): Promise<unknown> {
+  async awaitRecord(
+    gedi: string,
+    what: string,
+    until: (body: unknown) => boolean,
+    transition?: Transition,
+  ): Promise<unknown> {
     try {
       const { value } = await eventually(
         `person ${gedi} ${what}`,
@@ -202,15 +234,29 @@ export class SandboxPersons {
   private async neverRetrievable(gedi: string, error: unknown): Promise<unknown> {
     const legalId = this.legalIds.get(gedi);
     const last = (error as { lastResponse?: ApiResponse }).lastResponse;
-    if (!(error instanceof Error) || error.name !== 'NotConsistentError' || this.seen.has(gedi) || legalId === undefined || last?.status !== 404) return error;
+    if (
+      !(error instanceof Error) ||
+      error.name !== 'NotConsistentError' ||
+      this.seen.has(gedi) ||
+      legalId === undefined ||
+      last?.status !== 404
+    )
+      return error;
     const found = await this.find(legalId).catch(() => undefined);
     if (found?.ok && personWithLegalId(found.body, legalId).holds) {
-      return operationNotFound('op3', last, `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`);
+      return operationNotFound(
+        'op3',
+        last,
+        `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`,
+      );
     }
     return coveredBy(error, EVENTUALLY_AVAILABLE, true);
   }
 
-  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its creation. */
+  /**
+   * Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its
+   * creation.
+   */
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
@@ -226,9 +272,19 @@ export class SandboxPersons {
    * the last answer when none did: a negative, watched for as long as the caller's positive
    * controls took to show, so an asynchronous effect had that long to appear.
    */
-  async watchFor(stored: StoredPerson, what: string, windowMs: number, changed: (response: ApiResponse) => boolean): Promise<ApiResponse> {
+  async watchFor(
+    stored: StoredPerson,
+    what: string,
+    windowMs: number,
+    changed: (response: ApiResponse) => boolean,
+  ): Promise<ApiResponse> {
     let last: ApiResponse | undefined;
-    await watch(`person ${stored.gedi} ${what} (it must not)`, async () => (last = await this.retrieve(stored.gedi, 'watch for a change')), (answer) => changed(answer), { timeoutMs: windowMs });
+    await watch(
+      `person ${stored.gedi} ${what} (it must not)`,
+      async () => (last = await this.retrieve(stored.gedi, 'watch for a change')),
+      (answer) => changed(answer),
+      { timeoutMs: windowMs },
+    );
     // A watch reads at least once, at the end of its window.
     return last!;
   }
@@ -281,9 +337,18 @@ export class SandboxPersons {
         try {
           const response = await this.delete(personId);
           if (GONE_STATUSES.has(response.status)) this.untrack(personId);
-          else if (!response.ok) console.warn(`cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for \`npm run sweep\`.`);
+          else if (!response.ok)
+            console.warn(
+              `cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for ` +
+                `\`npm run sweep\`.`,
+            );
         } catch (error) {
-          console.warn(redactText(`cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for \`npm run sweep\`.`));
+          console.warn(
+            redactText(
+              `cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for ` +
+                `\`npm run sweep\`.`,
+            ),
+          );
         }
       }
     });

@@ -39,16 +39,34 @@ export interface CompanyScreeningRequest {
  * (`screeningId`, `created_at`, `requestUUID`). Never a part of another word: `candidates`,
  * `validated` and `format` are compared like everything else.
  */
-const VOLATILE_NAMES = new Set(['id', 'uuid', 'guid', 'timestamp', 'date', 'time', 'datetime', 'created', 'updated', 'at']);
+const VOLATILE_NAMES = new Set([
+  'id',
+  'uuid',
+  'guid',
+  'timestamp',
+  'date',
+  'time',
+  'datetime',
+  'created',
+  'updated',
+  'at',
+]);
 const VOLATILE_LAST_WORDS = new Set(['id', 'uuid', 'guid', 'timestamp', 'at', 'time', 'datetime']);
 
 export function isVolatileKey(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_-]+/).map((word) => word.toLowerCase()).filter(Boolean);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .map((word) => word.toLowerCase())
+    .filter(Boolean);
   return VOLATILE_NAMES.has(words.join('')) || VOLATILE_LAST_WORDS.has(words.at(-1) ?? '');
 }
 
 /** Values recognised by their form as an identifier or a moment. */
-const VOLATILE_VALUES = [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/];
+const VOLATILE_VALUES = [
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
+];
 
 /**
  * The result of a screening without what is proven volatile (identifier and timestamp keys and
@@ -62,7 +80,11 @@ export function screeningOutcome(body: unknown, request: object): unknown {
     if (value && typeof value === 'object') {
       return Object.fromEntries(
         Object.entries(value)
-          .filter(([key, inner]) => !isVolatileKey(key) && !(typeof inner === 'string' && (echoed.has(inner) || VOLATILE_VALUES.some((re) => re.test(inner)))))
+          .filter(
+            ([key, inner]) =>
+              !isVolatileKey(key) &&
+              !(typeof inner === 'string' && (echoed.has(inner) || VOLATILE_VALUES.some((re) => re.test(inner)))),
+          )
           .map(([key, inner]) => [key, strip(inner)]),
       );
     }
@@ -93,7 +115,11 @@ export class AmlScreening {
 
   screenPerson(request: PersonScreeningRequest, path = this.personPath): Promise<ApiResponse> {
     expectSchema('person-screening-request', request);
-    return this.api.request('POST', path, { json: request, operation: 'op8', purpose: path === this.personPath ? 'screen person' : 'screen person (root path)' });
+    return this.api.request('POST', path, {
+      json: request,
+      operation: 'op8',
+      purpose: path === this.personPath ? 'screen person' : 'screen person (root path)',
+    });
   }
 
   screenCompany(request: CompanyScreeningRequest, path = this.config.paths.companyScreening): Promise<ApiResponse> {

@@ -18,12 +18,16 @@ export interface ForwardProxy {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-export async function startForwardProxy(options: { credentials?: { user: string; password: string } } = {}): Promise<ForwardProxy> {
+export async function startForwardProxy(
+  options: { credentials?: { user: string; password: string } } = {},
+): Promise<ForwardProxy> {
   const tunnels: ForwardProxy['tunnels'] = [];
   const refused: ForwardProxy['refused'] = [];
   const upstreamPorts = new Set<number>();
   const sockets = new Set<Socket>();
-  const expected = options.credentials && `Basic ${Buffer.from(`${options.credentials.user}:${options.credentials.password}`).toString('base64')}`;
+  const expected =
+    options.credentials &&
+    `Basic ${Buffer.from(`${options.credentials.user}:${options.credentials.password}`).toString('base64')}`;
   const server = createServer((_request, response) => {
     response.writeHead(405, { 'content-type': 'text/plain' }).end('this proxy only opens CONNECT tunnels');
   });
@@ -57,7 +61,9 @@ export async function startForwardProxy(options: { credentials?: { user: string;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const credentials = options.credentials ? `${encodeURIComponent(options.credentials.user)}:${encodeURIComponent(options.credentials.password)}@` : '';
+  const credentials = options.credentials
+    ? `${encodeURIComponent(options.credentials.user)}:${encodeURIComponent(options.credentials.password)}@`
+    : '';
   return {
     url: `http://${credentials}127.0.0.1:${port}`,
     tunnels,

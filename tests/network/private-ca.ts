@@ -47,7 +47,12 @@ export async function createPrivateCa(name = 'Contract Suite Test CA'): Promise<
   return {
     cert: ca.cert,
     file,
-    async issue({ dnsNames = ['localhost'], ips = ['127.0.0.1'], notBefore = new Date(Date.now() - DAY_MS), notAfter = new Date(Date.now() + 30 * DAY_MS) } = {}) {
+    async issue({
+      dnsNames = ['localhost'],
+      ips = ['127.0.0.1'],
+      notBefore = new Date(Date.now() - DAY_MS),
+      notAfter = new Date(Date.now() + 30 * DAY_MS),
+    } = {}) {
       const pems = await generate([{ name: 'commonName', value: dnsNames[0] ?? ips[0] ?? 'server' }], {
         keyType: 'ec',
         algorithm: 'sha256',
@@ -58,7 +63,13 @@ export async function createPrivateCa(name = 'Contract Suite Test CA'): Promise<
           { name: 'basicConstraints', cA: false },
           { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
           { name: 'extKeyUsage', serverAuth: true },
-          { name: 'subjectAltName', altNames: [...dnsNames.map((value) => ({ type: 2 as const, value })), ...ips.map((ip) => ({ type: 7 as const, ip }))] },
+          {
+            name: 'subjectAltName',
+            altNames: [
+              ...dnsNames.map((value) => ({ type: 2 as const, value })),
+              ...ips.map((ip) => ({ type: 7 as const, ip })),
+            ],
+          },
         ],
       });
       return { cert: pems.cert, key: pems.private };
@@ -68,4 +79,7 @@ export async function createPrivateCa(name = 'Contract Suite Test CA'): Promise<
 }
 
 /** A certificate that expired yesterday. */
-export const EXPIRED: CertificateRequest = { notBefore: new Date(Date.now() - 30 * DAY_MS), notAfter: new Date(Date.now() - DAY_MS) };
+export const EXPIRED: CertificateRequest = {
+  notBefore: new Date(Date.now() - 30 * DAY_MS),
+  notAfter: new Date(Date.now() - DAY_MS),
+};

@@ -17,9 +17,14 @@ import { rulesNamedIn } from '../../support/evidence/failures.js';
 import { classifyResults, loadAllureConfig, readResults } from '../../support/evidence/report-generation.js';
 import { embeddedSimulatorEnv, runVitest } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
+import { joinedPattern } from '../patterns.js';
 
 /** A failing wait gives up after this long; the simulator's effects come well before it. */
-const FAST = { CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000', SIMULATOR_AVAILABILITY_DELAY_MS: '40', SIMULATOR_BACKGROUND_RECORDS: '40' };
+const FAST = {
+  CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
+  SIMULATOR_AVAILABILITY_DELAY_MS: '40',
+  SIMULATOR_BACKGROUND_RECORDS: '40',
+};
 
 interface Case {
   name: string;
@@ -44,11 +49,16 @@ const cases: Case[] = [
     says: { 'Not permitted': /op4: POST .* answered 403, .*"onboarding"\): check CONTRACT_MARKET/ },
   },
   {
-    name: 'operation 3 served at the vendor guides\' path',
+    name: "operation 3 served at the vendor guides' path",
     env: { SIMULATOR_PERSON_PATH_ELSEWHERE: '1' },
     categories: { 'Operation not found': 'some' },
     broken: [],
-    says: { 'Operation not found': /^Operation not found: op3 .* answered 404 .* while operation 4 finds the person by its legal id .* Check CONTRACT_PERSON_PATH/ },
+    says: {
+      'Operation not found': joinedPattern(
+        /^Operation not found: op3 .* answered 404 .* while operation 4 finds the person by its legal id .* /,
+        /Check CONTRACT_PERSON_PATH/,
+      ),
+    },
   },
   {
     name: 'screening that needs a scope of its own, without CONTRACT_SCREENING_SCOPE',
@@ -73,7 +83,10 @@ const cases: Case[] = [
     broken: ['person.create-returns-gedi', 'person.first-sample-accepted'],
     says: {
       'Contract broken': /answered 400 \(it said: .*phoneList: is not accepted by this sandbox/,
-      'Precondition not met': /^Precondition not met: the step "Given .*" failed before rule .* answered 400 \(it said: .*phoneList.* That step is what rule person\.create-returns-gedi /,
+      'Precondition not met': joinedPattern(
+        /^Precondition not met: the step "Given .*" failed before rule .* answered 400 \(it said: /,
+        /.*phoneList.* That step is what rule person\.create-returns-gedi /,
+      ),
     },
   },
   {
@@ -102,23 +115,38 @@ const cases: Case[] = [
   },
 ];
 
-test.concurrent.for(cases)('blames the right line against $name', async ({ env, specs = [], categories, broken, says }, context) => {
-  const reports = ownReports(context);
-  // The Allure results, as `npm run contract` writes them, without the report built from them.
-  const { code, output } = await runVitest(['--project', 'contract', ...specs], { ...embeddedSimulatorEnv({ ...FAST, ...env }), ...reports.env, CONTRACT_REPORTS: '1' });
-  const summary = classifyResults(readResults([reports.paths.allureResults]), (await loadAllureConfig()).categories);
-  const seen = Object.fromEntries(summary.byCategory.filter((entry) => entry.tests.length > 0).map((entry) => [entry.name, entry.tests]));
-  console.log(`blame: ${Object.entries(seen).map(([name, tests]) => `${name} ${tests.length}`).join(', ') || 'all passed'}; exit ${code}`);
-  expect(summary.total, `the run wrote results:\n${output.slice(-2000)}`).toBeGreaterThan(0);
-  expect(Object.keys(seen).sort(), 'the categories failures fell into').toEqual(Object.keys(categories).sort());
-  for (const [category, expected] of Object.entries(categories)) {
-    if (expected === 'some') expect(seen[category]!.length, category).toBeGreaterThan(1);
-    else expect(seen[category]!.length, category).toBe(expected);
-  }
-  const messages = summary.byCategory.flatMap((entry) => entry.tests.map((outcome) => outcome.message ?? ''));
-  expect(rulesNamedIn(messages.join('\n')).sort(), 'the rules named as broken').toEqual(broken);
-  for (const [category, pattern] of Object.entries(says ?? {})) {
-    for (const outcome of seen[category]!) expect(outcome.message, `${category}: ${outcome.name}`).toMatch(pattern);
-  }
-  expect(code === 0, 'the run passes exactly when nothing failed').toBe(Object.keys(categories).length === 0);
-});
+test.concurrent.for(cases)(
+  'blames the right line against $name',
+  async ({ env, specs = [], categories, broken, says }, context) => {
+    const reports = ownReports(context);
+    // The Allure results, as `npm run contract` writes them, without the report built from them.
+    const { code, output } = await runVitest(['--project', 'contract', ...specs], {
+      ...embeddedSimulatorEnv({ ...FAST, ...env }),
+      ...reports.env,
+      CONTRACT_REPORTS: '1',
+    });
+    const summary = classifyResults(readResults([reports.paths.allureResults]), (await loadAllureConfig()).categories);
+    const seen = Object.fromEntries(
+      summary.byCategory.filter((entry) => entry.tests.length > 0).map((entry) => [entry.name, entry.tests]),
+    );
+    console.log(
+      `blame: ${
+        Object.entries(seen)
+          .map(([name, tests]) => `${name} ${tests.length}`)
+          .join(', ') || 'all passed'
+      }; exit ${code}`,
+    );
+    expect(summary.total, `the run wrote results:\n${output.slice(-2000)}`).toBeGreaterThan(0);
+    expect(Object.keys(seen).sort(), 'the categories failures fell into').toEqual(Object.keys(categories).sort());
+    for (const [category, expected] of Object.entries(categories)) {
+      if (expected === 'some') expect(seen[category]!.length, category).toBeGreaterThan(1);
+      else expect(seen[category]!.length, category).toBe(expected);
+    }
+    const messages = summary.byCategory.flatMap((entry) => entry.tests.map((outcome) => outcome.message ?? ''));
+    expect(rulesNamedIn(messages.join('\n')).sort(), 'the rules named as broken').toEqual(broken);
+    for (const [category, pattern] of Object.entries(says ?? {})) {
+      for (const outcome of seen[category]!) expect(outcome.message, `${category}: ${outcome.name}`).toMatch(pattern);
+    }
+    expect(code === 0, 'the run passes exactly when nothing failed').toBe(Object.keys(categories).length === 0);
+  },
+);

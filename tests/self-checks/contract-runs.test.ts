@@ -16,10 +16,27 @@ const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '4
 const NO_GEDI = { SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1' };
 
 test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
-  { name: 'the standard layout, page-number paging without links', simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES } },
-  { name: 'the alternate layout, offset paging with a total', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES } },
-  { name: 'the alternate layout, Link header paging, one id space for all clients, the four booleans required', simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_ID_SPACE: 'shared', SIMULATOR_STRICT_BOOLEANS: '1', ...SMALL_PAGES } },
-  { name: "the vendor's published shapes, nextPageToken paging", simulator: { SIMULATOR_LAYOUT: 'vendor', ...SMALL_PAGES } },
+  {
+    name: 'the standard layout, page-number paging without links',
+    simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES },
+  },
+  {
+    name: 'the alternate layout, offset paging with a total',
+    simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_PAGING: 'offset', ...SMALL_PAGES },
+  },
+  {
+    name: 'the alternate layout, Link header paging, one id space for all clients, the four booleans required',
+    simulator: {
+      SIMULATOR_LAYOUT: 'alternate',
+      SIMULATOR_ID_SPACE: 'shared',
+      SIMULATOR_STRICT_BOOLEANS: '1',
+      ...SMALL_PAGES,
+    },
+  },
+  {
+    name: "the vendor's published shapes, nextPageToken paging",
+    simulator: { SIMULATOR_LAYOUT: 'vendor', ...SMALL_PAGES },
+  },
   // v3 dropped `person.gedi`: records that name no gedi at all, and a merge shown by the target's record.
   {
     name: "the vendor's shapes with no gedi in records and merges shown by the target's record",
@@ -29,12 +46,24 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   // lower rate those pauses leave: on a loaded machine a request queued behind the rest once waited
   // past the 30 s deadline and failed, rightly, as "Target throttled". What this run checks is that
   // faults break no promise, so its requests get longer.
-  { name: '10 % transient faults (429/503 with Retry-After), next-URL paging', simulator: { SIMULATOR_FAULT_RATE: '0.1', CONTRACT_AVAILABILITY_TIMEOUT_MS: '60000', ...SMALL_PAGES } },
+  {
+    name: '10 % transient faults (429/503 with Retry-After), next-URL paging',
+    simulator: { SIMULATOR_FAULT_RATE: '0.1', CONTRACT_AVAILABILITY_TIMEOUT_MS: '60000', ...SMALL_PAGES },
+  },
   // A shared sandbox's rate limit: the run paces every test to what the target accepts (issue 20).
-  { name: 'a rate limit of 10 requests a second per client (429 with Retry-After beyond it)', simulator: { SIMULATOR_RATE_LIMIT: '10' } },
+  {
+    name: 'a rate limit of 10 requests a second per client (429 with Retry-After beyond it)',
+    simulator: { SIMULATOR_RATE_LIMIT: '10' },
+  },
 ])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...embeddedSimulatorEnv(simulator), ...ownReports(context).env });
-  console.log(`contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ${results?.numPendingTests ?? 0} skipped`);
+  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
+    ...embeddedSimulatorEnv(simulator),
+    ...ownReports(context).env,
+  });
+  console.log(
+    `contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ` +
+      `${results?.numPendingTests ?? 0} skipped`,
+  );
   expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
   expect(results!.numFailedTests, output.slice(-3000)).toBe(0);
   expect(results!.numPassedTests, 'every catalogued rule ran').toBeGreaterThanOrEqual(catalogue.rules.length);
@@ -44,7 +73,10 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
 
 /** The most files that had started and not yet ended at any one moment. */
 function mostFilesInFlight(files: { startTime: number; endTime: number }[]): number {
-  const events = files.flatMap((file) => [{ at: file.startTime, change: 1 }, { at: file.endTime, change: -1 }]);
+  const events = files.flatMap((file) => [
+    { at: file.startTime, change: 1 },
+    { at: file.endTime, change: -1 },
+  ]);
   // At equal times an end comes first: a file that ends as another starts was not beside it.
   events.sort((a, b) => a.at - b.at || a.change - b.change);
   let inFlight = 0;

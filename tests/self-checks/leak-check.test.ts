@@ -45,8 +45,12 @@ async function leakTarget(context: TestContext) {
       }
     },
     async personPuts(): Promise<number> {
-      const { counts } = (await control.request('GET', '/__control/requests')).body as { counts: Record<string, number> };
-      return Object.entries(counts).filter(([route]) => route.startsWith('PUT ') && route.includes('/persons')).reduce((sum, [, n]) => sum + n, 0);
+      const { counts } = (await control.request('GET', '/__control/requests')).body as {
+        counts: Record<string, number>;
+      };
+      return Object.entries(counts)
+        .filter(([route]) => route.startsWith('PUT ') && route.includes('/persons'))
+        .reduce((sum, [, n]) => sum + n, 0);
     },
   };
 }
@@ -58,7 +62,11 @@ test.concurrent('a complete run leaves no person behind', async (context) => {
   const { code, results } = await runVitestWithResults(CONTRACT, target.env);
   const created = await target.personPuts();
   const left = await target.personsLeft('the simulator holds no custom person after a complete run');
-  console.log(`leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
+  console.log(
+    `leak-check: complete run: exit ${code} (${results?.numPassedTests} passed, ${results?.numFailedTests} ` +
+      `failed), ${created} person PUT(s); persons left ${left}, ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
+  );
   expect(created, 'person PUTs (a run that created nobody proves nothing)').toBeGreaterThan(0);
   expect(left, 'persons left after a complete run').toBe(0);
 });
@@ -80,13 +88,26 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
     await interrupted;
   }
   const leftBehind = personsIn(await target.readPersons());
-  console.log(`leak-check: killed run left ${leftBehind} person(s), ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
+  console.log(
+    `leak-check: killed run left ${leftBehind} person(s), ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
+  );
   expect(leftBehind, 'persons a killed run left (none: the sweep would not be exercised)').toBeGreaterThan(0);
 
-  const clients: Credentials[] = target.simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
-  const swept = await sweep({ baseUrl: target.simulator.baseUrl, authUrl: target.simulator.baseUrl, paths: DEFAULT_PATHS }, clients, target.ledger);
+  const clients: Credentials[] = target.simulator.options.clients.map(({ id, secret }) => ({
+    clientId: id,
+    clientSecret: secret,
+  }));
+  const swept = await sweep(
+    { baseUrl: target.simulator.baseUrl, authUrl: target.simulator.baseUrl, paths: DEFAULT_PATHS },
+    clients,
+    target.ledger,
+  );
   const left = await target.personsLeft('the simulator holds no custom person after the sweep');
-  console.log(`leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ${leftovers(target.origin, target.ledger).length}`);
+  console.log(
+    `leak-check: sweep: ${swept.deleted} deleted, ${swept.failed} failed; persons left ${left}, ledger leftovers ` +
+      `${leftovers(target.origin, target.ledger).length}`,
+  );
   expect(left, 'persons left after the sweep').toBe(0);
   expect(swept.failed, 'persons the sweep could not delete').toBe(0);
 });

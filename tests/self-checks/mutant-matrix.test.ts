@@ -24,14 +24,17 @@ test.concurrent(EVERY_MUTANT, async (context) => {
 
 const NO_GEDI = { SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1' };
 
-test.concurrent('every merge mutant is killed in the vendor layout with no gedi, merges shown by the target', async (context) => {
-  const mutants = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.merge'));
-  const env = { ...ownReports(context).env, ...NO_GEDI };
-  const verdicts = await runMutantMatrix({ mutants, layouts: ['vendor'], env });
-  console.log(formatMatrix(verdicts));
-  expect(mutants, 'the merge mutants').not.toEqual([]);
-  expect(survivors(verdicts), 'surviving merge mutants').toEqual([]);
-});
+test.concurrent(
+  'every merge mutant is killed in the vendor layout with no gedi, merges shown by the target',
+  async (context) => {
+    const mutants = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.merge'));
+    const env = { ...ownReports(context).env, ...NO_GEDI };
+    const verdicts = await runMutantMatrix({ mutants, layouts: ['vendor'], env });
+    console.log(formatMatrix(verdicts));
+    expect(mutants, 'the merge mutants').not.toEqual([]);
+    expect(survivors(verdicts), 'surviving merge mutants').toEqual([]);
+  },
+);
 
 test.concurrent('counts no kill where the specs fail without the mutant too, same settings', async (context) => {
   // Effects later than the matrix's 4 s deadline (20 s, jittered by half at most): the timeouts that

@@ -1,4 +1,4 @@
-// Types and lint, as part of npm test: strict tsc and eslint over the whole project.
+// Types, lint and formatting, as part of npm test: strict tsc, eslint and prettier over the whole project.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -16,4 +16,9 @@ test('the project type-checks (tsc --noEmit, strict)', async () => {
 test('the project is lint clean (eslint .)', async () => {
   const { code, output } = await runNode([eslintBin, '.']);
   expect(code, output).toBe(0);
+});
+
+test('the project is formatted (prettier --check .)', async () => {
+  const { code, output } = await runNode([require.resolve('prettier/bin/prettier.cjs'), '--check', '.']);
+  expect(code, `${output}\nnpm run format rewrites the files named above.`).toBe(0);
 });

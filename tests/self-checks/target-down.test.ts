@@ -34,19 +34,27 @@ const cases = [
       CONTRACT_SECOND_CLIENT_SECRET: '',
       CONTRACT_SCREENING_PROVIDER: 'SANDBOX-AML',
     },
-    message: new RegExp(`Token service unreachable \\(target unavailable\\): 127\\.0\\.0\\.1:${port} did not answer \\(refused\\)[^\\n]*`),
+    message: new RegExp(
+      `Token service unreachable \\(target unavailable\\): 127\\.0\\.0\\.1:${port} did not answer \\(refused\\)[^\\n]*`,
+    ),
   },
 ];
 
-test.concurrent.for(cases)('a run ends in setup as "Target unavailable" when $name', async ({ env, message }, context) => {
-  const started = performance.now();
-  const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
-  const output = stripVTControlCharacters(raw);
-  const line = message.exec(output)?.[0];
-  console.log(`target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ${line ?? '(no target-unavailable line)'}`);
-  expect(code, 'the run exits non-zero').not.toBe(0);
-  expect(line, `one message matching ${message}`).toBeDefined();
-  expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(1);
-  expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
-  expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
-});
+test.concurrent.for(cases)(
+  'a run ends in setup as "Target unavailable" when $name',
+  async ({ env, message }, context) => {
+    const started = performance.now();
+    const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
+    const output = stripVTControlCharacters(raw);
+    const line = message.exec(output)?.[0];
+    console.log(
+      `target-down: exit ${code} after ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `${line ?? '(no target-unavailable line)'}`,
+    );
+    expect(code, 'the run exits non-zero').not.toBe(0);
+    expect(line, `one message matching ${message}`).toBeDefined();
+    expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(1);
+    expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
+    expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
+  },
+);

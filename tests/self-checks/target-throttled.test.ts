@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { runContract } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
+import { joinedPattern } from '../patterns.js';
 
 /** A category's count in the console summary of the run (`  Target throttled  1`). */
 function categoryCount(output: string, category: string): number | undefined {
@@ -26,7 +27,9 @@ test.concurrent.for([
     atLeast: 1,
   },
   {
-    name: 'every request after the token is answered 429 with a Retry-After past the deadline (a limit of one request per 20 s)',
+    name:
+      'every request after the token is answered 429 with a Retry-After past the deadline (a limit of one request ' +
+      'per 20 s)',
     env: { ...throttlingTarget, SIMULATOR_RATE_LIMIT: '0.05' },
     atLeast: 20,
   },
@@ -34,10 +37,17 @@ test.concurrent.for([
   const { code, output: raw } = await runContract([], { ...process.env, ...env, ...ownReports(context).env });
   const output = stripVTControlCharacters(raw);
   const line = /Target throttled: [^\n]*/.exec(output)?.[0];
-  console.log(`target-throttled: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled; ${line?.slice(0, 300) ?? '(no target-throttled line)'}`);
+  console.log(
+    `target-throttled: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled; ` +
+      `${line?.slice(0, 300) ?? '(no target-throttled line)'}`,
+  );
   expect(code, 'the run exits non-zero').not.toBe(0);
-  expect(line, 'a message that names the request, the rate it was held to and the setting to lower').toMatch(/(still answered (429|503) to|held) (GET|PUT|POST|DELETE) .* held to .*Set CONTRACT_MAX_RPS/);
-  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBeGreaterThanOrEqual(atLeast);
+  expect(line, 'a message that names the request, the rate it was held to and the setting to lower').toMatch(
+    /(still answered (429|503) to|held) (GET|PUT|POST|DELETE) .* held to .*Set CONTRACT_MAX_RPS/,
+  );
+  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBeGreaterThanOrEqual(
+    atLeast,
+  );
   expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
   expect(categoryCount(output, 'Target unavailable'), 'results filed under "Target unavailable"').toBe(0);
   expect(categoryCount(output, 'Configuration error'), 'results filed under "Configuration error"').toBe(0);
@@ -47,15 +57,32 @@ test.concurrent.for([
 // records a page (the vendor's layout) every list read to its end is a request a page, each waiting
 // its turn at 5 a second; the two list watches read 150 pages or more each. vitest would fail them
 // as "Test timed out", in no category.
-test('tests that outlast their time while a rate limit paces every request end as "Target throttled", never as timed out', async (context) => {
-  const env = { CONTRACT_BASE_URL: '', SIMULATOR_LAYOUT: 'vendor', SIMULATOR_RATE_LIMIT: '5', CONTRACT_TEST_TIMEOUT_MS: '10000' };
-  const watches = ['specs/consumers/list-uploaded-only.spec.ts', 'specs/consumers/subscribed-only.spec.ts'];
-  const { code, output: raw } = await runContract(watches, { ...process.env, ...env, ...ownReports(context).env });
-  const output = stripVTControlCharacters(raw);
-  console.log(`target-throttled, tests outpaced: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled, ${categoryCount(output, 'Test errors') ?? 0} test errors`);
-  expect(code, 'the run exits non-zero').not.toBe(0);
-  expect(output).toMatch(/Target throttled: the test's 10\.0 s ran out while the target's rate limit held the run's requests back: .*CONTRACT_TEST_TIMEOUT_MS, now 10000/);
-  expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBe(2);
-  expect(categoryCount(output, 'Test errors') ?? 0, 'tests that timed out in no category').toBe(0);
-  expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
-});
+test(
+  'tests that outlast their time while a rate limit paces every request end as "Target throttled", never as timed ' +
+    'out',
+  async (context) => {
+    const env = {
+      CONTRACT_BASE_URL: '',
+      SIMULATOR_LAYOUT: 'vendor',
+      SIMULATOR_RATE_LIMIT: '5',
+      CONTRACT_TEST_TIMEOUT_MS: '10000',
+    };
+    const watches = ['specs/consumers/list-uploaded-only.spec.ts', 'specs/consumers/subscribed-only.spec.ts'];
+    const { code, output: raw } = await runContract(watches, { ...process.env, ...env, ...ownReports(context).env });
+    const output = stripVTControlCharacters(raw);
+    console.log(
+      `target-throttled, tests outpaced: exit ${code}; ${categoryCount(output, 'Target throttled')} throttled, ` +
+        `${categoryCount(output, 'Test errors') ?? 0} test errors`,
+    );
+    expect(code, 'the run exits non-zero').not.toBe(0);
+    expect(output).toMatch(
+      joinedPattern(
+        /Target throttled: the test's 10\.0 s ran out while the target's rate limit held the run's requests /,
+        /back: .*CONTRACT_TEST_TIMEOUT_MS, now 10000/,
+      ),
+    );
+    expect(categoryCount(output, 'Target throttled'), 'results filed under "Target throttled"').toBe(2);
+    expect(categoryCount(output, 'Test errors') ?? 0, 'tests that timed out in no category').toBe(0);
+    expect(categoryCount(output, 'Contract broken'), 'results filed under "Contract broken"').toBe(0);
+  },
+);

@@ -16,14 +16,27 @@ test.concurrent.for([
   // Tokens expire several times during the run (a few seconds, its files at once): renewal is
   // exercised, not only counted.
   { tokenTtlSeconds: 2, atMost: undefined, atLeast: 3 },
-])('a run against $tokenTtlSeconds s tokens stays green ($atMost at most, $atLeast at least tokens issued)', async ({ tokenTtlSeconds, atMost, atLeast }, context) => {
-  const simulator = await startSimulator({ control: true, tokenTtlSeconds });
-  context.onTestFinished(() => simulator.close());
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], { ...process.env, ...simulatorAsRemoteTarget(simulator), ...ownReports(context).env });
-  const { tokensIssued } = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/requests')).body as { tokensIssued: number };
-  console.log(`token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ${simulator.options.clients.length} clients`);
-  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
-  expect(code).toBe(0);
-  if (atMost !== undefined) expect(tokensIssued, 'tokens issued in the whole run').toBeLessThanOrEqual(atMost);
-  if (atLeast !== undefined) expect(tokensIssued, 'tokens issued in the whole run: some renewed').toBeGreaterThanOrEqual(atLeast);
-});
+])(
+  'a run against $tokenTtlSeconds s tokens stays green ($atMost at most, $atLeast at least tokens issued)',
+  async ({ tokenTtlSeconds, atMost, atLeast }, context) => {
+    const simulator = await startSimulator({ control: true, tokenTtlSeconds });
+    context.onTestFinished(() => simulator.close());
+    const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
+      ...process.env,
+      ...simulatorAsRemoteTarget(simulator),
+      ...ownReports(context).env,
+    });
+    const { tokensIssued } = (await new ApiClient({ baseUrl: simulator.baseUrl }).request('GET', '/__control/requests'))
+      .body as { tokensIssued: number };
+    console.log(
+      `token lifetime ${tokenTtlSeconds} s: exit ${code}, ${results?.numPassedTests ?? 0} passed, ` +
+        `${results?.numFailedTests ?? 0} failed; ${tokensIssued} token(s) issued for ` +
+        `${simulator.options.clients.length} clients`,
+    );
+    expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
+    expect(code).toBe(0);
+    if (atMost !== undefined) expect(tokensIssued, 'tokens issued in the whole run').toBeLessThanOrEqual(atMost);
+    if (atLeast !== undefined)
+      expect(tokensIssued, 'tokens issued in the whole run: some renewed').toBeGreaterThanOrEqual(atLeast);
+  },
+);

@@ -6,10 +6,10 @@ import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSC
 describe('bad input gets a clear JSON error and changes nothing', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () =>
+      ({ h, token } = await Harness.startWithToken({ control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;
@@ -20,7 +20,11 @@ describe('bad input gets a clear JSON error and changes nothing', () => {
     ['a string as firstNames', () => h.person({ firstNames: 'Anna' }), 'firstNames'],
     ['an impossible dateOfBirth', () => h.person({ dateOfBirth: '2001-02-30' }), 'dateOfBirth'],
     ['a date in another format', () => h.person({ dateOfDeath: '03/02/2001' }), 'dateOfDeath'],
-    ['a bad relationship date', () => h.person({ relationshipList: [{ dateOfDeath: 'yesterday' }] }), 'relationshipList[0].dateOfDeath'],
+    [
+      'a bad relationship date',
+      () => h.person({ relationshipList: [{ dateOfDeath: 'yesterday' }] }),
+      'relationshipList[0].dateOfDeath',
+    ],
     ['a wrong Luhn digit', () => h.person({ legalId: '191212121213' }), 'legalId'],
     ['an unknown market', () => h.person({ country: 'XX' }), 'country'],
     ['a legal id of another market', () => h.person({ country: 'NO' }), 'legalId'],
@@ -76,13 +80,17 @@ describe('bad input gets a clear JSON error and changes nothing', () => {
 
   it('rejects a bad page size or cursor, naming the parameter', async () => {
     expect((await h.request('GET', `${CONSUMERS}?limit=0`, { token })).body.error.field).toBe('limit');
-    expect((await h.request('GET', `${SUBSCRIPTIONS}?pageToken=garbage`, { token })).body.error.field).toBe('pageToken');
+    expect((await h.request('GET', `${SUBSCRIPTIONS}?pageToken=garbage`, { token })).body.error.field).toBe(
+      'pageToken',
+    );
   });
 
   it('rejects _find without a valid legal id or in an unknown market', async () => {
     expect((await h.request('POST', findPath(), { token, json: {} })).body.error.field).toBe('legalId');
     expect((await h.request('POST', findPath(), { token, json: { legalId: '12' } })).body.error.field).toBe('legalId');
-    expect((await h.request('POST', findPath('XX'), { token, json: { legalId: '191212121212' } })).body.error.field).toBe('market');
+    expect(
+      (await h.request('POST', findPath('XX'), { token, json: { legalId: '191212121212' } })).body.error.field,
+    ).toBe('market');
   });
 
   it.each([
@@ -101,7 +109,10 @@ describe('bad input gets a clear JSON error and changes nothing', () => {
   it('answers an unknown route with a loud 404 JSON error', async () => {
     const answer = await h.request('GET', '/consumer-intelligence/v4/nothing', { token });
     expect(answer.status).toBe(404);
-    expect(answer.body.error).toMatchObject({ code: 'no_route', message: expect.stringContaining('/consumer-intelligence/v4/nothing') });
+    expect(answer.body.error).toMatchObject({
+      code: 'no_route',
+      message: expect.stringContaining('/consumer-intelligence/v4/nothing'),
+    });
   });
 
   it('answers a wrong method with 405 and the allowed ones', async () => {
@@ -150,7 +161,9 @@ describe('authentication', () => {
 
   it('rejects a wrong grant type or scope with 400 naming the field', async () => {
     expect((await h.tokenRequest(0, { grant_type: 'password', scope: 'bci' })).body.error.field).toBe('grant_type');
-    expect((await h.tokenRequest(0, { grant_type: 'client_credentials', scope: 'all' })).body.error.field).toBe('scope');
+    expect((await h.tokenRequest(0, { grant_type: 'client_credentials', scope: 'all' })).body.error.field).toBe(
+      'scope',
+    );
   });
 
   it('keeps the second client apart from the first', async () => {
@@ -179,7 +192,9 @@ describe('markets', () => {
     // Month 13: every market encodes the birth date (DK has no mandatory check digit to break).
     const monthAt = market === 'SE' ? 4 : 2;
     const broken = `${legalId.slice(0, monthAt)}13${legalId.slice(monthAt + 2)}`;
-    expect((await h.request('PUT', PERSONS, { token, json: { ...person, legalId: broken } })).body.error.field).toBe('legalId');
+    expect((await h.request('PUT', PERSONS, { token, json: { ...person, legalId: broken } })).body.error.field).toBe(
+      'legalId',
+    );
   });
 
   it('accepts a Swedish coordination number', async () => {

@@ -11,10 +11,9 @@ const long = (length: number) => 'x'.repeat(length);
 describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout, control: true, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ layout, control: true, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;
@@ -26,15 +25,27 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
     ['a lower-case country', () => h.person({ country: 'se' }), 'country'],
     ['no dateOfBirth', () => h.person({ dateOfBirth: undefined }), 'dateOfBirth'],
     ['both firstName and firstNames', () => h.person({ firstName: 'Anna' }), 'firstName'],
-    ['11 firstNames', () => h.person({ firstNames: Array.from({ length: 11 }, (_, index) => `Name${index}`) }), 'firstNames'],
+    [
+      '11 firstNames',
+      () => h.person({ firstNames: Array.from({ length: 11 }, (_, index) => `Name${index}`) }),
+      'firstNames',
+    ],
     ['a first name of 101 characters', () => h.person({ firstNames: [long(101)] }), 'firstNames[0]'],
     ['a familyName of 101 characters', () => h.person({ familyName: long(101) }), 'familyName'],
     ['an additionalName of 101 characters', () => h.person({ additionalName: long(101) }), 'additionalName'],
     ['a preferredFirstName of 101 characters', () => h.person({ preferredFirstName: long(101) }), 'preferredFirstName'],
     ['a legalId of 101 characters', () => h.person({ legalId: `1${'9'.repeat(100)}` }), 'legalId'],
     ['a gender outside the four', () => h.person({ gender: 'male' }), 'gender'],
-    ["a relative's familyName of 101 characters", () => h.person({ relationshipList: [{ hierarchicalRelationship: 'Parent', familyName: long(101) }] }), 'relationshipList[0].familyName'],
-    ['a relative with 11 firstNames', () => h.person({ relationshipList: [{ firstNames: Array.from({ length: 11 }, () => 'Anna') }] }), 'relationshipList[0].firstNames'],
+    [
+      "a relative's familyName of 101 characters",
+      () => h.person({ relationshipList: [{ hierarchicalRelationship: 'Parent', familyName: long(101) }] }),
+      'relationshipList[0].familyName',
+    ],
+    [
+      'a relative with 11 firstNames',
+      () => h.person({ relationshipList: [{ firstNames: Array.from({ length: 11 }, () => 'Anna') }] }),
+      'relationshipList[0].firstNames',
+    ],
   ])('refuses a person with %s: 400 naming %s, nothing stored', async (_what, body, field) => {
     const before = await storedPersons();
     const answer = await h.request('PUT', PERSONS, { token, json: body() });
@@ -45,10 +56,19 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
 
   it.each([
     ['a 15-character id', () => h.person({ id: `bound-${Date.now().toString(36).slice(-9)}`.padEnd(15, '0') })],
-    ['firstName instead of firstNames, as in the first sample', () => h.person({ firstNames: undefined, firstName: 'Anna' })],
+    [
+      'firstName instead of firstNames, as in the first sample',
+      () => h.person({ firstNames: undefined, firstName: 'Anna' }),
+    ],
     ['firstName with firstNames null', () => h.person({ firstNames: null, firstName: 'Anna' })],
-    ['10 first names of 100 characters', () => h.person({ firstNames: Array.from({ length: 10 }, (_, index) => `${index}${long(99)}`) })],
-    ['gender Other, and Unknown for a relative', () => h.person({ gender: 'Other', relationshipList: [{ gender: 'Unknown', firstNames: ['Anna'] }] })],
+    [
+      '10 first names of 100 characters',
+      () => h.person({ firstNames: Array.from({ length: 10 }, (_, index) => `${index}${long(99)}`) }),
+    ],
+    [
+      'gender Other, and Unknown for a relative',
+      () => h.person({ gender: 'Other', relationshipList: [{ gender: 'Unknown', firstNames: ['Anna'] }] }),
+    ],
     ['none of the four booleans (they are required only in the strict mode)', () => h.person()],
   ])('accepts a person with %s', async (_what, body) => {
     const person = body();
@@ -59,7 +79,9 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
   it('deletes by id alone, and refuses a removal whose person fields are out of bounds', async () => {
     const person = h.person();
     await h.request('PUT', PERSONS, { token, json: person });
-    expect((await h.request('DELETE', PERSONS, { token, json: { ...person, removed: true, familyName: long(101) } })).status).toBe(400);
+    expect(
+      (await h.request('DELETE', PERSONS, { token, json: { ...person, removed: true, familyName: long(101) } })).status,
+    ).toBe(400);
     expect((await h.request('DELETE', PERSONS, { token, json: { id: person.id } })).status).toBeLessThan(300);
     expect((await h.request('DELETE', PERSONS, { token, json: { id: long(16) } })).status).toBe(400);
   });
@@ -67,13 +89,19 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
   const consumer = (consumerId: string) => ({ consumerId, market: 'SE', data: { legalId: h.freshLegalId() } });
 
   it('refuses an upload of 101 consumers, and a consumer id of 16 characters; takes 100 of 15', async () => {
-    const tooMany = await h.request('POST', CONSUMERS, { token, json: Array.from({ length: 101 }, (_, index) => consumer(`many-${index}`)) });
+    const tooMany = await h.request('POST', CONSUMERS, {
+      token,
+      json: Array.from({ length: 101 }, (_, index) => consumer(`many-${index}`)),
+    });
     expect(tooMany.status).toBe(400);
     expect(JSON.stringify(tooMany.body)).toContain('at most 100 consumers');
     const longId = await h.request('POST', CONSUMERS, { token, json: [consumer(long(16))] });
     expect(longId.status).toBe(400);
     expect(JSON.stringify(longId.body)).toContain('[0].consumerId');
-    const hundred = await h.request('POST', CONSUMERS, { token, json: Array.from({ length: 100 }, (_, index) => consumer(`c-${String(index).padStart(13, '0')}`)) });
+    const hundred = await h.request('POST', CONSUMERS, {
+      token,
+      json: Array.from({ length: 100 }, (_, index) => consumer(`c-${String(index).padStart(13, '0')}`)),
+    });
     expect(hundred.status).toBeLessThan(300);
   });
 });
@@ -81,10 +109,9 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
 describe.each(LAYOUT_NAMES)('the strict-booleans mode in the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout, strictBooleans: true, availabilityDelayMs: 0 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ layout, strictBooleans: true, availabilityDelayMs: 0 })),
+  );
   afterAll(() => h.close());
 
   it.each(Object.keys(STRICT))('refuses a PUT without %s', async (flag) => {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS } from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS, withHarness } from './harness.js';
 
 // Real time: every effect is awaited by polling, as a client must; when an effect comes is checked
 // on the manual clock below ("effect timing"), never against real time here.
 describe('the documented flows, in real time', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ realTime: true, backgroundRecords: 30, pageSize: 10 });
-    token = await h.token();
-  });
+  beforeAll(
+    async () => ({ h, token } = await Harness.startWithToken({ realTime: true, backgroundRecords: 30, pageSize: 10 })),
+  );
   afterAll(() => h.close());
 
   const read = (gedi: string) => h.request('GET', personPath(gedi), { token });
@@ -27,7 +26,11 @@ describe('the documented flows, in real time', () => {
     const put = await h.request('PUT', PERSONS, { token, json: person });
     expect(put.status).toBe(200);
     await expect.poll(() => statusOf(put.body.gedi)).toBe(200);
-    expect((await read(put.body.gedi)).body).toMatchObject({ gedi: put.body.gedi, legalId: person.legalId, familyName: person.familyName });
+    expect((await read(put.body.gedi)).body).toMatchObject({
+      gedi: put.body.gedi,
+      legalId: person.legalId,
+      familyName: person.familyName,
+    });
   });
 
   it('updates the same person when the id already exists', async () => {
@@ -42,7 +45,11 @@ describe('the documented flows, in real time', () => {
     const person = h.person();
     const { body } = await h.request('PUT', PERSONS, { token, json: person });
     await expect
-      .poll(async () => (await h.request('POST', findPath(), { token, json: { legalId: person.legalId } })).body.results.map((r: { gedi: string }) => r.gedi))
+      .poll(async () =>
+        (await h.request('POST', findPath(), { token, json: { legalId: person.legalId } })).body.results.map(
+          (r: { gedi: string }) => r.gedi,
+        ),
+      )
       .toEqual([body.gedi]);
   });
 
@@ -64,8 +71,13 @@ describe('the documented flows, in real time', () => {
   });
 
   it('marks a person deregistered with its reason', async () => {
-    const { body } = await h.request('PUT', PERSONS, { token, json: h.person({ deregistered: true, deregisteredReason: 'Emigrated' }) });
-    await expect.poll(async () => (await read(body.gedi)).body).toMatchObject({ deregistered: true, deregisteredReason: 'Emigrated' });
+    const { body } = await h.request('PUT', PERSONS, {
+      token,
+      json: h.person({ deregistered: true, deregisteredReason: 'Emigrated' }),
+    });
+    await expect
+      .poll(async () => (await read(body.gedi)).body)
+      .toMatchObject({ deregistered: true, deregisteredReason: 'Emigrated' });
   });
 
   it('merges a person into an existing one and rejects an unknown target without storing anything', async () => {
@@ -86,11 +98,23 @@ describe('the documented flows, in real time', () => {
       { hierarchicalRelationship: 'Parent', firstNames: ['Here'] },
     ];
     const { body } = await h.request('PUT', PERSONS, { token, json: h.person({ relationshipList }) });
-    await expect.poll(async () => (await read(body.gedi)).body?.relationshipList).toEqual([
-      expect.objectContaining({ firstNames: ['Old'], dateOfDeath: '2001-02-03', deceased: true, deregistered: false }),
-      expect.objectContaining({ firstNames: ['Away'], deceased: false, deregistered: true, deregisteredReason: 'Emigrated' }),
-      expect.objectContaining({ firstNames: ['Here'], deceased: false, deregistered: false }),
-    ]);
+    await expect
+      .poll(async () => (await read(body.gedi)).body?.relationshipList)
+      .toEqual([
+        expect.objectContaining({
+          firstNames: ['Old'],
+          dateOfDeath: '2001-02-03',
+          deceased: true,
+          deregistered: false,
+        }),
+        expect.objectContaining({
+          firstNames: ['Away'],
+          deceased: false,
+          deregistered: true,
+          deregisteredReason: 'Emigrated',
+        }),
+        expect.objectContaining({ firstNames: ['Here'], deceased: false, deregistered: false }),
+      ]);
   });
 
   it('identifies a matching consumer, subscribes its person and shows its latest version', async () => {
@@ -99,11 +123,17 @@ describe('the documented flows, in real time', () => {
     await expect.poll(() => statusOf(body.gedi)).toBe(200);
     const uploaded = await h.request('POST', CONSUMERS, {
       token,
-      json: [{ consumerId: `m-${person.id}`, market: 'SE', data: { legalId: person.legalId } }, { consumerId: `o-${person.id}`, market: 'SE', data: { legalId: h.freshLegalId() } }],
+      json: [
+        { consumerId: `m-${person.id}`, market: 'SE', data: { legalId: person.legalId } },
+        { consumerId: `o-${person.id}`, market: 'SE', data: { legalId: h.freshLegalId() } },
+      ],
     });
     expect(uploaded.body.consumers.map((c: { state: string }) => c.state)).toEqual(['PENDING', 'PENDING']);
     const states = async () => {
-      const items = (await h.request('GET', `${CONSUMERS}?limit=2`, { token })).body.items as Array<{ consumerId: string; state: string }>;
+      const items = (await h.request('GET', `${CONSUMERS}?limit=2`, { token })).body.items as Array<{
+        consumerId: string;
+        state: string;
+      }>;
       return Object.fromEntries(items.map((item) => [item.consumerId, item.state]));
     };
     await expect.poll(states).toEqual({ [`m-${person.id}`]: 'IDENTIFIED', [`o-${person.id}`]: 'UNIDENTIFIED' });
@@ -117,7 +147,11 @@ describe('the documented flows, in real time', () => {
     const ids: string[] = [];
     let next: string | null = `${CONSUMERS}?limit=7`;
     while (next) {
-      const page: { body: { items: Array<{ consumerId: string }>; next: string | null } } = await h.request('GET', next, { token });
+      const page: { body: { items: Array<{ consumerId: string }>; next: string | null } } = await h.request(
+        'GET',
+        next,
+        { token },
+      );
       ids.push(...page.body.items.map((item) => item.consumerId));
       next = page.body.next;
     }
@@ -127,11 +161,18 @@ describe('the documented flows, in real time', () => {
     expect((await h.request('GET', CONSUMERS, { token })).body.items).toHaveLength(10);
   });
 
-  it("shows each client only its own consumers and subscriptions", async () => {
+  it('shows each client only its own consumers and subscriptions', async () => {
     const second = await h.token(1);
-    await h.request('POST', CONSUMERS, { token: second, json: [{ consumerId: 'second-only', market: 'SE', data: { legalId: h.freshLegalId() } }] });
-    await expect.poll(async () => (await h.request('GET', `${CONSUMERS}?limit=1`, { token: second })).body.items[0]?.consumerId).toBe('second-only');
-    const firstClientIds = (await h.request('GET', `${CONSUMERS}?limit=1000`, { token })).body.items.map((item: { consumerId: string }) => item.consumerId);
+    await h.request('POST', CONSUMERS, {
+      token: second,
+      json: [{ consumerId: 'second-only', market: 'SE', data: { legalId: h.freshLegalId() } }],
+    });
+    await expect
+      .poll(async () => (await h.request('GET', `${CONSUMERS}?limit=1`, { token: second })).body.items[0]?.consumerId)
+      .toBe('second-only');
+    const firstClientIds = (await h.request('GET', `${CONSUMERS}?limit=1000`, { token })).body.items.map(
+      (item: { consumerId: string }) => item.consumerId,
+    );
     expect(firstClientIds).not.toContain('second-only');
     expect(firstClientIds.some((id: string) => id.startsWith('bg1-'))).toBe(false);
     const subscriptions = (await h.request('GET', `${SUBSCRIPTIONS}?limit=1000`, { token: second })).body.items;
@@ -141,8 +182,7 @@ describe('the documented flows, in real time', () => {
 
 describe('effect timing', () => {
   it('never shows an effect in the response of the call that caused it, however late the read', async () => {
-    const h = await Harness.start();
-    try {
+    await withHarness({}, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(404);
@@ -150,30 +190,22 @@ describe('effect timing', () => {
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(404);
       h.settle();
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('makes effects visible at once with a zero delay', async () => {
-    const h = await Harness.start({ availabilityDelayMs: 0 });
-    try {
+    await withHarness({ availabilityDelayMs: 0 }, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi), { token })).status).toBe(200);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('answers 404 in another market than the person\u2019s', async () => {
-    const h = await Harness.start({ availabilityDelayMs: 0 });
-    try {
+    await withHarness({ availabilityDelayMs: 0 }, async (h) => {
       const token = await h.token();
       const { body } = await h.request('PUT', PERSONS, { token, json: h.person() });
       expect((await h.request('GET', personPath(body.gedi, 'NO'), { token })).status).toBe(404);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });

@@ -57,6 +57,11 @@ export interface RequestOptions {
 }
 
 /** A started simulator plus what a self-test needs to talk to it over real HTTP. */
+export interface StartedHarness {
+  h: Harness;
+  token: string;
+}
+
 export class Harness {
   private readonly legalIds = new LegalIdGenerator('SE', seededRandom(7));
   private sequence = 0;
@@ -70,8 +75,20 @@ export class Harness {
   static async start(options: SimulatorOptions & { realTime?: boolean } = {}): Promise<Harness> {
     const { realTime = false, ...rest } = options;
     const clock = realTime ? undefined : new ManualClock();
-    const simulator = await startSimulator({ availabilityDelayMs: 20, backgroundRecords: 0, seed: 1, ...(clock ? { clock } : {}), ...rest });
+    const simulator = await startSimulator({
+      availabilityDelayMs: 20,
+      backgroundRecords: 0,
+      seed: 1,
+      ...(clock ? { clock } : {}),
+      ...rest,
+    });
     return new Harness(simulator, clock);
+  }
+
+  /** A harness started as `start` does, and a token of its first client: what most describe blocks begin with. */
+  static async startWithToken(options: SimulatorOptions & { realTime?: boolean } = {}): Promise<StartedHarness> {
+    const h = await Harness.start(options);
+    return { h, token: await h.token() };
   }
 
   get baseUrl(): string {
@@ -105,7 +122,11 @@ export class Harness {
     return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
   }
 
-  tokenRequest(clientIndex = 0, form: Record<string, string> = { grant_type: 'client_credentials', scope: 'bci' }, secret?: string): Promise<Answer> {
+  tokenRequest(
+    clientIndex = 0,
+    form: Record<string, string> = { grant_type: 'client_credentials', scope: 'bci' },
+    secret?: string,
+  ): Promise<Answer> {
     const client = this.simulator.options.clients[clientIndex];
     const basic = Buffer.from(`${client.id}:${secret ?? client.secret}`).toString('base64');
     return this.request('POST', '/sandbox/v1/token.oauth2', {
@@ -123,7 +144,16 @@ export class Harness {
   person(overrides: Record<string, unknown> = {}): Record<string, unknown> & { id: string; legalId: string } {
     const { legalId, dateOfBirth, gender } = this.legalIds.next();
     this.sequence += 1;
-    return { id: `self-test-${this.sequence}`, country: 'SE', legalId, dateOfBirth, gender, firstNames: ['Test'], familyName: `Person${this.sequence}`, ...overrides };
+    return {
+      id: `self-test-${this.sequence}`,
+      country: 'SE',
+      legalId,
+      dateOfBirth,
+      gender,
+      firstNames: ['Test'],
+      familyName: `Person${this.sequence}`,
+      ...overrides,
+    };
   }
 
   freshLegalId(): string {
@@ -134,7 +164,21 @@ export class Harness {
 export const PERSONS = '/consumer-intelligence/sandbox/v1/persons';
 export const CONSUMERS = '/consumer-intelligence/v3/consumers';
 export const SUBSCRIPTIONS = '/consumer-intelligence/v3/subscriptions/persons';
-export const personPath = (gedi: string, market = 'SE') => `/consumer-intelligence/v3/markets/${market}/persons/${gedi}`;
+export const personPath = (gedi: string, market = 'SE') =>
+  `/consumer-intelligence/v3/markets/${market}/persons/${gedi}`;
 export const findPath = (market = 'SE') => `/consumer-intelligence/v3/markets/${market}/persons/_find`;
 export const screeningPath = (subject: 'person' | 'company', root = false) =>
   `/aml-real-time-screening/${root ? '' : 'v2/'}api/aml/kyc/${subject}/screening`;
+
+/** Runs `use` on a harness started with `options`, and closes the harness whatever `use` does. */
+export async function withHarness<T>(
+  options: SimulatorOptions & { realTime?: boolean },
+  use: (h: Harness) => Promise<T>,
+): Promise<T> {
+  const h = await Harness.start(options);
+  try {
+    return await use(h);
+  } finally {
+    await h.close();
+  }
+}

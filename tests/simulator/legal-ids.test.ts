@@ -45,17 +45,20 @@ describe('published examples', () => {
 });
 
 describe('agreement with the suite generator, written apart', () => {
-  it.each(['SE', 'NO', 'DK', 'FI'] as Market[])('%s: accepts every generated id and rejects what the suite rejects among one-digit corruptions', (market) => {
-    const generator = new LegalIdGenerator(market, suiteRandom(21), { from: 1860, to: 2035 });
-    const random = seededRandom(5);
-    for (let index = 0; index < 1500; index += 1) {
-      const { legalId } = generator.next();
-      expect(legalIdProblem(market, legalId), legalId).toBeUndefined();
-      const position = Math.floor(random() * legalId.length);
-      const corrupted = `${legalId.slice(0, position)}${Math.floor(random() * 10)}${legalId.slice(position + 1)}`;
-      expect(legalIdProblem(market, corrupted) === undefined, corrupted).toBe(isValidLegalId(market, corrupted));
-    }
-  });
+  it.each(['SE', 'NO', 'DK', 'FI'] as Market[])(
+    '%s: accepts every generated id and rejects what the suite rejects among one-digit corruptions',
+    (market) => {
+      const generator = new LegalIdGenerator(market, suiteRandom(21), { from: 1860, to: 2035 });
+      const random = seededRandom(5);
+      for (let index = 0; index < 1500; index += 1) {
+        const { legalId } = generator.next();
+        expect(legalIdProblem(market, legalId), legalId).toBeUndefined();
+        const position = Math.floor(random() * legalId.length);
+        const corrupted = `${legalId.slice(0, position)}${Math.floor(random() * 10)}${legalId.slice(position + 1)}`;
+        expect(legalIdProblem(market, corrupted) === undefined, corrupted).toBe(isValidLegalId(market, corrupted));
+      }
+    },
+  );
 
   it('makes valid Swedish ids for the background records, born in the years asked for', () => {
     const random = seededRandom(3);

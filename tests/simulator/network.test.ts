@@ -20,7 +20,10 @@ describe('https', () => {
     const answer = await request(`${h.baseUrl}/sandbox/v1/token.oauth2`, {
       dispatcher: trusting,
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from('contract-client:contract-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from('contract-client:contract-secret').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials&scope=bci',
     });
     expect(answer.statusCode).toBe(200);

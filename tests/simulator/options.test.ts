@@ -6,17 +6,47 @@ describe('simulatorOptionsFromEnv', () => {
   it('reads every SIMULATOR_* knob', () => {
     expect(
       simulatorOptionsFromEnv({
-        SIMULATOR_PORT: '8080', SIMULATOR_CLIENTS: 'a:1,b:2', SIMULATOR_PROVIDER: 'OTHER', SIMULATOR_AVAILABILITY_DELAY_MS: '0',
-        SIMULATOR_AVAILABILITY_JITTER: '0.1', SIMULATOR_LATENCY_MS: '5', SIMULATOR_TOKEN_TTL_S: '60', SIMULATOR_FAULT_RATE: '0.25', SIMULATOR_RATE_LIMIT: '2.5', SIMULATOR_MUTANT: 'merge-ignored',
-        SIMULATOR_CONTROL: '1', SIMULATOR_LAYOUT: 'vendor', SIMULATOR_STRICT_BOOLEANS: '1', SIMULATOR_BACKGROUND_RECORDS: '10', SIMULATOR_SEED: '42',
+        SIMULATOR_PORT: '8080',
+        SIMULATOR_CLIENTS: 'a:1,b:2',
+        SIMULATOR_PROVIDER: 'OTHER',
+        SIMULATOR_AVAILABILITY_DELAY_MS: '0',
+        SIMULATOR_AVAILABILITY_JITTER: '0.1',
+        SIMULATOR_LATENCY_MS: '5',
+        SIMULATOR_TOKEN_TTL_S: '60',
+        SIMULATOR_FAULT_RATE: '0.25',
+        SIMULATOR_RATE_LIMIT: '2.5',
+        SIMULATOR_MUTANT: 'merge-ignored',
+        SIMULATOR_CONTROL: '1',
+        SIMULATOR_LAYOUT: 'vendor',
+        SIMULATOR_STRICT_BOOLEANS: '1',
+        SIMULATOR_BACKGROUND_RECORDS: '10',
+        SIMULATOR_SEED: '42',
         SIMULATOR_PAGING: 'page-token',
-        SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1',
+        SIMULATOR_RECORDS_WITHOUT_GEDI: '1',
+        SIMULATOR_MERGES_SHOWN_BY_TARGET: '1',
       }),
     ).toEqual({
-      port: 8080, clients: [{ id: 'a', secret: '1' }, { id: 'b', secret: '2' }], provider: 'OTHER', availabilityDelayMs: 0,
-      availabilityJitter: 0.1, latencyMs: 5, tokenTtlSeconds: 60, faultRate: 0.25, rateLimitPerSecond: 2.5, mutant: 'merge-ignored', control: true, layout: 'vendor',
-      strictBooleans: true, backgroundRecords: 10, seed: 42, paging: 'page-token',
-      recordsWithoutGedi: true, mergesShownByTarget: true,
+      port: 8080,
+      clients: [
+        { id: 'a', secret: '1' },
+        { id: 'b', secret: '2' },
+      ],
+      provider: 'OTHER',
+      availabilityDelayMs: 0,
+      availabilityJitter: 0.1,
+      latencyMs: 5,
+      tokenTtlSeconds: 60,
+      faultRate: 0.25,
+      rateLimitPerSecond: 2.5,
+      mutant: 'merge-ignored',
+      control: true,
+      layout: 'vendor',
+      strictBooleans: true,
+      backgroundRecords: 10,
+      seed: 42,
+      paging: 'page-token',
+      recordsWithoutGedi: true,
+      mergesShownByTarget: true,
     });
   });
 
@@ -24,10 +54,24 @@ describe('simulatorOptionsFromEnv', () => {
     expect(simulatorOptionsFromEnv({})).toEqual({});
     const defaults = resolveOptions(simulatorOptionsFromEnv({}));
     expect(defaults).toMatchObject({
-      port: 0, provider: 'SANDBOX-AML', availabilityDelayMs: 250, availabilityJitter: 0.5, tokenTtlSeconds: 3600, faultRate: 0, rateLimitPerSecond: 0, latencyMs: 0,
-      control: false, layout: 'standard', strictBooleans: false, backgroundRecords: 1500,
-      recordsWithoutGedi: false, mergesShownByTarget: false,
-      clients: [{ id: 'contract-client', secret: 'contract-secret' }, { id: 'second-client', secret: 'second-secret' }],
+      port: 0,
+      provider: 'SANDBOX-AML',
+      availabilityDelayMs: 250,
+      availabilityJitter: 0.5,
+      tokenTtlSeconds: 3600,
+      faultRate: 0,
+      rateLimitPerSecond: 0,
+      latencyMs: 0,
+      control: false,
+      layout: 'standard',
+      strictBooleans: false,
+      backgroundRecords: 1500,
+      recordsWithoutGedi: false,
+      mergesShownByTarget: false,
+      clients: [
+        { id: 'contract-client', secret: 'contract-secret' },
+        { id: 'second-client', secret: 'second-secret' },
+      ],
     });
   });
 
@@ -48,7 +92,9 @@ describe('simulatorOptionsFromEnv', () => {
     ['SIMULATOR_BACKGROUND_RECORDS', '2.5'],
     ['SIMULATOR_SEED', '-3'],
   ])('rejects %s=%s naming the variable and the fix', (variable, value) => {
-    expect(() => simulatorOptionsFromEnv({ [variable]: value })).toThrow(new RegExp(`^${variable}="${value.replace('.', '\\.')}" is invalid: .+`));
+    expect(() => simulatorOptionsFromEnv({ [variable]: value })).toThrow(
+      new RegExp(`^${variable}="${value.replace('.', '\\.')}" is invalid: .+`),
+    );
   });
 
   it('rejects an unknown mutant and lists the valid names', () => {

@@ -33,17 +33,35 @@ async function createdAndSettled(h: Harness, body: Record<string, unknown>): Pro
   return gedi;
 }
 
+/** The probe of a relationship rule: a person created with `relative` shows `flag` true on it once settled. */
+function relativeProbe(relative: Record<string, unknown>, flag: string): Probe {
+  return {
+    dependsOn: READS,
+    holds: async (h) => {
+      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
+      return (await read(h, gedi)).body?.relationshipList?.[0]?.[flag] === true;
+    },
+  };
+}
+
 async function consumerStates(h: Harness, clientIndex = 0): Promise<Map<string, string>> {
   const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token(clientIndex) });
-  return new Map((answer.body?.items ?? []).map((item: { consumerId: string; state: string }) => [item.consumerId, item.state]));
+  return new Map(
+    (answer.body?.items ?? []).map((item: { consumerId: string; state: string }) => [item.consumerId, item.state]),
+  );
 }
 
 async function subscriptions(h: Harness, clientIndex = 0): Promise<Array<Record<string, unknown>>> {
-  return (await h.request('GET', `${SUBSCRIPTIONS}?limit=1000`, { token: await h.token(clientIndex) })).body?.items ?? [];
+  return (
+    (await h.request('GET', `${SUBSCRIPTIONS}?limit=1000`, { token: await h.token(clientIndex) })).body?.items ?? []
+  );
 }
 
 async function upload(h: Harness, consumerId: string, legalId: string, clientIndex = 0) {
-  return h.request('POST', CONSUMERS, { token: await h.token(clientIndex), json: [{ consumerId, market: 'SE', data: { legalId } }] });
+  return h.request('POST', CONSUMERS, {
+    token: await h.token(clientIndex),
+    json: [{ consumerId, market: 'SE', data: { legalId } }],
+  });
 }
 
 /** A person, settled, with a consumer of the same legal id uploaded and settled. */
@@ -64,7 +82,10 @@ async function personNoConsumerNames(h: Harness) {
 }
 
 async function screening(h: Harness, subject: 'person' | 'company', reference: string, root = false) {
-  const answer = await h.request('POST', screeningPath(subject, root), { token: await h.token(), json: { reference, provider: PROVIDER } });
+  const answer = await h.request('POST', screeningPath(subject, root), {
+    token: await h.token(),
+    json: { reference, provider: PROVIDER },
+  });
   const { screeningId: _id, timestamp: _at, ...result } = answer.body ?? {};
   return { status: answer.status, result: JSON.stringify(result) };
 }
@@ -77,16 +98,29 @@ let unique = 0;
 const nextConsumerId = () => `probe-c-${(unique += 1)}`;
 
 export const PROBES: Record<string, Probe> = {
-  'auth.token-issued': { dependsOn: [], holds: async (h) => typeof (await h.tokenRequest()).body?.access_token === 'string' },
-  'auth.wrong-secret-rejected': { dependsOn: [], holds: async (h) => (await h.tokenRequest(0, undefined, 'wrong-secret')).status === 401 },
+  'auth.token-issued': {
+    dependsOn: [],
+    holds: async (h) => typeof (await h.tokenRequest()).body?.access_token === 'string',
+  },
+  'auth.wrong-secret-rejected': {
+    dependsOn: [],
+    holds: async (h) => (await h.tokenRequest(0, undefined, 'wrong-secret')).status === 401,
+  },
   'auth.bearer-required': {
     dependsOn: [],
     holds: async (h) => {
-      const statuses = await Promise.all([personPath('any'), CONSUMERS, SUBSCRIPTIONS].map(async (path) => (await h.request('GET', path, { token: null })).status));
+      const statuses = await Promise.all(
+        [personPath('any'), CONSUMERS, SUBSCRIPTIONS].map(
+          async (path) => (await h.request('GET', path, { token: null })).status,
+        ),
+      );
       return statuses.every((status) => status === 401);
     },
   },
-  'person.create-returns-gedi': { dependsOn: AUTHED, holds: async (h) => typeof (await created(h, h.person())) === 'string' },
+  'person.create-returns-gedi': {
+    dependsOn: AUTHED,
+    holds: async (h) => typeof (await created(h, h.person())) === 'string',
+  },
   'person.eventually-available': {
     dependsOn: ['auth.token-issued', 'person.create-returns-gedi'],
     holds: async (h) => {
@@ -126,7 +160,9 @@ export const PROBES: Record<string, Probe> = {
   },
   'transition.deregister': {
     dependsOn: READS,
-    holds: async (h) => (await read(h, await createdAndSettled(h, h.person({ deregistered: true, deregisteredReason: 'Emigrated' })))).body?.deregistered === true,
+    holds: async (h) =>
+      (await read(h, await createdAndSettled(h, h.person({ deregistered: true, deregisteredReason: 'Emigrated' }))))
+        .body?.deregistered === true,
   },
   'transition.delete': {
     dependsOn: READS,
@@ -167,22 +203,14 @@ export const PROBES: Record<string, Probe> = {
       return answer.status >= 400 && answer.status < 500;
     },
   },
-  'transition.relationship-death': {
-    dependsOn: READS,
-    holds: async (h) => {
-      const relative = { hierarchicalRelationship: 'Parent', firstNames: ['Old'], dateOfBirth: '1930-01-01', dateOfDeath: '2020-05-01' };
-      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
-      return (await read(h, gedi)).body?.relationshipList?.[0]?.deceased === true;
-    },
-  },
-  'transition.relationship-deregistered': {
-    dependsOn: READS,
-    holds: async (h) => {
-      const relative = { hierarchicalRelationship: 'Parent', firstNames: ['Gone'], deregistered: true, deregisteredReason: 'Emigrated' };
-      const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
-      return (await read(h, gedi)).body?.relationshipList?.[0]?.deregistered === true;
-    },
-  },
+  'transition.relationship-death': relativeProbe(
+    { hierarchicalRelationship: 'Parent', firstNames: ['Old'], dateOfBirth: '1930-01-01', dateOfDeath: '2020-05-01' },
+    'deceased',
+  ),
+  'transition.relationship-deregistered': relativeProbe(
+    { hierarchicalRelationship: 'Parent', firstNames: ['Gone'], deregistered: true, deregisteredReason: 'Emigrated' },
+    'deregistered',
+  ),
   'transition.consumer-identified': {
     dependsOn: AUTHED,
     holds: async (h) => {
@@ -223,7 +251,9 @@ export const PROBES: Record<string, Probe> = {
       const { person, gedi } = await personNoConsumerNames(h);
       const answer = await h.request('GET', `${CONSUMERS}?limit=1000`, { token: await h.token() });
       const items: Array<{ gedi?: string; data?: { legalId?: string } }> = answer.body?.items ?? [];
-      return answer.status === 200 && !items.some((item) => item.gedi === gedi || item.data?.legalId === person.legalId);
+      return (
+        answer.status === 200 && !items.some((item) => item.gedi === gedi || item.data?.legalId === person.legalId)
+      );
     },
   },
   'subscription.subscribed-only': {
@@ -234,7 +264,12 @@ export const PROBES: Record<string, Probe> = {
     },
   },
   'subscription.latest-version': {
-    dependsOn: ['auth.token-issued', 'person.create-returns-gedi', 'person.update-by-id', 'transition.subscription-created'],
+    dependsOn: [
+      'auth.token-issued',
+      'person.create-returns-gedi',
+      'person.update-by-id',
+      'transition.subscription-created',
+    ],
     holds: async (h) => {
       const { person, gedi } = await subscribedPerson(h, nextConsumerId());
       await put(h, { ...person, familyName: 'Latest' });
@@ -256,22 +291,37 @@ export const PROBES: Record<string, Probe> = {
       // An absence is shown only by a list read to its end: the page after the first is served too.
       const token = await h.token(1);
       const next = (await h.request('GET', `${CONSUMERS}?limit=1`, { token })).body?.next;
-      const later = typeof next === 'string' ? await h.request('GET', `${new URL(next).pathname}${new URL(next).search}`, { token }) : undefined;
+      const later =
+        typeof next === 'string'
+          ? await h.request('GET', `${new URL(next).pathname}${new URL(next).search}`, { token })
+          : undefined;
       return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && later?.status === 200;
     },
   },
   'screening.person-test-case': {
     dependsOn: AUTHED,
     holds: async (h) => {
-      const answer = await h.request('POST', screeningPath('person'), { token: await h.token(), json: { reference: 'person_test_case_01', provider: PROVIDER } });
-      return answer.status === 200 && answer.body.matches.some((match: { pep: boolean; category: string }) => match.pep && match.category === 'PEP');
+      const answer = await h.request('POST', screeningPath('person'), {
+        token: await h.token(),
+        json: { reference: 'person_test_case_01', provider: PROVIDER },
+      });
+      return (
+        answer.status === 200 &&
+        answer.body.matches.some((match: { pep: boolean; category: string }) => match.pep && match.category === 'PEP')
+      );
     },
   },
   'screening.company-test-cases': {
     dependsOn: AUTHED,
     holds: async (h) => {
-      const [first, second] = await Promise.all(['company_test_case_01', 'company_test_case_02'].map((reference) => screening(h, 'company', reference)));
-      return first.status === 200 && second.status === 200 && first.result !== second.result.replace('company_test_case_02', 'company_test_case_01');
+      const [first, second] = await Promise.all(
+        ['company_test_case_01', 'company_test_case_02'].map((reference) => screening(h, 'company', reference)),
+      );
+      return (
+        first.status === 200 &&
+        second.status === 200 &&
+        first.result !== second.result.replace('company_test_case_02', 'company_test_case_01')
+      );
     },
   },
   'screening.deterministic': {
@@ -283,7 +333,9 @@ export const PROBES: Record<string, Probe> = {
   },
   'screening.root-path': {
     dependsOn: AUTHED,
-    holds: async (h) => (await screening(h, 'person', 'person_test_case_01', true)).status === 200 && (await screening(h, 'company', 'company_test_case_01', true)).status === 200,
+    holds: async (h) =>
+      (await screening(h, 'person', 'person_test_case_01', true)).status === 200 &&
+      (await screening(h, 'company', 'company_test_case_01', true)).status === 200,
   },
   'http.malformed-json-rejected': {
     dependsOn: AUTHED,
@@ -298,13 +350,22 @@ export const PROBES: Record<string, Probe> = {
     dependsOn: AUTHED,
     holds: async (h) => {
       const token = await h.token();
-      const answers = [await h.request('PUT', PERSONS, { token, json: [{ id: 'x' }] }), await h.request('POST', CONSUMERS, { token, json: { market: 'SE' } })];
+      const answers = [
+        await h.request('PUT', PERSONS, { token, json: [{ id: 'x' }] }),
+        await h.request('POST', CONSUMERS, { token, json: { market: 'SE' } }),
+      ];
       return answers.every(clientError);
     },
   },
   'http.unsupported-media-type-rejected': {
     dependsOn: AUTHED,
-    holds: async (h) => clientError(await h.request('PUT', PERSONS, { token: await h.token(), raw: { contentType: 'application/xml', body: '<person/>' } })),
+    holds: async (h) =>
+      clientError(
+        await h.request('PUT', PERSONS, {
+          token: await h.token(),
+          raw: { contentType: 'application/xml', body: '<person/>' },
+        }),
+      ),
   },
   'person.write-isolation': {
     dependsOn: READS,

@@ -5,10 +5,7 @@ import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSC
 describe('the vendor layout', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => {
-    h = await Harness.start({ layout: 'vendor', backgroundRecords: 25 });
-    token = await h.token();
-  });
+  beforeAll(async () => ({ h, token } = await Harness.startWithToken({ layout: 'vendor', backgroundRecords: 25 })));
   afterAll(() => h.close());
 
   const put = (json: unknown) => h.request('PUT', PERSONS, { token, json });
@@ -25,13 +22,20 @@ describe('the vendor layout', () => {
     h.settle();
     const record = await read(created.body.gedi);
     expect(record).toMatchObject({
-      legalId: { identityNumber: person.legalId, temporary: false, history: [{ identityNumber: earlier, temporary: false }] },
+      legalId: {
+        identityNumber: person.legalId,
+        temporary: false,
+        history: [{ identityNumber: earlier, temporary: false }],
+      },
       firstNames: ['Test'],
       familyName: 'Other',
       birthDate: person.dateOfBirth,
       birthDatePrecision: 'DAY',
       status: { active: true, protected: true, removed: false, deregistered: false },
-      metadata: { updatedTimestamp: expect.any(String), sources: [{ name: expect.any(String), market: 'SE', updatedTimestamp: expect.any(String) }] },
+      metadata: {
+        updatedTimestamp: expect.any(String),
+        sources: [{ name: expect.any(String), market: 'SE', updatedTimestamp: expect.any(String) }],
+      },
     });
     expect(JSON.stringify(record)).not.toContain(created.body.gedi);
     expect(record).not.toHaveProperty('dateOfBirth');
@@ -41,7 +45,13 @@ describe('the vendor layout', () => {
   it('shows a deregistration, with a date of month precision, and a removal in status', async () => {
     const person = h.person();
     const { gedi } = (await put(person)).body;
-    await put({ ...person, deregistered: true, deregisteredReason: 'Emigrated', deregisteredYear: '2020', deregisteredMonth: '03' });
+    await put({
+      ...person,
+      deregistered: true,
+      deregisteredReason: 'Emigrated',
+      deregisteredYear: '2020',
+      deregisteredMonth: '03',
+    });
     h.settle();
     expect(await read(gedi)).toMatchObject({
       status: { active: false, deregistered: true, removed: false },
@@ -57,21 +67,41 @@ describe('the vendor layout', () => {
     const parent = h.freshLegalId();
     const person = h.person({
       merged: { gedi: target },
-      relationshipList: [{ hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: parent }, firstName: 'Olof', dateOfBirth: '1940-01-02', dateOfDeath: '2010-05-06' }],
+      relationshipList: [
+        {
+          hierarchicalRelationship: 'Parent',
+          legalId: { socialSecurityNumber: parent },
+          firstName: 'Olof',
+          dateOfBirth: '1940-01-02',
+          dateOfDeath: '2010-05-06',
+        },
+      ],
     });
     const { gedi } = (await put(person)).body;
     h.settle();
     expect(await read(gedi)).toMatchObject({
       status: { active: false, merged: true },
       mergedInto: { gedi: target },
-      relations: [{ relationType: 'Parent', legalId: { identityNumber: parent }, firstNames: ['Olof'], birthDate: '1940-01-02', deathDate: '2010-05-06', deathDatePrecision: 'DAY', status: { deceased: true, deregistered: false } }],
+      relations: [
+        {
+          relationType: 'Parent',
+          legalId: { identityNumber: parent },
+          firstNames: ['Olof'],
+          birthDate: '1940-01-02',
+          deathDate: '2010-05-06',
+          deathDatePrecision: 'DAY',
+          status: { deceased: true, deregistered: false },
+        },
+      ],
     });
   });
 
   it('refuses a merge into an unknown gedi with a status of its table (400), not 422', async () => {
     const answer = await put(h.person({ merged: { gedi: 'no-such-gedi' } }));
     expect(answer.status).toBe(400);
-    expect(answer.body.subErrors).toEqual([{ object: 'merged', field: 'gedi', rejectedValue: null, message: expect.stringContaining('no-such-gedi') }]);
+    expect(answer.body.subErrors).toEqual([
+      { object: 'merged', field: 'gedi', rejectedValue: null, message: expect.stringContaining('no-such-gedi') },
+    ]);
   });
 
   it('finds one person object, or answers 204 with no body', async () => {
@@ -85,82 +115,149 @@ describe('the vendor layout', () => {
     expect([none.status, none.body]).toEqual([204, undefined]);
   });
 
-  it('accepts consumers with 202 and no body; lists them ten to a page by nextPageToken, oldest first, IDENTIFIED or NOT_IDENTIFIED', async () => {
-    const person = h.person();
-    await put(person);
-    h.settle();
-    const accepted = await h.request('POST', CONSUMERS, {
-      token,
-      json: [{ consumerId: 'v-match', market: 'SE', data: { legalId: person.legalId } }, { consumerId: 'v-other', market: 'SE', data: { legalId: h.freshLegalId() } }],
-    });
-    expect([accepted.status, accepted.body]).toEqual([202, undefined]);
-    h.settle();
-    const pages: Array<Array<{ consumerId: string; state: string }>> = [];
-    let pageToken: string | undefined;
-    do {
-      const page = await h.request('GET', `${CONSUMERS}${pageToken ? `?pageToken=${pageToken}` : ''}`, { token });
-      pages.push(page.body.consumers);
-      pageToken = page.body.nextPageToken;
-    } while (pageToken);
-    expect(pages.map((page) => page.length)).toEqual([10, 10, 7]);
-    const all = pages.flat();
-    expect(all[0].consumerId).toBe('bg0-0');
-    expect(all.slice(-2)).toMatchObject([{ consumerId: 'v-match', state: 'IDENTIFIED' }, { consumerId: 'v-other', state: 'NOT_IDENTIFIED' }]);
-    const subscriptions = await h.request('GET', `${SUBSCRIPTIONS}?pageSize=100`, { token });
-    expect(subscriptions.body).not.toHaveProperty('nextPageToken');
-    expect(subscriptions.body.persons.at(-1).legalId.identityNumber).toBe(person.legalId);
-  });
+  it(
+    'accepts consumers with 202 and no body; lists them ten to a page by nextPageToken, oldest first, IDENTIFIED ' +
+      'or NOT_IDENTIFIED',
+    async () => {
+      const person = h.person();
+      await put(person);
+      h.settle();
+      const accepted = await h.request('POST', CONSUMERS, {
+        token,
+        json: [
+          { consumerId: 'v-match', market: 'SE', data: { legalId: person.legalId } },
+          { consumerId: 'v-other', market: 'SE', data: { legalId: h.freshLegalId() } },
+        ],
+      });
+      expect([accepted.status, accepted.body]).toEqual([202, undefined]);
+      h.settle();
+      const pages: Array<Array<{ consumerId: string; state: string }>> = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await h.request('GET', `${CONSUMERS}${pageToken ? `?pageToken=${pageToken}` : ''}`, { token });
+        pages.push(page.body.consumers);
+        pageToken = page.body.nextPageToken;
+      } while (pageToken);
+      expect(pages.map((page) => page.length)).toEqual([10, 10, 7]);
+      const all = pages.flat();
+      expect(all[0].consumerId).toBe('bg0-0');
+      expect(all.slice(-2)).toMatchObject([
+        { consumerId: 'v-match', state: 'IDENTIFIED' },
+        { consumerId: 'v-other', state: 'NOT_IDENTIFIED' },
+      ]);
+      const subscriptions = await h.request('GET', `${SUBSCRIPTIONS}?pageSize=100`, { token });
+      expect(subscriptions.body).not.toHaveProperty('nextPageToken');
+      expect(subscriptions.body.persons.at(-1).legalId.identityNumber).toBe(person.legalId);
+    },
+  );
 
   it('answers errors in the vendor error model, and only with statuses of its table', async () => {
     const invalid = await put(h.person({ familyName: 'x'.repeat(101) }));
     expect(invalid.status).toBe(400);
     expect(invalid.body).toEqual({
-      status: 400, statusText: 'Bad Request', message: expect.stringContaining('familyName'), timestamp: expect.any(String),
-      subErrors: [{ object: 'request', field: 'familyName', rejectedValue: 'x'.repeat(101), message: expect.any(String) }],
+      status: 400,
+      statusText: 'Bad Request',
+      message: expect.stringContaining('familyName'),
+      timestamp: expect.any(String),
+      subErrors: [
+        { object: 'request', field: 'familyName', rejectedValue: 'x'.repeat(101), message: expect.any(String) },
+      ],
     });
-    expect((await h.request('PUT', PERSONS, { token, raw: { contentType: 'text/plain', body: 'x' } })).status).toBe(400);
+    expect((await h.request('PUT', PERSONS, { token, raw: { contentType: 'text/plain', body: 'x' } })).status).toBe(
+      400,
+    );
     const wrongMethod = await h.request('POST', PERSONS, { token, json: h.person() });
     expect(wrongMethod.status).toBe(404);
     expect(wrongMethod.headers.get('allow')).toBeNull();
-    expect((await h.request('GET', CONSUMERS, { token: null })).body).toMatchObject({ status: 401, statusText: 'Unauthorized' });
+    expect((await h.request('GET', CONSUMERS, { token: null })).body).toMatchObject({
+      status: 401,
+      statusText: 'Unauthorized',
+    });
   });
 
-  it('answers a throttled request 429 or 503 with Retry-After, and a body over the limit 400 (no 413 in its table)', async () => {
-    const [faulty, small] = await Promise.all([Harness.start({ layout: 'vendor', faultRate: 1 }), Harness.start({ layout: 'vendor', bodyLimitBytes: 1024 })]);
-    try {
-      const throttled = await faulty.tokenRequest();
-      expect([429, 503]).toContain(throttled.status);
-      expect(throttled.headers.get('retry-after')).toBe('1');
-      expect(throttled.body).toMatchObject({ status: throttled.status, statusText: expect.any(String), subErrors: [] });
-      const tooLarge = await small.request('PUT', PERSONS, { token: await small.token(), json: small.person({ familyName: 'x'.repeat(2000) }) });
-      expect(tooLarge.status).toBe(400);
-    } finally {
-      await Promise.all([faulty.close(), small.close()]);
-    }
-  });
+  it(
+    'answers a throttled request 429 or 503 with Retry-After, ' + 'and a body over the limit 400 (no 413 in its table)',
+    async () => {
+      const [faulty, small] = await Promise.all([
+        Harness.start({ layout: 'vendor', faultRate: 1 }),
+        Harness.start({ layout: 'vendor', bodyLimitBytes: 1024 }),
+      ]);
+      try {
+        const throttled = await faulty.tokenRequest();
+        expect([429, 503]).toContain(throttled.status);
+        expect(throttled.headers.get('retry-after')).toBe('1');
+        expect(throttled.body).toMatchObject({
+          status: throttled.status,
+          statusText: expect.any(String),
+          subErrors: [],
+        });
+        const tooLarge = await small.request('PUT', PERSONS, {
+          token: await small.token(),
+          json: small.person({ familyName: 'x'.repeat(2000) }),
+        });
+        expect(tooLarge.status).toBe(400);
+      } finally {
+        await Promise.all([faulty.close(), small.close()]);
+      }
+    },
+  );
 
   it('answers screening with screeningResult: a PEP match in its lists, and the lists screened', async () => {
-    const answer = await h.request('POST', screeningPath('person'), { token, json: { reference: 'person_test_case_01', provider: 'SANDBOX-AML' } });
+    const answer = await h.request('POST', screeningPath('person'), {
+      token,
+      json: { reference: 'person_test_case_01', provider: 'SANDBOX-AML' },
+    });
     expect(answer.body).toEqual({
       screeningResult: {
         numberOfMatches: 1,
-        matches: [{ name: expect.any(String), lists: [{ type: 'PEP', name: expect.any(String) }], pepCategory: 'POLITICIAN', score: expect.any(Number) }],
+        matches: [
+          {
+            name: expect.any(String),
+            lists: [{ type: 'PEP', name: expect.any(String) }],
+            pepCategory: 'POLITICIAN',
+            score: expect.any(Number),
+          },
+        ],
         listsScreened: ['PEP', 'SANCTION', 'RCA'],
       },
     });
   });
 
-  it('answers company screening with the request echoed, the verified company and its own screening result', async () => {
-    const request = { reference: 'company_test_case_02', name: 'Test Trading', regNo: '556000-0000', nationality: 'SE' };
-    const answer = await h.request('POST', screeningPath('company'), { token, json: request });
-    expect(answer.body).toMatchObject({
-      companyInput: request,
-      verifiedCompany: { subjectReference: expect.any(String), identified: true, screenableEntry: true, name: 'Test Trading Company Ltd' },
-      screeningResult: { numberOfMatches: 1, matches: [{ lists: [{ type: 'SANCTION' }] }], listsScreened: ['PEP', 'SANCTION', 'RCA'] },
-    });
-    const clear = await h.request('POST', screeningPath('company'), { token, json: { reference: 'company_test_case_01' } });
-    expect(clear.body.screeningResult).toEqual({ numberOfMatches: 0, matches: [], listsScreened: ['PEP', 'SANCTION', 'RCA'] });
-  });
+  it(
+    'answers company screening with the request echoed, ' + 'the verified company and its own screening result',
+    async () => {
+      const request = {
+        reference: 'company_test_case_02',
+        name: 'Test Trading',
+        regNo: '556000-0000',
+        nationality: 'SE',
+      };
+      const answer = await h.request('POST', screeningPath('company'), { token, json: request });
+      expect(answer.body).toMatchObject({
+        companyInput: request,
+        verifiedCompany: {
+          subjectReference: expect.any(String),
+          identified: true,
+          screenableEntry: true,
+          name: 'Test Trading Company Ltd',
+        },
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [{ lists: [{ type: 'SANCTION' }] }],
+          listsScreened: ['PEP', 'SANCTION', 'RCA'],
+        },
+      });
+      const clear = await h.request('POST', screeningPath('company'), {
+        token,
+        json: { reference: 'company_test_case_01' },
+      });
+      expect(clear.body.screeningResult).toEqual({
+        numberOfMatches: 0,
+        matches: [],
+        listsScreened: ['PEP', 'SANCTION', 'RCA'],
+      });
+    },
+  );
 });
 
 // A v3 service that names no gedi in its records and shows a merge by answering the target's

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
 import { MUTANTS } from '../../simulator/mutants.js';
-import { README, readmeWithMap, specChecks, uncoveredOperations, uncoveredRules, unknownRules } from '../../support/run/coverage-map.js';
+import {
+  README,
+  readmeWithMap,
+  specChecks,
+  uncoveredOperations,
+  uncoveredRules,
+  unknownRules,
+} from '../../support/run/coverage-map.js';
 
 describe('documentation coverage', () => {
   const checks = specChecks();
@@ -21,12 +28,18 @@ describe('documentation coverage', () => {
 
   it('has a simulator mutant for every rule a server can break', () => {
     const broken = new Set(Object.values(MUTANTS).map((mutant) => mutant.rule));
-    expect(catalogue.rules.filter((rule) => !rule.clientSide && !broken.has(rule.id)).map((rule) => rule.id)).toEqual([]);
+    expect(catalogue.rules.filter((rule) => !rule.clientSide && !broken.has(rule.id)).map((rule) => rule.id)).toEqual(
+      [],
+    );
   });
 
   it('has no mutant that names a rule outside the catalogue', () => {
     const known = new Set(catalogue.rules.map((rule) => rule.id));
-    expect(Object.entries(MUTANTS).filter(([, mutant]) => !known.has(mutant.rule)).map(([name]) => name)).toEqual([]);
+    expect(
+      Object.entries(MUTANTS)
+        .filter(([, mutant]) => !known.has(mutant.rule))
+        .map(([name]) => name),
+    ).toEqual([]);
   });
 
   it('shows the current map in README.md (run `npm run docs:map` after changing specs)', () => {

@@ -10,14 +10,28 @@ const fixture = join(root, 'tests/fixtures/failed-run');
 
 describe('the CI summary', () => {
   it('turns failed results into Markdown that names each broken rule, its quote and its spec', async () => {
-    const summary = await ciSummary({ resultsDirs: [fixture], cwd: root, reportLink: '[report](https://ci.example/run/1#artifacts)', timingsFile: join(fixture, 'none.json') });
+    const summary = await ciSummary({
+      resultsDirs: [fixture],
+      cwd: root,
+      reportLink: '[report](https://ci.example/run/1#artifacts)',
+      timingsFile: join(fixture, 'none.json'),
+    });
     expect(summary.passed).toBe(false);
-    expect(summary.brokenRules.sort()).toEqual(['http.malformed-json-rejected', 'screening.person-test-case', 'transition.delete']);
+    expect(summary.brokenRules.sort()).toEqual([
+      'http.malformed-json-rejected',
+      'screening.person-test-case',
+      'transition.delete',
+    ]);
     expect(summary.markdown).toMatch(/^## Contract suite: FAILED/);
-    expect(summary.markdown).toContain('| `transition.delete` | States and transitions: "DELETE sandbox person \\| body has only id \\| The custom person with that id is deleted" | `specs/persons/delete.spec.ts` |');
+    expect(summary.markdown).toContain(
+      '| `transition.delete` | States and transitions: "DELETE sandbox person \\| body has only id \\| The ' +
+        'custom person with that id is deleted" | `specs/persons/delete.spec.ts` |',
+    );
     expect(summary.markdown).toContain('`specs/screening/person-test-case.spec.ts`');
     expect(summary.markdown).toContain('RFC 9110 15.5 Client Error 4xx');
-    expect(summary.markdown).toContain('Not consistent within the deadline: 1. Target unavailable: 1. Target throttled: 0.');
+    expect(summary.markdown).toContain(
+      'Not consistent within the deadline: 1. Target unavailable: 1. Target throttled: 0.',
+    );
     expect(summary.markdown).toContain('Time to consistency: not measured in this run.');
     expect(summary.markdown).toContain('Report: [report](https://ci.example/run/1#artifacts)');
   });

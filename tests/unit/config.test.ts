@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_PATHS, describeTarget, expandPath, readSettings, type ContractConfig } from '../../support/run/config.js';
+import {
+  ConfigError,
+  DEFAULT_PATHS,
+  describeTarget,
+  expandPath,
+  readSettings,
+  type ContractConfig,
+} from '../../support/run/config.js';
+import { joinedPattern } from '../patterns.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
 const SECRET = 'very-secret-value';
@@ -13,6 +21,13 @@ const remote = {
   CONTRACT_CLIENT_SECRET: SECRET,
   CONTRACT_SCREENING_PROVIDER: 'PROVIDER',
 };
+
+/** A .env file of `lines`, in a folder of its own. */
+function envFile(...lines: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'config-test-')), '.env');
+  writeFileSync(file, lines.map((line) => `${line}\n`).join(''));
+  return file;
+}
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -45,7 +60,15 @@ describe('readSettings', () => {
 
   it('reads a remote target; the auth URL defaults to the base URL', () => {
     const settings = readSettings(
-      { ...remote, CONTRACT_MARKET: 'no', CONTRACT_SEED: '42', CONTRACT_AVAILABILITY_TIMEOUT_MS: '5000', CONTRACT_MAX_RPS: '2.5', CONTRACT_SECOND_CLIENT_ID: 'c2', CONTRACT_SECOND_CLIENT_SECRET: 's2' },
+      {
+        ...remote,
+        CONTRACT_MARKET: 'no',
+        CONTRACT_SEED: '42',
+        CONTRACT_AVAILABILITY_TIMEOUT_MS: '5000',
+        CONTRACT_MAX_RPS: '2.5',
+        CONTRACT_SECOND_CLIENT_ID: 'c2',
+        CONTRACT_SECOND_CLIENT_SECRET: 's2',
+      },
       NO_FILE,
     );
     expect(settings).toMatchObject({
@@ -62,17 +85,30 @@ describe('readSettings', () => {
   });
 
   it('reads a .env file, and the environment wins over it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
-    const file = join(dir, '.env');
-    writeFileSync(file, `# comment\nCONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET="file secret"\nCONTRACT_SCREENING_PROVIDER=P\nCONTRACT_MARKET=DK\n`);
+    const file = envFile(
+      '# comment',
+      'CONTRACT_BASE_URL=https://from-file.example.com',
+      'CONTRACT_CLIENT_ID=file-id',
+      'CONTRACT_CLIENT_SECRET="file secret"',
+      'CONTRACT_SCREENING_PROVIDER=P',
+      'CONTRACT_MARKET=DK',
+    );
     const settings = readSettings({ CONTRACT_MARKET: 'FI', CONTRACT_SEED: '' }, file);
-    expect(settings).toMatchObject({ baseUrl: 'https://from-file.example.com', client: { clientId: 'file-id', clientSecret: 'file secret' }, market: 'FI', seed: undefined });
+    expect(settings).toMatchObject({
+      baseUrl: 'https://from-file.example.com',
+      client: { clientId: 'file-id', clientSecret: 'file secret' },
+      market: 'FI',
+      seed: undefined,
+    });
   });
 
   it('lets an empty variable in the environment unset what the .env file says', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
-    const file = join(dir, '.env');
-    writeFileSync(file, `CONTRACT_BASE_URL=https://from-file.example.com\nCONTRACT_CLIENT_ID=file-id\nCONTRACT_CLIENT_SECRET=file-secret\nCONTRACT_SCREENING_PROVIDER=P\n`);
+    const file = envFile(
+      'CONTRACT_BASE_URL=https://from-file.example.com',
+      'CONTRACT_CLIENT_ID=file-id',
+      'CONTRACT_CLIENT_SECRET=file-secret',
+      'CONTRACT_SCREENING_PROVIDER=P',
+    );
     expect(readSettings({ CONTRACT_BASE_URL: '' }, file).baseUrl).toBeUndefined();
   });
 
@@ -94,12 +130,19 @@ describe('readSettings', () => {
     });
     expect(settings.screeningScope).toBe('aml:screening kyc');
     expect(DEFAULT_PATHS.person).toBe('/consumer-intelligence/v3/markets/{market}/persons/{gedi}');
-    expect(describeTarget(settings)).toContain('screening scope aml:screening kyc, op1/op2 at /consumer-intelligence/sandbox/persons, op3 at /consumer-intelligence/v3/persons/{gedi}, op8 at /aml/v2/person/screening');
+    expect(describeTarget(settings)).toContain(
+      'screening scope aml:screening kyc, op1/op2 at /consumer-intelligence/sandbox/persons, op3 at ' +
+        '/consumer-intelligence/v3/persons/{gedi}, op8 at /aml/v2/person/screening',
+    );
   });
 
   it('fills a path in, each value escaped as a path segment', () => {
-    expect(expandPath(DEFAULT_PATHS.person, { market: 'SE', gedi: 'a/b c' })).toBe('/consumer-intelligence/v3/markets/SE/persons/a%2Fb%20c');
-    expect(expandPath('/consumer-intelligence/v3/persons/{gedi}', { market: 'SE', gedi: 'g1' })).toBe('/consumer-intelligence/v3/persons/g1');
+    expect(expandPath(DEFAULT_PATHS.person, { market: 'SE', gedi: 'a/b c' })).toBe(
+      '/consumer-intelligence/v3/markets/SE/persons/a%2Fb%20c',
+    );
+    expect(expandPath('/consumer-intelligence/v3/persons/{gedi}', { market: 'SE', gedi: 'g1' })).toBe(
+      '/consumer-intelligence/v3/persons/g1',
+    );
   });
 
   it('allows the production URL as the base URL: the safety guard refuses sandbox-only operations later', () => {
@@ -110,20 +153,47 @@ describe('readSettings', () => {
   it.each([
     [{ ...remote, CONTRACT_BASE_URL: 'not a url' }, 'CONTRACT_BASE_URL', /not a URL/],
     [{ ...remote, CONTRACT_BASE_URL: 'ftp://x.example.com' }, 'CONTRACT_BASE_URL', /http or https/],
-    [{ ...remote, CONTRACT_BASE_URL: `https://id:${SECRET}@x.example.com` }, 'CONTRACT_BASE_URL', /must not contain credentials/],
+    [
+      { ...remote, CONTRACT_BASE_URL: `https://id:${SECRET}@x.example.com` },
+      'CONTRACT_BASE_URL',
+      /must not contain credentials/,
+    ],
     [{ ...remote, CONTRACT_AUTH_URL: 'mailto:a@b' }, 'CONTRACT_AUTH_URL', /http or https/],
     [{ CONTRACT_AUTH_URL: 'https://auth.example.com' }, 'CONTRACT_AUTH_URL', /CONTRACT_BASE_URL is not/],
     [{ ...remote, CONTRACT_CLIENT_ID: '' }, 'CONTRACT_CLIENT_ID', /required when CONTRACT_BASE_URL is set/],
     [{ ...remote, CONTRACT_CLIENT_SECRET: '' }, 'CONTRACT_CLIENT_SECRET', /required when CONTRACT_BASE_URL is set/],
     [{ ...remote, CONTRACT_SCREENING_PROVIDER: '' }, 'CONTRACT_SCREENING_PROVIDER', /required/],
-    [{ ...remote, CONTRACT_SECOND_CLIENT_ID: 'c2' }, 'CONTRACT_SECOND_CLIENT_SECRET', /together with CONTRACT_SECOND_CLIENT_ID/],
-    [{ CONTRACT_SECOND_CLIENT_SECRET: SECRET }, 'CONTRACT_SECOND_CLIENT_ID', /together with CONTRACT_SECOND_CLIENT_SECRET/],
+    [
+      { ...remote, CONTRACT_SECOND_CLIENT_ID: 'c2' },
+      'CONTRACT_SECOND_CLIENT_SECRET',
+      /together with CONTRACT_SECOND_CLIENT_ID/,
+    ],
+    [
+      { CONTRACT_SECOND_CLIENT_SECRET: SECRET },
+      'CONTRACT_SECOND_CLIENT_ID',
+      /together with CONTRACT_SECOND_CLIENT_SECRET/,
+    ],
     [{ CONTRACT_MARKET: 'US' }, 'CONTRACT_MARKET', /one of SE, NO, DK, FI/],
     [{ CONTRACT_COMPANY_SCREENING_PATH: 'aml/company' }, 'CONTRACT_COMPANY_SCREENING_PATH', /starting with "\/"/],
-    [{ CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons' }, 'CONTRACT_PERSON_PATH', /must contain \{gedi\}; the documented path is \/consumer-intelligence\/v3\/markets\/\{market\}\/persons\/\{gedi\}/],
-    [{ CONTRACT_FIND_PERSON_PATH: '/v3/markets/{country}/persons/_find' }, 'CONTRACT_FIND_PERSON_PATH', /unknown placeholder \{country\} \(known: \{market\}, \{gedi\}\)/],
+    [
+      { CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons' },
+      'CONTRACT_PERSON_PATH',
+      joinedPattern(
+        /must contain \{gedi\}; the documented path is /,
+        /\/consumer-intelligence\/v3\/markets\/\{market\}\/persons\/\{gedi\}/,
+      ),
+    ],
+    [
+      { CONTRACT_FIND_PERSON_PATH: '/v3/markets/{country}/persons/_find' },
+      'CONTRACT_FIND_PERSON_PATH',
+      /unknown placeholder \{country\} \(known: \{market\}, \{gedi\}\)/,
+    ],
     [{ CONTRACT_CONSUMERS_PATH: '/v3/consumers?page=1' }, 'CONTRACT_CONSUMERS_PATH', /without query/],
-    [{ CONTRACT_SCREENING_SCOPE: 'aml  screening' }, 'CONTRACT_SCREENING_SCOPE', /scope tokens separated by single spaces/],
+    [
+      { CONTRACT_SCREENING_SCOPE: 'aml  screening' },
+      'CONTRACT_SCREENING_SCOPE',
+      /scope tokens separated by single spaces/,
+    ],
     [{ CONTRACT_PROD_BASE_URL: 'prod' }, 'CONTRACT_PROD_BASE_URL', /not a URL/],
     [{ CONTRACT_AVAILABILITY_TIMEOUT_MS: '30s' }, 'CONTRACT_AVAILABILITY_TIMEOUT_MS', /positive whole number/],
     [{ CONTRACT_REQUEST_TIMEOUT_MS: '0' }, 'CONTRACT_REQUEST_TIMEOUT_MS', /positive whole number/],
@@ -149,7 +219,10 @@ describe('proxy variables', () => {
       }
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error).toMatchObject({ variable: 'https_proxy', message: expect.stringMatching(/^https_proxy: uses socks5:, which this suite cannot tunnel through/) });
+    expect(error).toMatchObject({
+      variable: 'https_proxy',
+      message: expect.stringMatching(/^https_proxy: uses socks5:, which this suite cannot tunnel through/),
+    });
   });
 });
 
@@ -171,15 +244,20 @@ describe('describeTarget', () => {
     };
     const summary = describeTarget(config);
     expect(summary).toBe(
-      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
+      'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, ' +
+        'second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
     );
     expect(summary).not.toContain(SECRET);
   });
 
   it('summarises settings before they are resolved', () => {
-    expect(describeTarget(readSettings({}, NO_FILE))).toBe('simulator target (embedded simulator, started on a free port), market SE');
+    expect(describeTarget(readSettings({}, NO_FILE))).toBe(
+      'simulator target (embedded simulator, started on a free port), market SE',
+    );
     const summary = describeTarget(readSettings(remote, NO_FILE));
-    expect(summary).toBe('remote target https://sandbox.example.com, market SE, client client-1, screening provider PROVIDER');
+    expect(summary).toBe(
+      'remote target https://sandbox.example.com, market SE, client client-1, screening provider PROVIDER',
+    );
     expect(summary).not.toContain(SECRET);
   });
 });

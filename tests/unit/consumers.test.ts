@@ -21,14 +21,26 @@ function twoPages(secondPage = 200): Handler {
 describe('the consumer verbs', () => {
   const listen = serversClosedAfterEach();
   const consumersAt = (url: string, settings: Partial<ContractConfig> = {}) =>
-    new ConsumerData(new ApiClient({ baseUrl: url }), { baseUrl: url, paths: DEFAULT_PATHS, availabilityTimeoutMs: 300, ...settings } as ContractConfig);
+    new ConsumerData(new ApiClient({ baseUrl: url }), {
+      baseUrl: url,
+      paths: DEFAULT_PATHS,
+      availabilityTimeoutMs: 300,
+      ...settings,
+    } as ContractConfig);
 
-  it('fails an absence check on a list whose second page answers 500, naming the status, never as an absence', async () => {
-    const server = await listen(twoPages(500));
-    const error = await consumersAt(server.url).listConsumers().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ListIncompleteError);
-    expect((error as Error).message).toBe(`List could not be read completely: ${CONSUMERS} (next link paging) after 1 page(s): page 2 answered 500`);
-  });
+  it(
+    'fails an absence check on a list whose second page answers 500, ' + 'naming the status, never as an absence',
+    async () => {
+      const server = await listen(twoPages(500));
+      const error = await consumersAt(server.url)
+        .listConsumers()
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ListIncompleteError);
+      expect((error as Error).message).toBe(
+        `List could not be read completely: ${CONSUMERS} (next link paging) after 1 page(s): page 2 answered 500`,
+      );
+    },
+  );
 
   it('reads every page for an absence check, and hands a refusal of the first page to the caller', async () => {
     const whole = await listen(twoPages());
@@ -37,11 +49,16 @@ describe('the consumer verbs', () => {
     expect((await consumersAt(refusing.url).listConsumers()).status).toBe(403);
   });
 
-  it('ends a wait whose reads failed after the first page as a list not read, not as an effect that never came', async () => {
-    const server = await listen(twoPages(500));
-    const error = await consumersAt(server.url).awaitConsumer('c2', 'to be listed').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ListIncompleteError);
-  });
+  it(
+    'ends a wait whose reads failed after the first page as a list not read, ' + 'not as an effect that never came',
+    async () => {
+      const server = await listen(twoPages(500));
+      const error = await consumersAt(server.url)
+        .awaitConsumer('c2', 'to be listed')
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ListIncompleteError);
+    },
+  );
 
   it('lets waits on one list join a read of it in flight', async () => {
     const server = await listen(twoPages());

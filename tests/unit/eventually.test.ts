@@ -1,14 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { NotConsistentError, POLLING, WaitRejectedError, eventually, nextReadIn, onWait, watch, type WaitAttempts } from '../../support/readings/eventually.js';
+import {
+  NotConsistentError,
+  POLLING,
+  WaitRejectedError,
+  eventually,
+  nextReadIn,
+  onWait,
+  watch,
+  type WaitAttempts,
+} from '../../support/readings/eventually.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
+import { joinedPattern } from '../patterns.js';
 
 function answer(status: number, body: unknown = {}, headers: Record<string, string> = {}): ApiResponse {
-  return { status, ok: status >= 200 && status < 300, headers, body, text: JSON.stringify(body), url: 'http://target/persons/g1', exchanges: [], receivedAt: 0 };
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers,
+    body,
+    text: JSON.stringify(body),
+    url: 'http://target/persons/g1',
+    exchanges: [],
+    receivedAt: 0,
+  };
 }
 
 /** A read that answers the given responses in turn (the last one repeats), each taking `costMs` of fake time. */
-function reads(clock: ReturnType<typeof fakeClock>, responses: ApiResponse[], costMs = 10): { read: () => Promise<ApiResponse>; count: () => number } {
+function reads(
+  clock: ReturnType<typeof fakeClock>,
+  responses: ApiResponse[],
+  costMs = 10,
+): { read: () => Promise<ApiResponse>; count: () => number } {
   let calls = 0;
   return {
     read: async () => {
@@ -24,21 +47,27 @@ const found = (response: ApiResponse) => (response.ok ? (response.body as { gedi
 describe('watch', () => {
   const changed = (response: ApiResponse) => (response.body as { familyName?: string }).familyName === 'Other';
 
-  it('reads once, at the end of the window, and answers undefined when the state never came, a quiet outcome rather than a timeout', async () => {
-    const clock = fakeClock();
-    const { read, count } = reads(clock, [answer(200, { familyName: 'Own' })], 50);
-    const seen: WaitAttempts[] = [];
-    const stop = onWait((wait) => seen.push(wait));
-    try {
-      expect(await watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock })).toBeUndefined();
-    } finally {
-      stop();
-    }
-    expect(clock.now()).toBeGreaterThanOrEqual(2_000);
-    // A state, once shown, stays: a read at the end sees what came at any time inside the window.
-    expect(count()).toBe(1);
-    expect(seen).toEqual([expect.objectContaining({ what: 'person g1 to change', outcome: 'quiet', attempts: count() })]);
-  });
+  it(
+    'reads once, at the end of the window, and answers undefined when the state never came, a quiet outcome rather ' +
+      'than a timeout',
+    async () => {
+      const clock = fakeClock();
+      const { read, count } = reads(clock, [answer(200, { familyName: 'Own' })], 50);
+      const seen: WaitAttempts[] = [];
+      const stop = onWait((wait) => seen.push(wait));
+      try {
+        expect(await watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock })).toBeUndefined();
+      } finally {
+        stop();
+      }
+      expect(clock.now()).toBeGreaterThanOrEqual(2_000);
+      // A state, once shown, stays: a read at the end sees what came at any time inside the window.
+      expect(count()).toBe(1);
+      expect(seen).toEqual([
+        expect.objectContaining({ what: 'person g1 to change', outcome: 'quiet', attempts: count() }),
+      ]);
+    },
+  );
 
   it('answers the response that shows the state', async () => {
     const clock = fakeClock();
@@ -50,7 +79,9 @@ describe('watch', () => {
   it('still stops at a status that waiting cannot change', async () => {
     const clock = fakeClock();
     const { read } = reads(clock, [answer(401)]);
-    await expect(watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock })).rejects.toBeInstanceOf(WaitRejectedError);
+    await expect(watch('person g1 to change', read, changed, { timeoutMs: 2_000, clock })).rejects.toBeInstanceOf(
+      WaitRejectedError,
+    );
   });
 });
 
@@ -63,20 +94,31 @@ describe('eventually', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('repeats the read until the predicate holds, with intervals that grow with the time waited while nothing is known', async () => {
-    const clock = fakeClock();
-    const { read } = reads(clock, [answer(404), answer(404), answer(404), answer(404), answer(200, { gedi: 'g1' })], 100);
-    const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock });
-    expect(result.attempts).toBe(5);
-    expect(result.response.status).toBe(200);
-    // Each read (100 ms of it answering) half the time waited after the one before, at least 100 ms apart.
-    expect(clock.sleeps).toEqual([100, 150, 275, 463]);
-  });
+  it(
+    'repeats the read until the predicate holds, with intervals that grow with the time waited while nothing is ' +
+      'known',
+    async () => {
+      const clock = fakeClock();
+      const { read } = reads(
+        clock,
+        [answer(404), answer(404), answer(404), answer(404), answer(200, { gedi: 'g1' })],
+        100,
+      );
+      const result = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock });
+      expect(result.attempts).toBe(5);
+      expect(result.response.status).toBe(200);
+      // Each read (100 ms of it answering) half the time waited after the one before, at least 100 ms apart.
+      expect(clock.sleeps).toEqual([100, 150, 275, 463]);
+    },
+  );
 
   it('accepts falsy values other than undefined, null and false', async () => {
     const clock = fakeClock();
     const { read } = reads(clock, [answer(200, { count: 0 })]);
-    const result = await eventually('a count', read, (response) => (response.body as { count: number }).count, { timeoutMs: 1000, clock });
+    const result = await eventually('a count', read, (response) => (response.body as { count: number }).count, {
+      timeoutMs: 1000,
+      clock,
+    });
     expect(result.value).toBe(0);
   });
 
@@ -90,7 +132,9 @@ describe('eventually', () => {
   it.each([400, 401, 403])('fails at once on %i, naming what it waited for and the answer', async (status) => {
     const clock = fakeClock();
     const { read, count } = reads(clock, [answer(status, { error: 'denied', access_token: 'leaked-token-value' })]);
-    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock }).catch((caught: unknown) => caught);
+    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 30_000, clock }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(WaitRejectedError);
     expect(count()).toBe(1);
     expect((error as Error).message).toContain('person g1 to be available');
@@ -100,7 +144,9 @@ describe('eventually', () => {
   it('times out with what it waited for, the elapsed time, the attempts and the last answer', async () => {
     const clock = fakeClock();
     const { read, count } = reads(clock, [answer(404, { error: 'not found', token: 'secret-token-value' })], 50);
-    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 5_000, clock }).catch((caught: unknown) => caught);
+    const error = await eventually('person g1 to be available', read, found, { timeoutMs: 5_000, clock }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(NotConsistentError);
     const notConsistent = error as NotConsistentError;
     expect(notConsistent.what).toBe('person g1 to be available');
@@ -108,7 +154,12 @@ describe('eventually', () => {
     expect(notConsistent.elapsedMs).toBeGreaterThanOrEqual(5_000);
     expect(notConsistent.elapsedMs).toBeLessThan(5_100);
     expect(notConsistent.lastResponse.body).toEqual({ error: 'not found', token: '[REDACTED]' });
-    expect(notConsistent.message).toMatch(/^Not consistent within \d+ ms: waited for person g1 to be available; \d+ attempt\(s\); last answer 404 \{"error":"not found","token":"\[REDACTED\]"\}$/);
+    expect(notConsistent.message).toMatch(
+      joinedPattern(
+        /^Not consistent within \d+ ms: waited for person g1 to be available; \d+ attempt\(s\); last answer 404 /,
+        /\{"error":"not found","token":"\[REDACTED\]"\}$/,
+      ),
+    );
     // The interval grows with the wait, so a 5 s wait takes a handful of attempts, not a hundred.
     expect(count()).toBeLessThan(20);
   });
@@ -123,37 +174,65 @@ describe('eventually', () => {
     expect(clock.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(700);
   });
 
-  it('tells wait listeners how many attempts each wait took and what the reads that did not yet see it answered', async () => {
-    const clock = fakeClock();
-    const waits: WaitAttempts[] = [];
-    const stop = onWait((wait) => waits.push(wait));
-    await eventually('first', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, { timeoutMs: 1_000, clock });
-    await eventually('second', reads(clock, [answer(403)]).read, found, { timeoutMs: 1_000, clock }).catch(() => undefined);
-    stop();
-    expect(waits).toEqual([
-      expect.objectContaining({ what: 'first', outcome: 'consistent', attempts: 2, elapsedMs: 120, notYetStatuses: [404] }),
-      expect.objectContaining({ what: 'second', outcome: 'rejected', attempts: 1, elapsedMs: 10, notYetStatuses: [403] }),
-    ]);
-  });
+  it(
+    'tells wait listeners how many attempts each wait took and ' + 'what the reads that did not yet see it answered',
+    async () => {
+      const clock = fakeClock();
+      const waits: WaitAttempts[] = [];
+      const stop = onWait((wait) => waits.push(wait));
+      await eventually('first', reads(clock, [answer(404), answer(200, { gedi: 'g' })]).read, found, {
+        timeoutMs: 1_000,
+        clock,
+      });
+      await eventually('second', reads(clock, [answer(403)]).read, found, { timeoutMs: 1_000, clock }).catch(
+        () => undefined,
+      );
+      stop();
+      expect(waits).toEqual([
+        expect.objectContaining({
+          what: 'first',
+          outcome: 'consistent',
+          attempts: 2,
+          elapsedMs: 120,
+          notYetStatuses: [404],
+        }),
+        expect.objectContaining({
+          what: 'second',
+          outcome: 'rejected',
+          attempts: 1,
+          elapsedMs: 10,
+          notYetStatuses: [403],
+        }),
+      ]);
+    },
+  );
 });
 
 describe('a wait for a transition', () => {
-  it('reads first after 1 s while the run has seen no effect of it, then at the median of the times it saw', async () => {
-    const clock = fakeClock();
-    const seenAt = async (ms: number) => {
-      const { read } = reads(clock, [answer(404), answer(200, { gedi: 'g1' })], 0);
-      const sleepsBefore = clock.sleeps.length;
-      const started = clock.now();
-      await eventually('the relative to be deceased', () => (clock.now() - started >= ms ? read() : Promise.resolve(answer(404))), found, {
-        timeoutMs: 30_000,
-        clock,
-        transition: 'relationship-death',
-      });
-      return clock.sleeps.slice(sleepsBefore);
-    };
-    expect((await seenAt(2_000))[0]).toBe(POLLING.firstLookUnknownMs);
-    expect((await seenAt(3_000))[0]).toBeGreaterThanOrEqual(2_000);
-  });
+  it(
+    'reads first after 1 s while the run has seen no effect of it, ' + 'then at the median of the times it saw',
+    async () => {
+      const clock = fakeClock();
+      const seenAt = async (ms: number) => {
+        const { read } = reads(clock, [answer(404), answer(200, { gedi: 'g1' })], 0);
+        const sleepsBefore = clock.sleeps.length;
+        const started = clock.now();
+        await eventually(
+          'the relative to be deceased',
+          () => (clock.now() - started >= ms ? read() : Promise.resolve(answer(404))),
+          found,
+          {
+            timeoutMs: 30_000,
+            clock,
+            transition: 'relationship-death',
+          },
+        );
+        return clock.sleeps.slice(sleepsBefore);
+      };
+      expect((await seenAt(2_000))[0]).toBe(POLLING.firstLookUnknownMs);
+      expect((await seenAt(3_000))[0]).toBeGreaterThanOrEqual(2_000);
+    },
+  );
 });
 
 describe('nextReadIn', () => {

@@ -8,7 +8,8 @@ const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 const COUNTRY_CODES: Record<Market, string> = { SE: '+46', NO: '+47', DK: '+45', FI: '+358' };
 const POSTAL_CODES: Record<Market, RegExp> = { SE: /^[1-9]\d{4}$/, NO: /^\d{4}$/, DK: /^[1-9]\d{3}$/, FI: /^\d{5}$/ };
 
-const factoryFor = (market: Market, seed = 1, scope = 'factories.test.ts > a test') => createDataFactory({ seed, runId: 'rtest42', market, scope });
+const factoryFor = (market: Market, seed = 1, scope = 'factories.test.ts > a test') =>
+  createDataFactory({ seed, runId: 'rtest42', market, scope });
 
 /** Every kind of person the factory makes, including relatives, as one sample per seed. */
 function samples(market: Market, seed: number): SandboxPerson[] {
@@ -17,7 +18,11 @@ function samples(market: Market, seed: number): SandboxPerson[] {
     data.person(),
     data.firstSamplePerson(),
     data.person({ relationshipList: [data.relationship(), data.relationship({ dateOfDeath: data.pastDate() })] }),
-    data.person({ deregistered: true, deregisteredReason: data.deregistrationReason(), deregisteredDate: data.pastDate() }),
+    data.person({
+      deregistered: true,
+      deregisteredReason: data.deregistrationReason(),
+      deregisteredDate: data.pastDate(),
+    }),
   ];
 }
 
@@ -28,26 +33,33 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
     }
   });
 
-  it('makes consistent persons: legal id, date of birth and gender agree; address and phone belong to the market', () => {
-    const data = factoryFor(market);
-    for (let index = 0; index < 200; index += 1) {
-      const person = data.person();
-      expect(isValidLegalId(market, person.legalId)).toBe(true);
-      expect(dateOfBirthOf(market, person.legalId)).toBe(person.dateOfBirth);
-      expect(genderOf(market, person.legalId)).toBe(person.gender);
-      expect(person.country).toBe(market);
-      expect(person.citizenship).toEqual([market]);
-      expect(person.firstNames).toContain(person.preferredFirstName);
-      const [address] = person.addressList ?? [];
-      expect(address).toMatchObject({ type: 'Postal', subType: 'Domicile', country: market });
-      expect(address?.postalCode).toMatch(POSTAL_CODES[market]);
-      expect(address?.city).toEqual(expect.any(String));
-      const [phone] = person.phoneList ?? [];
-      expect(phone?.type).toBe('Mobile');
-      expect(phone?.number?.startsWith(COUNTRY_CODES[market])).toBe(true);
-      expect(person).toMatchObject({ directMarketingRestriction: false, charityMarketingRestriction: false, onlineMarketingRestriction: false });
-    }
-  });
+  it(
+    'makes consistent persons: legal id, date of birth and gender agree; ' + 'address and phone belong to the market',
+    () => {
+      const data = factoryFor(market);
+      for (let index = 0; index < 200; index += 1) {
+        const person = data.person();
+        expect(isValidLegalId(market, person.legalId)).toBe(true);
+        expect(dateOfBirthOf(market, person.legalId)).toBe(person.dateOfBirth);
+        expect(genderOf(market, person.legalId)).toBe(person.gender);
+        expect(person.country).toBe(market);
+        expect(person.citizenship).toEqual([market]);
+        expect(person.firstNames).toContain(person.preferredFirstName);
+        const [address] = person.addressList ?? [];
+        expect(address).toMatchObject({ type: 'Postal', subType: 'Domicile', country: market });
+        expect(address?.postalCode).toMatch(POSTAL_CODES[market]);
+        expect(address?.city).toEqual(expect.any(String));
+        const [phone] = person.phoneList ?? [];
+        expect(phone?.type).toBe('Mobile');
+        expect(phone?.number?.startsWith(COUNTRY_CODES[market])).toBe(true);
+        expect(person).toMatchObject({
+          directMarketingRestriction: false,
+          charityMarketingRestriction: false,
+          onlineMarketingRestriction: false,
+        });
+      }
+    },
+  );
 
   it('gives relatives their own consistent legal id and makes them older than any person', () => {
     const data = factoryFor(market);
@@ -78,11 +90,23 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
     const data = factoryFor(market, 11);
     const ids = new Set<string>();
     for (let index = 0; index < 1000; index += 1) {
-      const relatives = [data.relationship(), data.relationship({ dateOfDeath: data.pastDate() }), data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() })];
-      const person = index % 2 === 0 ? data.person({ relationshipList: relatives }) : data.firstSamplePerson({ relationshipList: relatives });
+      const relatives = [
+        data.relationship(),
+        data.relationship({ dateOfDeath: data.pastDate() }),
+        data.relationship({ deregistered: true, deregisteredReason: data.deregistrationReason() }),
+      ];
+      const person =
+        index % 2 === 0
+          ? data.person({ relationshipList: relatives })
+          : data.firstSamplePerson({ relationshipList: relatives });
       expectSchema('sandbox-person', person);
       expectSchema('delete-person-request', { ...person, removed: true });
-      expect(person, 'the four booleans are sent, false where they do not apply').toMatchObject({ removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false });
+      expect(person, 'the four booleans are sent, false where they do not apply').toMatchObject({
+        removed: false,
+        deregistered: false,
+        protectedIdentity: false,
+        socialSecurityNumberTemporary: false,
+      });
       const consumers = Array.from({ length: 100 }, () => data.consumer(person.legalId));
       expectSchema('consumer-upload', consumers);
       for (const id of [person.id, ...consumers.map((consumer) => consumer.consumerId)]) ids.add(id);
@@ -92,10 +116,18 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
 
   it('reproduces the same data from the same seed and scope, and other data from another seed or scope', () => {
     // Ids are drawn per run, not per test (support/data/factories.ts newId): the data is what reproduces.
-    const withoutIds = (value: unknown) => JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'id' || key === 'consumerId' ? undefined : inner))) as unknown;
+    const withoutIds = (value: unknown) =>
+      JSON.parse(
+        JSON.stringify(value, (key, inner: unknown) => (key === 'id' || key === 'consumerId' ? undefined : inner)),
+      ) as unknown;
     const draw = (seed: number, scope?: string) => {
       const data = factoryFor(market, seed, scope);
-      return withoutIds([...samples(market, seed), data.person(), data.consumer(data.unknownLegalId()), data.unknownGedi('G-123abc')]);
+      return withoutIds([
+        ...samples(market, seed),
+        data.person(),
+        data.consumer(data.unknownLegalId()),
+        data.unknownGedi('G-123abc'),
+      ]);
     };
     expect(draw(7)).toEqual(draw(7));
     expect(draw(8)).not.toEqual(draw(7));
@@ -104,10 +136,13 @@ describe.each(MARKETS)('createDataFactory (%s)', (market) => {
     expect(persons('another test').legalId).not.toBe(persons('one test').legalId);
   });
 
-  it('never repeats a legal id within a factory, and unknownLegalId is never a person\'s', () => {
+  it("never repeats a legal id within a factory, and unknownLegalId is never a person's", () => {
     const data = factoryFor(market);
     const persons = Array.from({ length: 300 }, () => data.person({ relationshipList: [data.relationship()] }));
-    const used = persons.flatMap((person) => [person.legalId, person.relationshipList?.[0]?.legalId?.socialSecurityNumber]);
+    const used = persons.flatMap((person) => [
+      person.legalId,
+      person.relationshipList?.[0]?.legalId?.socialSecurityNumber,
+    ]);
     const unknown = Array.from({ length: 100 }, () => data.unknownLegalId());
     expect(unknown.every((legalId) => isValidLegalId(market, legalId))).toBe(true);
     expect(new Set([...used, ...unknown]).size).toBe(used.length + unknown.length);
@@ -118,13 +153,21 @@ describe('createDataFactory ids and helpers', () => {
   it('makes ids of at most 15 letters and digits that carry the run id and never repeat within the run', () => {
     const data = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'some test' });
     const other = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'other test' });
-    const ids = [data.personId(), data.person().id, other.personId(), data.consumerId(), other.consumer('198507099805').consumerId];
+    const ids = [
+      data.personId(),
+      data.person().id,
+      other.personId(),
+      data.consumerId(),
+      other.consumer('198507099805').consumerId,
+    ];
     for (const id of ids) expect(id).toMatch(/^[pc]ab12cd3ef[0-9a-z]{5}$/);
     expect(ids.map((id) => id[0])).toEqual(['p', 'p', 'p', 'c', 'c']);
     expect(new Set(ids).size, 'tests of one run draw from one sequence').toBe(ids.length);
     const later = createDataFactory({ seed: 1, runId: 'rab12cd3eg', market: 'SE', scope: 'some test' }).personId();
     expect(later.slice(1, 10), 'another run, another tag').toBe('ab12cd3eg');
-    expect(newId('p', 'r_42/x'), 'any run id is folded into nine letters and digits').toMatch(/^p00000042x[0-9a-z]{5}$/);
+    expect(newId('p', 'r_42/x'), 'any run id is folded into nine letters and digits').toMatch(
+      /^p00000042x[0-9a-z]{5}$/,
+    );
   });
 
   it('makes consumers that pass the consumer schemas', () => {

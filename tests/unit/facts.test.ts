@@ -4,46 +4,141 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_NAMES } from '../../simulator/options.js';
 import { findValues } from '../../support/readings/lookup.js';
 import { Harness, PERSONS, personPath } from '../simulator/harness.js';
-import { identified, listsPerson, mergedInto, ownsValue, pepHit, personFlag, personRecords, personsWithoutLegalId, personWithLegalId, recordsOwning, relativeFlag } from '../../support/readings/facts.js';
+import {
+  identified,
+  listsPerson,
+  mergedInto,
+  ownsValue,
+  pepHit,
+  personFlag,
+  personRecords,
+  personsWithoutLegalId,
+  personWithLegalId,
+  recordsOwning,
+  relativeFlag,
+} from '../../support/readings/facts.js';
 
 describe('a PEP hit', () => {
   it.each([
-    ['a match with a PEP category', { matches: [{ name: 'Test Politician', category: 'PEP', score: 0.97 }] }, '$.matches[0].category = "PEP"'],
-    ['a hit typed PEP in a data envelope', { data: { outcome: 'HIT', hits: [{ type: 'PEP', matchedName: 'x' }] } }, '$.data.hits[0].type = "PEP"'],
+    [
+      'a match with a PEP category',
+      { matches: [{ name: 'Test Politician', category: 'PEP', score: 0.97 }] },
+      '$.matches[0].category = "PEP"',
+    ],
+    [
+      'a hit typed PEP in a data envelope',
+      { data: { outcome: 'HIT', hits: [{ type: 'PEP', matchedName: 'x' }] } },
+      '$.data.hits[0].type = "PEP"',
+    ],
     ['a match with a PEP flag', { results: [{ entityName: 'x', isPep: true }] }, '$.results[0].isPep = true'],
-    ['a match found on the PEP list', { alerts: [{ listName: 'Politically Exposed Persons' }] }, '$.alerts[0].listName = "Politically Exposed Persons"'],
-    ['a match with categories including PEP', { screening: { candidates: [{ categories: ['SANCTIONS', 'PEP'] }] } }, '$.screening.candidates[0].categories = ["SANCTIONS","PEP"]'],
+    [
+      'a match found on the PEP list',
+      { alerts: [{ listName: 'Politically Exposed Persons' }] },
+      '$.alerts[0].listName = "Politically Exposed Persons"',
+    ],
+    [
+      'a match with categories including PEP',
+      { screening: { candidates: [{ categories: ['SANCTIONS', 'PEP'] }] } },
+      '$.screening.candidates[0].categories = ["SANCTIONS","PEP"]',
+    ],
     ['a flag on the subject', { subject: { politicallyExposed: true } }, '$.subject.politicallyExposed = true'],
     ['a PEP status saying hit', { pepStatus: 'HIT' }, '$.pepStatus = "HIT"'],
     ['a list of PEP matches', { peps: [{ name: 'x' }] }, '$.peps[0] (an entry of a PEP match list)'],
     [
       "the vendor's published shape: a match found on lists given as objects",
-      { screeningResult: { numberOfMatches: 1, matches: [{ name: 'Test Politician', lists: [{ type: 'PEP', name: 'Domestic PEP list' }], pepCategory: 'POLITICIAN' }], listsScreened: ['PEP', 'SANCTION', 'RCA'] } },
+      {
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [
+            { name: 'Test Politician', lists: [{ type: 'PEP', name: 'Domestic PEP list' }], pepCategory: 'POLITICIAN' },
+          ],
+          listsScreened: ['PEP', 'SANCTION', 'RCA'],
+        },
+      },
       '$.screeningResult.matches[0].lists[0].type = "PEP"',
     ],
-    ['a list entry named for the PEP list, beside a sanctions list', { hits: [{ sources: [{ code: 'EU-CONS' }, { title: 'Politically exposed persons' }] }] }, '$.hits[0].sources[1].title = "Politically exposed persons"'],
+    [
+      'a list entry named for the PEP list, beside a sanctions list',
+      { hits: [{ sources: [{ code: 'EU-CONS' }, { title: 'Politically exposed persons' }] }] },
+      '$.hits[0].sources[1].title = "Politically exposed persons"',
+    ],
   ])('holds for %s, with the evidence', (_name, body, evidence) => {
     expect(pepHit(body)).toMatchObject({ holds: true, evidence: [evidence] });
   });
 
   it.each([
-    ['no match, naming the lists it checked', { outcome: 'NO_HIT', listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'], hits: [] }],
+    [
+      'no match, naming the lists it checked',
+      { outcome: 'NO_HIT', listsChecked: ['PEP', 'SANCTIONS', 'ADVERSE_MEDIA'], hits: [] },
+    ],
     ['a negative message', { status: 'COMPLETED', message: 'No PEP match found', matches: [] }],
-    ['PEP named only in the screening settings', { screeningTypes: ['PEP', 'SANCTIONS'], settings: { pep: true }, results: [] }],
+    [
+      'PEP named only in the screening settings',
+      { screeningTypes: ['PEP', 'SANCTIONS'], settings: { pep: true }, results: [] },
+    ],
     ['a denied PEP flag', { pep: false, isPep: 'false', hits: [] }],
     ['NO_MATCH under an affirmative-looking key', { pepStatus: 'NO_MATCH', pepResult: 'CLEAR' }],
-    ['a zero hit count with a PEP category mentioned', { hitCount: 0, categories: ['PEP'], matches: [{ category: 'PEP' }] }],
+    [
+      'a zero hit count with a PEP category mentioned',
+      { hitCount: 0, categories: ['PEP'], matches: [{ category: 'PEP' }] },
+    ],
     ['an empty PEP list', { peps: [], pepHits: [] }],
     ['a sanctions hit only', { hits: [{ category: 'SANCTIONS', pep: false, description: 'not a PEP' }] }],
-    ['a no-match outcome that still lists the PEP candidates it ruled out', { result: 'CLEAR', candidates: [{ category: 'PEP', disposition: 'FALSE_POSITIVE' }] }],
+    [
+      'a no-match outcome that still lists the PEP candidates it ruled out',
+      { result: 'CLEAR', candidates: [{ category: 'PEP', disposition: 'FALSE_POSITIVE' }] },
+    ],
     ['prose only', { summary: 'Subject is a politically exposed person', comment: 'politician' }],
     ['a category that only contains the word', { hits: [{ category: 'NON_PEP' }, { type: 'PEP_SCREENING_DISABLED' }] }],
     // The vendor's published shape, saying no: lists screened are not lists matched.
-    ['no match, naming the lists it screened', { screeningResult: { numberOfMatches: 0, matches: [], listsScreened: ['PEP', 'SANCTION', 'RCA'] } }],
-    ['a sanctions match, PEP named only in listsScreened', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'SANCTION', name: 'EU consolidated list' }] }], listsScreened: ['PEP', 'SANCTION', 'RCA'] } }],
-    ['a sanctions-only match', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'SANCTION', name: 'OFAC SDN' }, { type: 'SANCTION', name: 'UN consolidated' }] }] } }],
-    ['a match with a relative or close associate of a PEP', { screeningResult: { numberOfMatches: 1, matches: [{ name: 'x', lists: [{ type: 'RCA', name: 'Relatives and close associates of PEPs' }] }], listsScreened: ['PEP', 'RCA'] } }],
-    ['a match count of 0 beside the lists screened', { screeningResult: { numberOfMatches: 0, listsScreened: ['PEP', 'SANCTION'] }, matches: [{ lists: [{ type: 'PEP' }] }] }],
+    [
+      'no match, naming the lists it screened',
+      { screeningResult: { numberOfMatches: 0, matches: [], listsScreened: ['PEP', 'SANCTION', 'RCA'] } },
+    ],
+    [
+      'a sanctions match, PEP named only in listsScreened',
+      {
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [{ name: 'x', lists: [{ type: 'SANCTION', name: 'EU consolidated list' }] }],
+          listsScreened: ['PEP', 'SANCTION', 'RCA'],
+        },
+      },
+    ],
+    [
+      'a sanctions-only match',
+      {
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [
+            {
+              name: 'x',
+              lists: [
+                { type: 'SANCTION', name: 'OFAC SDN' },
+                { type: 'SANCTION', name: 'UN consolidated' },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+    [
+      'a match with a relative or close associate of a PEP',
+      {
+        screeningResult: {
+          numberOfMatches: 1,
+          matches: [{ name: 'x', lists: [{ type: 'RCA', name: 'Relatives and close associates of PEPs' }] }],
+          listsScreened: ['PEP', 'RCA'],
+        },
+      },
+    ],
+    [
+      'a match count of 0 beside the lists screened',
+      {
+        screeningResult: { numberOfMatches: 0, listsScreened: ['PEP', 'SANCTION'] },
+        matches: [{ lists: [{ type: 'PEP' }] }],
+      },
+    ],
   ])('does not hold for %s', (_name, body) => {
     const reading = pepHit(body);
     expect(reading.holds).toBe(false);
@@ -56,9 +151,17 @@ describe('IDENTIFIED', () => {
   it.each([
     ['a state', { consumerId: 'c1', state: 'IDENTIFIED' }, '$.state = "IDENTIFIED"'],
     ['a status in an envelope', { consumer: { id: 'c1', status: 'IDENTIFIED' } }, '$.consumer.status = "IDENTIFIED"'],
-    ['a nested status code', { consumerId: 'c1', status: { state: 'identified', since: '2026-01-01' } }, '$.status.state = "identified"'],
+    [
+      'a nested status code',
+      { consumerId: 'c1', status: { state: 'identified', since: '2026-01-01' } },
+      '$.status.state = "identified"',
+    ],
     ['an identified flag', { consumerId: 'c1', identified: true }, '$.identified = true'],
-    ['an identification status', { consumerId: 'c1', identificationStatus: 'IDENTIFIED' }, '$.identificationStatus = "IDENTIFIED"'],
+    [
+      'an identification status',
+      { consumerId: 'c1', identificationStatus: 'IDENTIFIED' },
+      '$.identificationStatus = "IDENTIFIED"',
+    ],
   ])('holds for %s', (_name, record, evidence) => {
     expect(identified(record)).toMatchObject({ holds: true, evidence: [evidence] });
   });
@@ -67,15 +170,26 @@ describe('IDENTIFIED', () => {
     ['UNIDENTIFIED', { consumerId: 'c1', state: 'UNIDENTIFIED' }],
     ['NOT_IDENTIFIED and a false flag', { consumerId: 'c1', status: 'NOT_IDENTIFIED', identified: false }],
     ['a previous state', { consumerId: 'c1', state: 'PENDING', previousState: 'IDENTIFIED' }],
-    ['a message naming the state', { consumerId: 'c1', state: 'PENDING', message: 'will be IDENTIFIED when a person matches' }],
-    ['the state of a match in a nested list', { consumerId: 'c1', state: 'PENDING', candidates: [{ gedi: 'g', status: 'IDENTIFIED' }] }],
+    [
+      'a message naming the state',
+      { consumerId: 'c1', state: 'PENDING', message: 'will be IDENTIFIED when a person matches' },
+    ],
+    [
+      'the state of a match in a nested list',
+      { consumerId: 'c1', state: 'PENDING', candidates: [{ gedi: 'g', status: 'IDENTIFIED' }] },
+    ],
     ['an empty state', { consumerId: 'c1', state: '' }],
   ])('does not hold for %s', (_name, record) => {
     expect(identified(record).holds).toBe(false);
   });
 
   it('is read on the consumer asked about, not another consumer of the list', () => {
-    const list = { content: [{ consumerId: 'other', state: 'IDENTIFIED' }, { consumerId: 'mine', state: 'PENDING' }] };
+    const list = {
+      content: [
+        { consumerId: 'other', state: 'IDENTIFIED' },
+        { consumerId: 'mine', state: 'PENDING' },
+      ],
+    };
     const [own] = recordsOwning(list, 'mine');
     expect(own?.path).toBe('$.content[1]');
     expect(identified(own?.item).holds).toBe(false);
@@ -85,9 +199,24 @@ describe('IDENTIFIED', () => {
 describe('a flag of the person (removed, deregistered)', () => {
   it.each([
     ['a flat flag', { gedi: 'g', removed: true }, 'removed', '$.removed = true'],
-    ['a status word in an envelope', { data: { gedi: 'g', status: 'REMOVED' } }, 'removed', '$.data.status = "REMOVED"'],
-    ['an is-flag in attributes', { data: { attributes: { isDeregistered: true } } }, 'deregistered', '$.data.attributes.isDeregistered = true'],
-    ['a list of states', { gedi: 'g', states: ['ACTIVE', 'DEREGISTERED'] }, 'deregistered', '$.states = ["ACTIVE","DEREGISTERED"]'],
+    [
+      'a status word in an envelope',
+      { data: { gedi: 'g', status: 'REMOVED' } },
+      'removed',
+      '$.data.status = "REMOVED"',
+    ],
+    [
+      'an is-flag in attributes',
+      { data: { attributes: { isDeregistered: true } } },
+      'deregistered',
+      '$.data.attributes.isDeregistered = true',
+    ],
+    [
+      'a list of states',
+      { gedi: 'g', states: ['ACTIVE', 'DEREGISTERED'] },
+      'deregistered',
+      '$.states = ["ACTIVE","DEREGISTERED"]',
+    ],
     ['a nested status object', { gedi: 'g', status: { removed: true } }, 'removed', '$.status.removed = true'],
   ])('holds for %s', (_name, record, flag, evidence) => {
     expect(personFlag(record, flag)).toMatchObject({ holds: true, evidence: [evidence] });
@@ -97,33 +226,89 @@ describe('a flag of the person (removed, deregistered)', () => {
     ['a false flag', { gedi: 'g', removed: false, deregistered: false }, 'removed'],
     ['NOT_REMOVED', { gedi: 'g', status: 'NOT_REMOVED' }, 'removed'],
     ['a reason without the flag', { gedi: 'g', deregistered: false, deregisteredReason: 'Emigrated' }, 'deregistered'],
-    ['a relative marked deregistered', { gedi: 'g', relationshipList: [{ legalId: { socialSecurityNumber: '1' }, deregistered: true }] }, 'deregistered'],
+    [
+      'a relative marked deregistered',
+      { gedi: 'g', relationshipList: [{ legalId: { socialSecurityNumber: '1' }, deregistered: true }] },
+      'deregistered',
+    ],
     ['a history entry', { gedi: 'g', status: 'ACTIVE', history: [{ status: 'REMOVED', at: '2020-01-01' }] }, 'removed'],
-    ['a key that only contains the word', { gedi: 'g', removedAt: null, wasRemovable: true, removedStatus: 'NO' }, 'removed'],
+    [
+      'a key that only contains the word',
+      { gedi: 'g', removedAt: null, wasRemovable: true, removedStatus: 'NO' },
+      'removed',
+    ],
   ])('does not hold for %s', (_name, record, flag) => {
     expect(personFlag(record, flag).holds).toBe(false);
   });
 });
 
 describe('a flag of a related person (deceased, deregistered)', () => {
-  const relative = (fields: Record<string, unknown>) => ({ legalId: { socialSecurityNumber: '194001011234' }, hierarchicalRelationship: 'Parent', ...fields });
+  const relative = (fields: Record<string, unknown>) => ({
+    legalId: { socialSecurityNumber: '194001011234' },
+    hierarchicalRelationship: 'Parent',
+    ...fields,
+  });
 
   it.each([
-    ['a deceased flag on the relative', { relationshipList: [relative({ deceased: true })] }, 'deceased', '$.relationshipList[0].deceased = true'],
-    ['a status on the relative in an envelope', { data: { attributes: { relationshipList: [relative({ status: 'DECEASED' })] } } }, 'deceased', '$.data.attributes.relationshipList[0].status = "DECEASED"'],
-    ['a deregistered flag', { relatives: [relative({ isDeregistered: 'true' })] }, 'deregistered', '$.relatives[0].isDeregistered = "true"'],
-    ['the legal id as a plain field', { relationshipList: [{ legalId: '194001011234', deceased: true }] }, 'deceased', '$.relationshipList[0].deceased = true'],
+    [
+      'a deceased flag on the relative',
+      { relationshipList: [relative({ deceased: true })] },
+      'deceased',
+      '$.relationshipList[0].deceased = true',
+    ],
+    [
+      'a status on the relative in an envelope',
+      { data: { attributes: { relationshipList: [relative({ status: 'DECEASED' })] } } },
+      'deceased',
+      '$.data.attributes.relationshipList[0].status = "DECEASED"',
+    ],
+    [
+      'a deregistered flag',
+      { relatives: [relative({ isDeregistered: 'true' })] },
+      'deregistered',
+      '$.relatives[0].isDeregistered = "true"',
+    ],
+    [
+      'the legal id as a plain field',
+      { relationshipList: [{ legalId: '194001011234', deceased: true }] },
+      'deceased',
+      '$.relationshipList[0].deceased = true',
+    ],
   ])('holds for %s', (_name, record, flag, evidence) => {
     expect(relativeFlag(record, '194001011234', flag)).toMatchObject({ holds: true, evidence: [evidence] });
   });
 
   it.each([
-    ['the person deceased, not the relative', { deceased: true, relationshipList: [relative({ deceased: false })] }, 'deceased'],
-    ['another relative deceased', { relationshipList: [relative({}), { legalId: { socialSecurityNumber: '195001011234' }, deceased: true }] }, 'deceased'],
-    ['a date of death echoed without the mark', { relationshipList: [relative({ dateOfDeath: '2020-01-01', deceased: false })] }, 'deceased'],
-    ['a relative not deregistered', { relationshipList: [relative({ deregistered: false, deregisteredReason: 'x' })] }, 'deregistered'],
-    ['no entry with the legal id', { relationshipList: [{ legalId: { socialSecurityNumber: '195001011234' }, deregistered: true }] }, 'deregistered'],
-    ['the person deregistered, the relative not', { status: 'DEREGISTERED', relationshipList: [relative({ status: 'ACTIVE' })] }, 'deregistered'],
+    [
+      'the person deceased, not the relative',
+      { deceased: true, relationshipList: [relative({ deceased: false })] },
+      'deceased',
+    ],
+    [
+      'another relative deceased',
+      { relationshipList: [relative({}), { legalId: { socialSecurityNumber: '195001011234' }, deceased: true }] },
+      'deceased',
+    ],
+    [
+      'a date of death echoed without the mark',
+      { relationshipList: [relative({ dateOfDeath: '2020-01-01', deceased: false })] },
+      'deceased',
+    ],
+    [
+      'a relative not deregistered',
+      { relationshipList: [relative({ deregistered: false, deregisteredReason: 'x' })] },
+      'deregistered',
+    ],
+    [
+      'no entry with the legal id',
+      { relationshipList: [{ legalId: { socialSecurityNumber: '195001011234' }, deregistered: true }] },
+      'deregistered',
+    ],
+    [
+      'the person deregistered, the relative not',
+      { status: 'DEREGISTERED', relationshipList: [relative({ status: 'ACTIVE' })] },
+      'deregistered',
+    ],
   ])('does not hold for %s', (_name, record, flag) => {
     const reading = relativeFlag(record, '194001011234', flag);
     expect(reading.holds).toBe(false);
@@ -151,8 +336,16 @@ describe('merged into a person', () => {
 
   it.each([
     ['merged.gedi', { gedi: 'src', merged: { gedi: 'tgt' } }, '$.merged = {"gedi":"tgt"}'],
-    ['mergedInto in an envelope', { data: { gedi: 'src', status: 'MERGED', mergedInto: 'tgt' } }, '$.data.mergedInto = "tgt"'],
-    ['the target record itself', { data: { gedi: 'tgt', familyName: 'x' } }, '$.data.gedi = "tgt" (the source gedi resolves to the merge target)'],
+    [
+      'mergedInto in an envelope',
+      { data: { gedi: 'src', status: 'MERGED', mergedInto: 'tgt' } },
+      '$.data.mergedInto = "tgt"',
+    ],
+    [
+      'the target record itself',
+      { data: { gedi: 'tgt', familyName: 'x' } },
+      '$.data.gedi = "tgt" (the source gedi resolves to the merge target)',
+    ],
     ["the target's v3 record, which names no gedi", v3(TGT), `$.legalId.identityNumber = "${TGT}"${BY_LEGAL_ID}`],
     ["the target's flat record without a gedi", { id: 'p-2', legalId: TGT }, `$.legalId = "${TGT}"${BY_LEGAL_ID}`],
     [
@@ -170,7 +363,10 @@ describe('merged into a person', () => {
     ['an empty merge field', { gedi: 'src', merged: null, mergedInto: '' }],
     ['merge candidates', { gedi: 'src', mergeCandidates: ['tgt'] }],
     ['a MERGED status without the target', { gedi: 'src', status: 'MERGED' }],
-    ['a record without any gedi naming the target in its history', { familyName: 'x', history: [{ mergedInto: 'tgt' }] }],
+    [
+      'a record without any gedi naming the target in its history',
+      { familyName: 'x', history: [{ mergedInto: 'tgt' }] },
+    ],
     ["the source's own v3 record, unchanged, without a gedi", v3(SRC)],
     ["the source's record marked merged, not saying into whom", v3(SRC, { status: { active: false, merged: true } })],
     ["the source's record with a relative carrying the target's legal id", v3(SRC, v3Parent(TGT))],
@@ -250,7 +446,10 @@ describe.each(LAYOUT_NAMES)("merged into a person, read from the simulator's %s 
 
 describe('a value on the record itself (subscribed person, latest version)', () => {
   it('holds for the record or its envelope', () => {
-    expect(ownsValue({ person: { gedi: 'g', familyName: 'Newname' } }, 'Newname')).toMatchObject({ holds: true, evidence: ['$.person.familyName = "Newname"'] });
+    expect(ownsValue({ person: { gedi: 'g', familyName: 'Newname' } }, 'Newname')).toMatchObject({
+      holds: true,
+      evidence: ['$.person.familyName = "Newname"'],
+    });
   });
 
   it.each([
@@ -258,7 +457,13 @@ describe('a value on the record itself (subscribed person, latest version)', () 
     ['in a history of versions', { gedi: 'g', familyName: 'Old', versions: [{ familyName: 'Newname' }] }],
     ['as part of a longer value', { gedi: 'g', familyName: 'Newname-Old' }],
     ['in a message', { gedi: 'g', familyName: 'Old', note: 'renamed to Newname' }],
-    ['under another record of the list', [{ gedi: 'x', familyName: 'Newname' }, { gedi: 'g', familyName: 'Old' }][1]],
+    [
+      'under another record of the list',
+      [
+        { gedi: 'x', familyName: 'Newname' },
+        { gedi: 'g', familyName: 'Old' },
+      ][1],
+    ],
   ])('does not hold %s', (_name, record) => {
     expect(ownsValue(record, 'Newname').holds).toBe(false);
   });
@@ -268,13 +473,29 @@ describe('a value on the record itself (subscribed person, latest version)', () 
 const X = '198001011234';
 const R = '195002022345';
 const Y = '199003033456';
-const parent = { hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: R }, firstNames: ['Karin'], familyName: 'Berg' };
-const flatPerson = (legalId: string, gedi: string, more: Record<string, unknown> = {}) => ({ id: `p-${gedi}`, gedi, country: 'SE', legalId, familyName: 'Lund', relationshipList: [parent], ...more });
+const parent = {
+  hierarchicalRelationship: 'Parent',
+  legalId: { socialSecurityNumber: R },
+  firstNames: ['Karin'],
+  familyName: 'Berg',
+};
+const flatPerson = (legalId: string, gedi: string, more: Record<string, unknown> = {}) => ({
+  id: `p-${gedi}`,
+  gedi,
+  country: 'SE',
+  legalId,
+  familyName: 'Lund',
+  relationshipList: [parent],
+  ...more,
+});
 const vendorPerson = (legalId: string, more: Record<string, unknown> = {}) => ({
   legalId: { identityNumber: legalId, temporary: false, history: [{ identityNumber: '198001019999' }] },
   names: { firstNames: ['Eva'], familyName: 'Lund' },
   status: { active: true },
-  metadata: { updatedTimestamp: '2026-11-20T10:00:00Z', sources: [{ name: 'SANDBOX', market: 'SE', updatedTimestamp: '2026-11-20T10:00:00Z' }] },
+  metadata: {
+    updatedTimestamp: '2026-11-20T10:00:00Z',
+    sources: [{ name: 'SANDBOX', market: 'SE', updatedTimestamp: '2026-11-20T10:00:00Z' }],
+  },
   relationshipList: [parent],
   ...more,
 });
@@ -282,15 +503,49 @@ const vendorPerson = (legalId: string, more: Record<string, unknown> = {}) => ({
 describe('the person records of a find answer, each carrying the legal id asked for', () => {
   it.each([
     ['a list in an envelope (relatives inside)', { results: [flatPerson(X, 'g1')], count: 1 }, ['$.results[0]']],
-    ['a list under data, the person under attributes', { data: [{ gedi: 'g1', market: 'SE', status: 'ACTIVE', attributes: { legalId: X, relationshipList: [parent] } }] }, ['$.data[0]']],
+    [
+      'a list under data, the person under attributes',
+      {
+        data: [{ gedi: 'g1', market: 'SE', status: 'ACTIVE', attributes: { legalId: X, relationshipList: [parent] } }],
+      },
+      ['$.data[0]'],
+    ],
     ["the vendor's single object, legalId as an object with its history", vendorPerson(X), ['$']],
     ['a bare list', [flatPerson(X, 'g1'), flatPerson(X, 'g2')], ['$[0]', '$[1]']],
-    ['matches with a score around each person', { matches: [{ score: 0.99, person: flatPerson(X, 'g1') }] }, ['$.matches[0]']],
-    ['a HAL answer', { _embedded: { persons: [{ legalId: X, _links: { self: { href: '/persons/g1' } } }] }, _links: { self: { href: '/_find' } }, page: { size: 20, totalElements: 1 } }, ['$._embedded.persons[0]']],
-    ['an echo of the query beside the results', { query: { legalId: X }, results: [flatPerson(X, 'g1')] }, ['$.results[0]']],
-    ['the legal id in a list of identifiers', { persons: [{ gedi: 'g1', identifiers: [{ type: 'SSN', value: X }] }] }, ['$.persons[0]']],
-    ['the matching person naming the person merged into it', flatPerson(X, 'g1', { mergedFrom: [{ gedi: 'g0', legalId: Y, status: 'MERGED' }] }), ['$']],
-    ['a person found by an earlier legal id of its own', { results: [flatPerson(Y, 'g1', { deprecatedLegalIds: [{ socialSecurityNumber: X }] })] }, ['$.results[0]']],
+    [
+      'matches with a score around each person',
+      { matches: [{ score: 0.99, person: flatPerson(X, 'g1') }] },
+      ['$.matches[0]'],
+    ],
+    [
+      'a HAL answer',
+      {
+        _embedded: { persons: [{ legalId: X, _links: { self: { href: '/persons/g1' } } }] },
+        _links: { self: { href: '/_find' } },
+        page: { size: 20, totalElements: 1 },
+      },
+      ['$._embedded.persons[0]'],
+    ],
+    [
+      'an echo of the query beside the results',
+      { query: { legalId: X }, results: [flatPerson(X, 'g1')] },
+      ['$.results[0]'],
+    ],
+    [
+      'the legal id in a list of identifiers',
+      { persons: [{ gedi: 'g1', identifiers: [{ type: 'SSN', value: X }] }] },
+      ['$.persons[0]'],
+    ],
+    [
+      'the matching person naming the person merged into it',
+      flatPerson(X, 'g1', { mergedFrom: [{ gedi: 'g0', legalId: Y, status: 'MERGED' }] }),
+      ['$'],
+    ],
+    [
+      'a person found by an earlier legal id of its own',
+      { results: [flatPerson(Y, 'g1', { deprecatedLegalIds: [{ socialSecurityNumber: X }] })] },
+      ['$.results[0]'],
+    ],
   ])('holds only matching persons: %s', (_name, answer, paths) => {
     expect(personRecords(answer).map(({ path }) => path)).toEqual(paths);
     expect(personsWithoutLegalId(answer, X)).toMatchObject({ holds: false, evidence: [] });
@@ -312,14 +567,47 @@ describe('the person records of a find answer, each carrying the legal id asked 
   });
 
   it.each([
-    ['the matching person and two others (a bare list)', [flatPerson(X, 'g1'), flatPerson(Y, 'g2'), flatPerson(R, 'g3')], ['$[1]', '$[2]']],
-    ['a relative listed as a person of its own', { results: [flatPerson(X, 'g1'), flatPerson(R, 'g3', { relationshipList: [] })], count: 2 }, ['$.results[1]']],
-    ['a merged-away person beside the one it was merged into', { data: [{ gedi: 'g1', attributes: { legalId: X } }, { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } }] }, ['$.data[1]']],
-    ['a merged-away person naming the matching person only in its merge field', [vendorPerson(X), vendorPerson(Y, { merged: { gedi: 'g1', legalId: X } })], ['$[1]']],
-    ["vendor-style persons, legalId as an object", [vendorPerson(X), vendorPerson(Y)], ['$[1]']],
-    ['a person carrying the legal id only in a relative', { results: [flatPerson(Y, 'g2', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: X } }] })] }, ['$.results[0]']],
-    ['a person that only echoes the legal id asked for', { results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2', { searchedLegalId: X })] }, ['$.results[1]']],
-    ['a stranger beside an echo of the query', { query: { legalId: X }, results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2')] }, ['$.results[1]']],
+    [
+      'the matching person and two others (a bare list)',
+      [flatPerson(X, 'g1'), flatPerson(Y, 'g2'), flatPerson(R, 'g3')],
+      ['$[1]', '$[2]'],
+    ],
+    [
+      'a relative listed as a person of its own',
+      { results: [flatPerson(X, 'g1'), flatPerson(R, 'g3', { relationshipList: [] })], count: 2 },
+      ['$.results[1]'],
+    ],
+    [
+      'a merged-away person beside the one it was merged into',
+      {
+        data: [
+          { gedi: 'g1', attributes: { legalId: X } },
+          { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } },
+        ],
+      },
+      ['$.data[1]'],
+    ],
+    [
+      'a merged-away person naming the matching person only in its merge field',
+      [vendorPerson(X), vendorPerson(Y, { merged: { gedi: 'g1', legalId: X } })],
+      ['$[1]'],
+    ],
+    ['vendor-style persons, legalId as an object', [vendorPerson(X), vendorPerson(Y)], ['$[1]']],
+    [
+      'a person carrying the legal id only in a relative',
+      { results: [flatPerson(Y, 'g2', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: X } }] })] },
+      ['$.results[0]'],
+    ],
+    [
+      'a person that only echoes the legal id asked for',
+      { results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2', { searchedLegalId: X })] },
+      ['$.results[1]'],
+    ],
+    [
+      'a stranger beside an echo of the query',
+      { query: { legalId: X }, results: [flatPerson(X, 'g1'), flatPerson(Y, 'g2')] },
+      ['$.results[1]'],
+    ],
     ['one stranger echoing the request', vendorPerson(Y, { personInput: { legalId: X, gedi: 'g1' } }), ['$']],
   ])('shows each record that should not be there: %s', (_name, answer, paths) => {
     const reading = personsWithoutLegalId(answer, X);
@@ -332,8 +620,19 @@ describe('the person records of a find answer, each carrying the legal id asked 
 });
 
 it('shows a record that should not be there by its own legal id and gedi, then the record', () => {
-  const [evidence] = personsWithoutLegalId({ data: [{ gedi: 'g1', attributes: { legalId: X } }, { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } }] }, X).evidence;
-  expect(evidence).toBe(`$.data[1] ($.attributes.legalId = "${Y}", $.gedi = "g0"): {"gedi":"g0","status":"MERGED","mergedInto":"g1","attributes":{"legalId":"${Y}"}}`);
+  const [evidence] = personsWithoutLegalId(
+    {
+      data: [
+        { gedi: 'g1', attributes: { legalId: X } },
+        { gedi: 'g0', status: 'MERGED', mergedInto: 'g1', attributes: { legalId: Y } },
+      ],
+    },
+    X,
+  ).evidence;
+  expect(evidence).toBe(
+    `$.data[1] ($.attributes.legalId = "${Y}", $.gedi = "g0"): ` +
+      `{"gedi":"g0","status":"MERGED","mergedInto":"g1","attributes":{"legalId":"${Y}"}}`,
+  );
 });
 
 describe('a person listed as a record of its own (subscriptions, consumers)', () => {
@@ -341,10 +640,26 @@ describe('a person listed as a record of its own (subscriptions, consumers)', ()
   const page = (items: unknown[], next: string | null) => ({ items, next });
 
   it.each([
-    ['on the second page', [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3'), flatPerson(Y, 'g9')], null)], '$[1].items[1]'],
-    ['in an entry around the person', { data: [{ subscribedAt: '2026-11-20T10:00:00Z', person: { gedi: 'g9', attributes: { legalId: Y } } }] }, '$.data[0]'],
-    ['by legal id alone (the vendor drops the gedi)', { subscriptions: [vendorPerson(X), vendorPerson(Y)], nextPageToken: null }, '$.subscriptions[1]'],
-    ['as a consumer of its own', { items: [{ consumerId: 'p-g9', market: 'SE', data: { legalId: Y }, state: 'IDENTIFIED', gedi: 'g9' }] }, '$.items[0]'],
+    [
+      'on the second page',
+      [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3'), flatPerson(Y, 'g9')], null)],
+      '$[1].items[1]',
+    ],
+    [
+      'in an entry around the person',
+      { data: [{ subscribedAt: '2026-11-20T10:00:00Z', person: { gedi: 'g9', attributes: { legalId: Y } } }] },
+      '$.data[0]',
+    ],
+    [
+      'by legal id alone (the vendor drops the gedi)',
+      { subscriptions: [vendorPerson(X), vendorPerson(Y)], nextPageToken: null },
+      '$.subscriptions[1]',
+    ],
+    [
+      'as a consumer of its own',
+      { items: [{ consumerId: 'p-g9', market: 'SE', data: { legalId: Y }, state: 'IDENTIFIED', gedi: 'g9' }] },
+      '$.items[0]',
+    ],
   ])('holds %s', (_name, answer, path) => {
     const reading = listsPerson(answer, unlisted);
     expect(reading.holds).toBe(true);
@@ -352,10 +667,21 @@ describe('a person listed as a record of its own (subscriptions, consumers)', ()
   });
 
   it.each([
-    ['as the relative of a listed person', { items: [flatPerson(X, 'g1', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: Y } }] })] }],
+    [
+      'as the relative of a listed person',
+      { items: [flatPerson(X, 'g1', { relationshipList: [{ ...parent, legalId: { socialSecurityNumber: Y } }] })] },
+    ],
     ['as the person another was merged into', { items: [flatPerson(X, 'g1', { merged: { gedi: 'g9' } })] }],
-    ['in a merged-away entry pointing at it', { data: [{ gedi: 'g1', status: 'MERGED', mergedInto: 'g9', attributes: { legalId: X } }] }],
-    ['in a consumer entry for another legal id', { items: [{ consumerId: 'c1', market: 'SE', data: { legalId: X }, state: 'IDENTIFIED', gedi: 'g1', note: 'g9' }] }],
+    [
+      'in a merged-away entry pointing at it',
+      { data: [{ gedi: 'g1', status: 'MERGED', mergedInto: 'g9', attributes: { legalId: X } }] },
+    ],
+    [
+      'in a consumer entry for another legal id',
+      {
+        items: [{ consumerId: 'c1', market: 'SE', data: { legalId: X }, state: 'IDENTIFIED', gedi: 'g1', note: 'g9' }],
+      },
+    ],
     ['across pages without it', [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3')], null)]],
   ])('does not hold %s', (_name, answer) => {
     expect(listsPerson(answer, unlisted)).toMatchObject({ holds: false, evidence: [] });

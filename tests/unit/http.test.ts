@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient, TargetUnavailableError, type HttpExchange, type TokenSource } from '../../support/transport/http.js';
-import { RETRY_POLICY, classifyFailure, isThrottled, parseRetryAfter, retryDecision } from '../../support/transport/retry.js';
+import {
+  ApiClient,
+  TargetUnavailableError,
+  type HttpExchange,
+  type TokenSource,
+} from '../../support/transport/http.js';
+import {
+  RETRY_POLICY,
+  classifyFailure,
+  isThrottled,
+  parseRetryAfter,
+  retryDecision,
+} from '../../support/transport/retry.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 import { observeExchanges } from '../../support/transport/exchanges.js';
 
@@ -8,19 +19,31 @@ describe('retryDecision', () => {
   const base = { method: 'GET', attempt: 1, elapsedMs: 0 };
 
   it.each([429, 502, 503, 504])('retries status %i', (status) => {
-    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({ retry: true, delayMs: RETRY_POLICY.baseDelayMs });
+    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({
+      retry: true,
+      delayMs: RETRY_POLICY.baseDelayMs,
+    });
   });
 
   it.each([200, 201, 400, 401, 403, 404, 409, 422, 500])('never retries status %i', (status) => {
-    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({ retry: false, reason: `status ${status} is not transient` });
+    expect(retryDecision(RETRY_POLICY, { ...base, status })).toEqual({
+      retry: false,
+      reason: `status ${status} is not transient`,
+    });
   });
 
-  it.each(['refused', 'unresolved', 'timeout', 'reset'] as const)('retries an idempotent request after a %s connection', (error) => {
-    expect(retryDecision(RETRY_POLICY, { ...base, error }).retry).toBe(true);
-  });
+  it.each(['refused', 'unresolved', 'timeout', 'reset'] as const)(
+    'retries an idempotent request after a %s connection',
+    (error) => {
+      expect(retryDecision(RETRY_POLICY, { ...base, error }).retry).toBe(true);
+    },
+  );
 
   it('does not retry an unclassified failure', () => {
-    expect(retryDecision(RETRY_POLICY, { ...base, error: 'other' })).toEqual({ retry: false, reason: 'other is not transient' });
+    expect(retryDecision(RETRY_POLICY, { ...base, error: 'other' })).toEqual({
+      retry: false,
+      reason: 'other is not transient',
+    });
   });
 
   it('repeats a POST only when the request was certainly not processed', () => {
@@ -29,7 +52,12 @@ describe('retryDecision', () => {
     expect(retryDecision(RETRY_POLICY, { ...post, status: 503 }).retry).toBe(true);
     expect(retryDecision(RETRY_POLICY, { ...post, error: 'refused' }).retry).toBe(true);
     expect(retryDecision(RETRY_POLICY, { ...post, error: 'unresolved' }).retry).toBe(true);
-    for (const outcome of [{ status: 502 }, { status: 504 }, { error: 'timeout' as const }, { error: 'reset' as const }]) {
+    for (const outcome of [
+      { status: 502 },
+      { status: 504 },
+      { error: 'timeout' as const },
+      { error: 'reset' as const },
+    ]) {
       const decision = retryDecision(RETRY_POLICY, { ...post, ...outcome });
       expect(decision).toMatchObject({ retry: false });
       expect(decision.retry === false && decision.reason).toMatch(/POST is not repeated .*may have processed it/);
@@ -37,7 +65,9 @@ describe('retryDecision', () => {
   });
 
   it('backs off exponentially up to the maximum, with jitter inside its bounds', () => {
-    const delays = [1, 2, 3].map((attempt) => retryDecision({ ...RETRY_POLICY, maxAttempts: 10 }, { ...base, attempt, status: 503 }));
+    const delays = [1, 2, 3].map((attempt) =>
+      retryDecision({ ...RETRY_POLICY, maxAttempts: 10 }, { ...base, attempt, status: 503 }),
+    );
     expect(delays).toEqual([250, 500, 1000].map((delayMs) => ({ retry: true, delayMs })));
     const capped = retryDecision({ ...RETRY_POLICY, maxAttempts: 20 }, { ...base, attempt: 10, status: 503 });
     expect(capped).toEqual({ retry: true, delayMs: RETRY_POLICY.maxDelayMs });
@@ -49,7 +79,10 @@ describe('retryDecision', () => {
   });
 
   it('honours Retry-After instead of its own backoff', () => {
-    expect(retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 3000 })).toEqual({ retry: true, delayMs: 3000 });
+    expect(retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 3000 })).toEqual({
+      retry: true,
+      delayMs: 3000,
+    });
   });
 
   it('stops after the maximum number of attempts', () => {
@@ -63,19 +96,30 @@ describe('retryDecision', () => {
     const decision = retryDecision(RETRY_POLICY, { ...base, status: 429, retryAfterMs: 120_000, elapsedMs: 1_000 });
     expect(decision).toMatchObject({ retry: false, throttled: true });
     expect(decision.retry === false && decision.reason).toMatch(/deadline/);
-    expect(retryDecision(RETRY_POLICY, { ...base, status: 502, elapsedMs: RETRY_POLICY.maxTotalMs })).not.toHaveProperty('throttled');
+    expect(
+      retryDecision(RETRY_POLICY, { ...base, status: 502, elapsedMs: RETRY_POLICY.maxTotalMs }),
+    ).not.toHaveProperty('throttled');
   });
 
   it('retries a throttled request until its deadline, whatever the attempt count', () => {
     for (const outcome of [{ status: 429 }, { status: 503, retryAfterMs: 1_000 }]) {
-      expect(retryDecision(RETRY_POLICY, { ...base, ...outcome, attempt: 50, elapsedMs: 10_000 })).toMatchObject({ retry: true });
+      expect(retryDecision(RETRY_POLICY, { ...base, ...outcome, attempt: 50, elapsedMs: 10_000 })).toMatchObject({
+        retry: true,
+      });
     }
     // A 503 that does not say when to come back is an outage: the attempt count still ends it.
-    expect(retryDecision(RETRY_POLICY, { ...base, status: 503, attempt: RETRY_POLICY.maxAttempts })).toMatchObject({ retry: false });
+    expect(retryDecision(RETRY_POLICY, { ...base, status: 503, attempt: RETRY_POLICY.maxAttempts })).toMatchObject({
+      retry: false,
+    });
   });
 
   it('tells throttling (429, 503 with Retry-After) from an outage', () => {
-    expect([isThrottled(RETRY_POLICY, 429, undefined), isThrottled(RETRY_POLICY, 503, 1000), isThrottled(RETRY_POLICY, 503, undefined), isThrottled(RETRY_POLICY, 502, 1000)]).toEqual([true, true, false, false]);
+    expect([
+      isThrottled(RETRY_POLICY, 429, undefined),
+      isThrottled(RETRY_POLICY, 503, 1000),
+      isThrottled(RETRY_POLICY, 503, undefined),
+      isThrottled(RETRY_POLICY, 502, 1000),
+    ]).toEqual([true, true, false, false]);
   });
 });
 
@@ -148,7 +192,9 @@ describe('ApiClient', () => {
 
   it('renews the bearer token once on a 401 and repeats the request once', async () => {
     const server = await listen((request, response) =>
-      request.headers.authorization === 'Bearer fresh-token-value' ? sendJson(response, 200, { ok: true }) : sendJson(response, 401, {}),
+      request.headers.authorization === 'Bearer fresh-token-value'
+        ? sendJson(response, 200, { ok: true })
+        : sendJson(response, 401, {}),
     );
     let token = 'stale-token-value';
     let renewals = 0;
@@ -163,13 +209,19 @@ describe('ApiClient', () => {
     const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');
     expect(response.status).toBe(200);
     expect(renewals).toBe(1);
-    expect(response.exchanges.map((exchange) => [exchange.attempt, exchange.status])).toEqual([[1, 401], [2, 200]]);
+    expect(response.exchanges.map((exchange) => [exchange.attempt, exchange.status])).toEqual([
+      [1, 401],
+      [2, 200],
+    ]);
   });
 
   it('answers the second 401 without renewing again', async () => {
     const server = await listen((_request, response) => sendJson(response, 401, {}));
     let renewals = 0;
-    const tokens: TokenSource = { accessToken: async () => 'token-value-long', renew: async () => `token-${++renewals}` };
+    const tokens: TokenSource = {
+      accessToken: async () => 'token-value-long',
+      renew: async () => `token-${++renewals}`,
+    };
     const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');
     expect(response.status).toBe(401);
     expect(renewals).toBe(1);
@@ -177,31 +229,46 @@ describe('ApiClient', () => {
   });
 
   it('sends Basic, raw and no authorization as asked', async () => {
-    const server = await listen((request, response) => sendJson(response, 200, { authorization: request.headers.authorization ?? null }));
-    const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'basic', credentials: { clientId: 'id', clientSecret: 'pw' } } });
-    expect((await api.request('GET', '/')).body).toEqual({ authorization: `Basic ${Buffer.from('id:pw').toString('base64')}` });
-    expect((await api.request('GET', '/', { auth: { kind: 'raw', authorization: 'Bearer not-a-token' } })).body).toEqual({ authorization: 'Bearer not-a-token' });
+    const server = await listen((request, response) =>
+      sendJson(response, 200, { authorization: request.headers.authorization ?? null }),
+    );
+    const api = new ApiClient({
+      baseUrl: server.url,
+      auth: { kind: 'basic', credentials: { clientId: 'id', clientSecret: 'pw' } },
+    });
+    expect((await api.request('GET', '/')).body).toEqual({
+      authorization: `Basic ${Buffer.from('id:pw').toString('base64')}`,
+    });
+    expect(
+      (await api.request('GET', '/', { auth: { kind: 'raw', authorization: 'Bearer not-a-token' } })).body,
+    ).toEqual({ authorization: 'Bearer not-a-token' });
     expect((await api.request('GET', '/', { auth: { kind: 'none' } })).body).toEqual({ authorization: null });
   });
 
   it('retries a transient answer after the delay the server asks for, without really waiting', async () => {
     let calls = 0;
     const server = await listen((_request, response) =>
-      ++calls < 3 ? sendJson(response, 503, { busy: true }, { 'retry-after': '7' }) : sendJson(response, 200, { done: true }),
+      ++calls < 3
+        ? sendJson(response, 503, { busy: true }, { 'retry-after': '7' })
+        : sendJson(response, 200, { done: true }),
     );
     const clock = fakeClock();
     const response = await new ApiClient({ baseUrl: server.url, clock }).request('GET', '/');
     expect(response.status).toBe(200);
     expect(clock.sleeps).toEqual([7000, 7000]);
     expect(response.exchanges.map((exchange) => exchange.status)).toEqual([503, 503, 200]);
-    expect(response.receivedAt, 'the answer returned arrived after both waits, on the client clock').toBe(1_000_000 + 14_000);
+    expect(response.receivedAt, 'the answer returned arrived after both waits, on the client clock').toBe(
+      1_000_000 + 14_000,
+    );
     // Each retry waited out a Retry-After: time the target's rate cost it, as a wait for the pace does.
     expect(response.exchanges.map((exchange) => exchange.pacedMs)).toEqual([0, 7000, 7000]);
   });
 
   it("counts no wait for the target's rate in a backoff after an answer that did not throttle", async () => {
     let calls = 0;
-    const server = await listen((_request, response) => (++calls < 2 ? sendJson(response, 502, {}) : sendJson(response, 200, {})));
+    const server = await listen((_request, response) =>
+      ++calls < 2 ? sendJson(response, 502, {}) : sendJson(response, 200, {}),
+    );
     const clock = fakeClock();
     const response = await new ApiClient({ baseUrl: server.url, clock }).request('GET', '/');
     expect(clock.sleeps).toHaveLength(1);
@@ -226,7 +293,9 @@ describe('ApiClient', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetUnavailableError);
     expect(error).toMatchObject({ failure: 'timeout', attempts: 1 });
-    expect((error as Error).message).toMatch(/^127\.0\.0\.1:\d+ did not answer \(timeout\) after 1 attempt\(s\): POST \/consumers/);
+    expect((error as Error).message).toMatch(
+      /^127\.0\.0\.1:\d+ did not answer \(timeout\) after 1 attempt\(s\): POST \/consumers/,
+    );
     expect(server.received).toHaveLength(1);
   });
 
@@ -235,35 +304,49 @@ describe('ApiClient', () => {
     const url = server.url;
     await server.close();
     const clock = fakeClock();
-    const error = await new ApiClient({ baseUrl: url, clock }).request('POST', '/token').catch((caught: unknown) => caught);
+    const error = await new ApiClient({ baseUrl: url, clock })
+      .request('POST', '/token')
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetUnavailableError);
     expect(error).toMatchObject({ host: new URL(url).host, failure: 'refused', attempts: RETRY_POLICY.maxAttempts });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
     expect(clock.sleeps).toHaveLength(RETRY_POLICY.maxAttempts - 1);
   });
 
-  it('publishes every attempt, redacted, to exchange observers, with the operation and purpose the caller named', async () => {
-    const server = await listen((_request, response) => sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }));
-    const seen: HttpExchange[] = [];
-    const stop = observeExchanges((exchange) => seen.push(exchange));
-    const api = new ApiClient({ baseUrl: server.url, auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' } });
-    const response = await api.request('POST', '/token', { json: { client_secret: 'pw' }, operation: 'token', purpose: 'Request token' });
-    stop();
-    await api.request('GET', '/');
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
-      method: 'POST',
-      url: `${server.url}/token`,
-      status: 200,
-      attempt: 1,
-      requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
-      requestBody: { client_secret: '[REDACTED]' },
-      responseBody: { access_token: '[REDACTED]', gedi: 'g' },
-      operation: 'token',
-      purpose: 'Request token',
-    });
-    expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
-    expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
-    expect(response.exchanges).toEqual(seen);
-  });
+  it(
+    'publishes every attempt, redacted, to exchange observers, ' + 'with the operation and purpose the caller named',
+    async () => {
+      const server = await listen((_request, response) =>
+        sendJson(response, 200, { access_token: 'issued-token-value', gedi: 'g' }),
+      );
+      const seen: HttpExchange[] = [];
+      const stop = observeExchanges((exchange) => seen.push(exchange));
+      const api = new ApiClient({
+        baseUrl: server.url,
+        auth: { kind: 'raw', authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' },
+      });
+      const response = await api.request('POST', '/token', {
+        json: { client_secret: 'pw' },
+        operation: 'token',
+        purpose: 'Request token',
+      });
+      stop();
+      await api.request('GET', '/');
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatchObject({
+        method: 'POST',
+        url: `${server.url}/token`,
+        status: 200,
+        attempt: 1,
+        requestHeaders: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+        requestBody: { client_secret: '[REDACTED]' },
+        responseBody: { access_token: '[REDACTED]', gedi: 'g' },
+        operation: 'token',
+        purpose: 'Request token',
+      });
+      expect(seen[0]?.durationMs).toBeGreaterThanOrEqual(0);
+      expect(response.body).toEqual({ access_token: 'issued-token-value', gedi: 'g' });
+      expect(response.exchanges).toEqual(seen);
+    },
+  );
 });

@@ -25,22 +25,28 @@ function lcg(seed: number): () => number {
 
 describe('SE personnummer, checked against the personnummer package', () => {
   const generated = (count: number, coordination: boolean) => {
-    const generator = new LegalIdGenerator('SE', seededRandom(count + (coordination ? 1 : 0)), { from: 1900, to: 2024 });
+    const generator = new LegalIdGenerator('SE', seededRandom(count + (coordination ? 1 : 0)), {
+      from: 1900,
+      to: 2024,
+    });
     return Array.from({ length: count }, () => generator.next({ coordination }));
   };
 
-  it.each([false, true])('generates ids the oracle accepts, with its date, gender and coordination flag (coordination %s)', (coordination) => {
-    for (const { legalId, dateOfBirth, gender } of generated(3000, coordination)) {
-      const parsed = Personnummer.parse(legalId);
-      expect(legalId).toMatch(/^\d{12}$/);
-      expect(parsed.isCoordinationNumber()).toBe(coordination);
-      expect(parsed.isMale()).toBe(gender === 'Male');
-      const day = Number(parsed.day) - (coordination ? 60 : 0);
-      expect(`${parsed.fullYear}-${parsed.month}-${String(day).padStart(2, '0')}`).toBe(dateOfBirth);
-      expect(dateOfBirthOf('SE', legalId)).toBe(dateOfBirth);
-      expect(genderOf('SE', legalId)).toBe(gender);
-    }
-  });
+  it.each([false, true])(
+    'generates ids the oracle accepts, with its date, gender and coordination flag (coordination %s)',
+    (coordination) => {
+      for (const { legalId, dateOfBirth, gender } of generated(3000, coordination)) {
+        const parsed = Personnummer.parse(legalId);
+        expect(legalId).toMatch(/^\d{12}$/);
+        expect(parsed.isCoordinationNumber()).toBe(coordination);
+        expect(parsed.isMale()).toBe(gender === 'Male');
+        const day = Number(parsed.day) - (coordination ? 60 : 0);
+        expect(`${parsed.fullYear}-${parsed.month}-${String(day).padStart(2, '0')}`).toBe(dateOfBirth);
+        expect(dateOfBirthOf('SE', legalId)).toBe(dateOfBirth);
+        expect(genderOf('SE', legalId)).toBe(gender);
+      }
+    },
+  );
 
   it('agrees with the oracle on thousands of one-digit corruptions of valid ids', () => {
     // The century digits are left alone: the oracle accepts any century, this validator only 18–20.
@@ -144,7 +150,10 @@ describe('DK CPR number', () => {
     const generator = new LegalIdGenerator('DK', seededRandom(3), { from: 1860, to: 2050 });
     for (let index = 0; index < 2000; index += 1) {
       const { legalId } = generator.next();
-      const sum = [...legalId].reduce((total, digit, position) => total + Number(digit) * [4, 3, 2, 7, 6, 5, 4, 3, 2, 1][position], 0);
+      const sum = [...legalId].reduce(
+        (total, digit, position) => total + Number(digit) * [4, 3, 2, 7, 6, 5, 4, 3, 2, 1][position],
+        0,
+      );
       expect(sum % 11, legalId).toBe(0);
     }
   });
@@ -234,7 +243,10 @@ describe('LegalIdGenerator', () => {
 
   it.each(MARKETS)('%s: never repeats an id, even for one fixed birth date and gender', (market) => {
     const generator = new LegalIdGenerator(market, seededRandom(5));
-    const ids = Array.from({ length: 150 }, () => generator.next({ dateOfBirth: '1990-01-01', gender: 'Female' }).legalId);
+    const ids = Array.from(
+      { length: 150 },
+      () => generator.next({ dateOfBirth: '1990-01-01', gender: 'Female' }).legalId,
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 

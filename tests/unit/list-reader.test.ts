@@ -6,22 +6,71 @@ import { ListIncompleteError, nextPage, readPage, readPages } from '../../suppor
 import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
-const at = (body: unknown, headers: Record<string, string> = {}) => ({ body, headers, url: 'https://api.example.com/v3/consumers' });
+const at = (body: unknown, headers: Record<string, string> = {}) => ({
+  body,
+  headers,
+  url: 'https://api.example.com/v3/consumers',
+});
 
 describe('nextPage', () => {
   it.each([
-    ['a next URL', { items: [], next: 'https://api.example.com/consumers?page=2' }, { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } }],
-    ['links.next', { links: { next: '/consumers?page=2' } }, { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } }],
-    ['_links.next.href', { _links: { next: { href: '/consumers?page=2' } } }, { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } }],
-    ['a links list', { links: [{ rel: 'self', href: '/a' }, { rel: 'next', href: '/b' }] }, { convention: 'next link', next: { url: 'https://api.example.com/b' } }],
+    [
+      'a next URL',
+      { items: [], next: 'https://api.example.com/consumers?page=2' },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } },
+    ],
+    [
+      'links.next',
+      { links: { next: '/consumers?page=2' } },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } },
+    ],
+    [
+      '_links.next.href',
+      { _links: { next: { href: '/consumers?page=2' } } },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } },
+    ],
+    [
+      'a links list',
+      {
+        links: [
+          { rel: 'self', href: '/a' },
+          { rel: 'next', href: '/b' },
+        ],
+      },
+      { convention: 'next link', next: { url: 'https://api.example.com/b' } },
+    ],
     ['nextCursor', { data: [], nextCursor: 'abc' }, { convention: 'cursor', next: { query: { cursor: 'abc' } } }],
-    ['meta.nextCursor', { data: [], meta: { nextCursor: 'abc' } }, { convention: 'cursor', next: { query: { cursor: 'abc' } } }],
+    [
+      'meta.nextCursor',
+      { data: [], meta: { nextCursor: 'abc' } },
+      { convention: 'cursor', next: { query: { cursor: 'abc' } } },
+    ],
     ['nextPageToken', { nextPageToken: 't2' }, { convention: 'cursor', next: { query: { pageToken: 't2' } } }],
-    ['Spring page metadata (zero-based, no links)', { content: [1], page: { number: 0, size: 5, totalElements: 12, totalPages: 3 } }, { convention: 'page number', next: { query: { page: '1', size: '5' } } }],
-    ['flat page metadata (one-based)', { items: [1], page: 1, pageSize: 5, totalPages: 3 }, { convention: 'page number', next: { query: { page: '2', pageSize: '5' } } }],
-    ['hasNext without totals', { results: [1], pageNumber: 4, hasNext: true }, { convention: 'page number', next: { query: { pageNumber: '5' } } }],
-    ['offset and limit with a total', { items: [1, 2, 3, 4, 5], offset: 0, limit: 5, total: 12 }, { convention: 'offset', next: { query: { offset: '5', limit: '5' } } }],
-    ['offset with hasMore', { data: [1, 2], meta: { offset: 10, limit: 2, hasMore: true } }, { convention: 'offset', next: { query: { offset: '12', limit: '2' } } }],
+    [
+      'Spring page metadata (zero-based, no links)',
+      { content: [1], page: { number: 0, size: 5, totalElements: 12, totalPages: 3 } },
+      { convention: 'page number', next: { query: { page: '1', size: '5' } } },
+    ],
+    [
+      'flat page metadata (one-based)',
+      { items: [1], page: 1, pageSize: 5, totalPages: 3 },
+      { convention: 'page number', next: { query: { page: '2', pageSize: '5' } } },
+    ],
+    [
+      'hasNext without totals',
+      { results: [1], pageNumber: 4, hasNext: true },
+      { convention: 'page number', next: { query: { pageNumber: '5' } } },
+    ],
+    [
+      'offset and limit with a total',
+      { items: [1, 2, 3, 4, 5], offset: 0, limit: 5, total: 12 },
+      { convention: 'offset', next: { query: { offset: '5', limit: '5' } } },
+    ],
+    [
+      'offset with hasMore',
+      { data: [1, 2], meta: { offset: 10, limit: 2, hasMore: true } },
+      { convention: 'offset', next: { query: { offset: '12', limit: '2' } } },
+    ],
   ] as const)('follows %s', (_name, body, expected) => {
     expect(nextPage(at(body))).toEqual(expected);
   });
@@ -41,7 +90,10 @@ describe('nextPage', () => {
 
   it('reads the Link header, with several relations and links', () => {
     const link = '<https://api.example.com/c?page=1>; rel="prev", <https://api.example.com/c?page=3>; rel="next last"';
-    expect(nextPage(at({}, { link }))).toEqual({ convention: 'Link header', next: { url: 'https://api.example.com/c?page=3' } });
+    expect(nextPage(at({}, { link }))).toEqual({
+      convention: 'Link header',
+      next: { url: 'https://api.example.com/c?page=3' },
+    });
     expect(nextPage(at({}, { link: '<https://api.example.com/c?page=1>; rel=prev' })).next).toBeUndefined();
   });
 
@@ -56,32 +108,54 @@ describe('readPages', () => {
   const RECORDS = Array.from({ length: 12 }, (_, index) => ({ consumerId: `c-${index + 1}` }));
   const slice = (from: number) => RECORDS.slice(from, from + 5);
 
-  const conventions: [string, (query: URLSearchParams, base: string) => { body: unknown; headers?: Record<string, string> }][] = [
-    ['Spring page metadata, no links', (query) => {
-      const number = Number(query.get('page') ?? 0);
-      return { body: { content: slice(number * 5), page: { number, size: 5, totalElements: 12, totalPages: 3 } } };
-    }],
-    ['one-based pages', (query) => {
-      const page = Number(query.get('page') ?? 1);
-      return { body: { items: slice((page - 1) * 5), page, totalPages: 3 } };
-    }],
-    ['offset and total', (query) => {
-      const offset = Number(query.get('offset') ?? 0);
-      return { body: { items: slice(offset), offset, limit: 5, total: 12 } };
-    }],
-    ['offset and hasMore', (query) => {
-      const offset = Number(query.get('offset') ?? 0);
-      return { body: { data: slice(offset), paging: { offset, limit: 5, hasMore: offset + 5 < 12 } } };
-    }],
-    ['a Link header', (query, base) => {
-      const from = Number(query.get('from') ?? 0);
-      const headers: Record<string, string> = from + 5 < 12 ? { link: `<${base}/v3/consumers?from=${from + 5}>; rel="next"` } : {};
-      return { body: slice(from), headers };
-    }],
-    ['a cursor', (query) => {
-      const from = Number(query.get('cursor') ?? 0);
-      return { body: { data: slice(from), nextCursor: from + 5 < 12 ? String(from + 5) : null } };
-    }],
+  const conventions: [
+    string,
+    (query: URLSearchParams, base: string) => { body: unknown; headers?: Record<string, string> },
+  ][] = [
+    [
+      'Spring page metadata, no links',
+      (query) => {
+        const number = Number(query.get('page') ?? 0);
+        return { body: { content: slice(number * 5), page: { number, size: 5, totalElements: 12, totalPages: 3 } } };
+      },
+    ],
+    [
+      'one-based pages',
+      (query) => {
+        const page = Number(query.get('page') ?? 1);
+        return { body: { items: slice((page - 1) * 5), page, totalPages: 3 } };
+      },
+    ],
+    [
+      'offset and total',
+      (query) => {
+        const offset = Number(query.get('offset') ?? 0);
+        return { body: { items: slice(offset), offset, limit: 5, total: 12 } };
+      },
+    ],
+    [
+      'offset and hasMore',
+      (query) => {
+        const offset = Number(query.get('offset') ?? 0);
+        return { body: { data: slice(offset), paging: { offset, limit: 5, hasMore: offset + 5 < 12 } } };
+      },
+    ],
+    [
+      'a Link header',
+      (query, base) => {
+        const from = Number(query.get('from') ?? 0);
+        const headers: Record<string, string> =
+          from + 5 < 12 ? { link: `<${base}/v3/consumers?from=${from + 5}>; rel="next"` } : {};
+        return { body: slice(from), headers };
+      },
+    ],
+    [
+      'a cursor',
+      (query) => {
+        const from = Number(query.get('cursor') ?? 0);
+        return { body: { data: slice(from), nextCursor: from + 5 < 12 ? String(from + 5) : null } };
+      },
+    ],
   ];
 
   it.each(conventions)('reads every record of a list paged by %s', async (_name, serve) => {
@@ -98,40 +172,61 @@ describe('readPages', () => {
   it('stops reading once the pages read so far hold what is wanted', async () => {
     const server = await listen((request, response) => {
       const cursor = new URL(request.url, 'http://x').searchParams.get('cursor');
-      sendJson(response, 200, { items: [{ consumerId: `c-${cursor ?? '1'}` }], nextCursor: String(Number(cursor ?? '1') + 1) });
+      sendJson(response, 200, {
+        items: [{ consumerId: `c-${cursor ?? '1'}` }],
+        nextCursor: String(Number(cursor ?? '1') + 1),
+      });
     });
-    const found = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-2').length > 0);
+    const found = await readPages(
+      new ApiClient({ baseUrl: server.url }),
+      '/v3/consumers',
+      {},
+      (bodies) => recordsOwning(bodies, 'c-2').length > 0,
+    );
     expect(recordsOwning(found.body, 'c-2')[0]?.item).toEqual({ consumerId: 'c-2' });
     expect(server.received).toHaveLength(2);
   });
 
-  it.each(conventions)('says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, when the list is paged by %s', async (_name, serve) => {
-    const server = await listen((request, response) => {
-      const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
-      sendJson(response, 200, body, headers);
-    });
-    const api = new ApiClient({ baseUrl: server.url });
-    const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
-    expect(stopped.paging).toMatchObject({ pages: 2, complete: false, end: false });
-    expect(stopped.paging.lastPage).toBeDefined();
-    const again = await readPage(api, '/v3/consumers', {}, stopped.paging.lastPage);
-    expect(again.paging).toMatchObject({ pages: 1, complete: false });
-    expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
-    expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
-    const onward = await readPages(api, '/v3/consumers', {}, undefined, { from: stopped.paging.lastPage });
-    expect(onward.paging, 'the pages before it were not read').toMatchObject({ pages: 2, complete: false, end: true });
-    expect(['c-6', 'c-12', 'c-1'].map((id) => recordsOwning(onward.body, id).length)).toEqual([1, 1, 0]);
-    expect(server.received).toHaveLength(5);
-  });
+  it.each(conventions)(
+    'says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, ' +
+      'when the list is paged by %s',
+    async (_name, serve) => {
+      const server = await listen((request, response) => {
+        const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
+        sendJson(response, 200, body, headers);
+      });
+      const api = new ApiClient({ baseUrl: server.url });
+      const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
+      expect(stopped.paging).toMatchObject({ pages: 2, complete: false, end: false });
+      expect(stopped.paging.lastPage).toBeDefined();
+      const again = await readPage(api, '/v3/consumers', {}, stopped.paging.lastPage);
+      expect(again.paging).toMatchObject({ pages: 1, complete: false });
+      expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
+      expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
+      const onward = await readPages(api, '/v3/consumers', {}, undefined, { from: stopped.paging.lastPage });
+      expect(onward.paging, 'the pages before it were not read').toMatchObject({
+        pages: 2,
+        complete: false,
+        end: true,
+      });
+      expect(['c-6', 'c-12', 'c-1'].map((id) => recordsOwning(onward.body, id).length)).toEqual([1, 1, 0]);
+      expect(server.received).toHaveLength(5);
+    },
+  );
 
   it('calls a first page complete only when it is the only one', async () => {
     const server = await listen((request, response) =>
-      request.url.includes('short') ? sendJson(response, 200, { items: [1], next: null }) : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
+      request.url.includes('short')
+        ? sendJson(response, 200, { items: [1], next: null })
+        : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
     );
     const api = new ApiClient({ baseUrl: server.url });
     expect((await readPage(api, '/v3/short', {})).paging).toMatchObject({ complete: true, end: true });
     expect((await readPage(api, '/v3/consumers', {})).paging.complete).toBe(false);
-    expect((await readPage(api, '/v3/short', {}, { url: `${server.url}/v3/short?page=2` })).paging.complete, 'a later page: the pages before it were not read').toBe(false);
+    expect(
+      (await readPage(api, '/v3/short', {}, { url: `${server.url}/v3/short?page=2` })).paging.complete,
+      'a later page: the pages before it were not read',
+    ).toBe(false);
   });
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {
@@ -139,17 +234,39 @@ describe('readPages', () => {
       if (request.url.includes('cursor=2')) sendJson(response, 503, { error: 'down' });
       else sendJson(response, 200, { items: [1], nextCursor: '2' });
     });
-    const answer = await readPages(new ApiClient({ baseUrl: server.url, policy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxTotalMs: 0, jitter: 0, retryStatuses: [], unprocessedStatuses: [], throttleStatuses: [], idempotentMethods: [] } }), '/v3/consumers');
+    const answer = await readPages(
+      new ApiClient({
+        baseUrl: server.url,
+        policy: {
+          maxAttempts: 1,
+          baseDelayMs: 0,
+          maxDelayMs: 0,
+          maxTotalMs: 0,
+          jitter: 0,
+          retryStatuses: [],
+          unprocessedStatuses: [],
+          throttleStatuses: [],
+          idempotentMethods: [],
+        },
+      }),
+      '/v3/consumers',
+    );
     expect(answer.status).toBe(503);
   });
 
   it.each([
     ['more records with no way to ask for them', () => ({ items: [1], hasMore: true }), /no way to ask/],
-    ['a total larger than what the pages hold', () => ({ items: [], offset: 5, limit: 5, total: 12 }), /total says 12 records/],
+    [
+      'a total larger than what the pages hold',
+      () => ({ items: [], offset: 5, limit: 5, total: 12 }),
+      /total says 12 records/,
+    ],
     ['a next page that is the same page again', () => ({ items: [1], next: '/v3/consumers?same=1' }), /already read/],
   ])('fails as "list could not be read completely" on %s, naming the convention', async (_name, body, reason) => {
     const server = await listen((_request, response) => sendJson(response, 200, body()));
-    const error = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers').catch((caught: unknown) => caught);
+    const error = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers').catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ListIncompleteError);
     expect((error as Error).message).toMatch(/^List could not be read completely: \/v3\/consumers \(/);
     expect((error as Error).message).toMatch(reason);
@@ -160,6 +277,8 @@ describe('readPages', () => {
       const cursor = Number(new URL(request.url, 'http://x').searchParams.get('cursor') ?? 0);
       sendJson(response, 200, { items: [cursor], nextCursor: String(cursor + 1) });
     });
-    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, undefined, { maxPages: 5 })).rejects.toThrow(/after 5 pages/);
+    await expect(
+      readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}, undefined, { maxPages: 5 }),
+    ).rejects.toThrow(/after 5 pages/);
   });
 });

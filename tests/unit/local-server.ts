@@ -62,13 +62,23 @@ export function serversClosedAfterEach(): (handler: Handler) => Promise<LocalSer
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify(body));
 }
 
 /** A clock whose sleeps return at once and advance time, so retry and polling tests never wait. */
-export function fakeClock(start = 1_000_000): { now(): number; sleep(ms: number): Promise<void>; sleeps: number[]; advance(ms: number): void } {
+export function fakeClock(start = 1_000_000): {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  sleeps: number[];
+  advance(ms: number): void;
+} {
   let now = start;
   const sleeps: number[] = [];
   return {

@@ -14,30 +14,54 @@ import { observeExchanges, type HttpExchange } from '../../support/transport/exc
 import { createPrivateCa, EXPIRED, type PrivateCa } from '../network/private-ca.js';
 import { startForwardProxy } from '../network/forward-proxy.js';
 import { startServer } from './local-server.js';
+import { joinedPattern } from '../patterns.js';
 
 describe('the route of a request', () => {
   const url = (text: string) => new URL(text);
 
   it('takes the proxy for its scheme, the lower-case variable first, and https falls back on the http proxy', () => {
-    const both = readProxySettings({ HTTPS_PROXY: 'http://upper:1', https_proxy: 'http://lower:2', HTTP_PROXY: 'http://plain:3' });
-    expect(routeFor(url('https://api.example.com'), both)).toMatchObject({ kind: 'proxy', proxy: { variable: 'https_proxy' } });
-    expect(routeFor(url('http://api.example.com'), both)).toMatchObject({ kind: 'proxy', proxy: { variable: 'HTTP_PROXY' } });
+    const both = readProxySettings({
+      HTTPS_PROXY: 'http://upper:1',
+      https_proxy: 'http://lower:2',
+      HTTP_PROXY: 'http://plain:3',
+    });
+    expect(routeFor(url('https://api.example.com'), both)).toMatchObject({
+      kind: 'proxy',
+      proxy: { variable: 'https_proxy' },
+    });
+    expect(routeFor(url('http://api.example.com'), both)).toMatchObject({
+      kind: 'proxy',
+      proxy: { variable: 'HTTP_PROXY' },
+    });
     const httpOnly = readProxySettings({ HTTP_PROXY: 'proxy.corp:3128' });
-    expect(routeFor(url('https://api.example.com'), httpOnly)).toMatchObject({ kind: 'proxy', proxy: { variable: 'HTTP_PROXY', url: new URL('http://proxy.corp:3128') } });
+    expect(routeFor(url('https://api.example.com'), httpOnly)).toMatchObject({
+      kind: 'proxy',
+      proxy: { variable: 'HTTP_PROXY', url: new URL('http://proxy.corp:3128') },
+    });
     expect(routeFor(url('https://api.example.com'), readProxySettings({}))).toEqual({ kind: 'direct' });
   });
 
   it('goes direct to the hosts NO_PROXY names: the host, its subdomains, a port, or every host', () => {
     const settings = (noProxy: string) => readProxySettings({ HTTPS_PROXY: 'http://proxy:3128', NO_PROXY: noProxy });
-    expect(routeFor(url('https://sandbox.example.com'), settings('example.com'))).toEqual({ kind: 'direct', exemptedBy: 'NO_PROXY (example.com)' });
-    expect(routeFor(url('https://sandbox.example.com'), settings('.example.com, other'))).toMatchObject({ kind: 'direct' });
+    expect(routeFor(url('https://sandbox.example.com'), settings('example.com'))).toEqual({
+      kind: 'direct',
+      exemptedBy: 'NO_PROXY (example.com)',
+    });
+    expect(routeFor(url('https://sandbox.example.com'), settings('.example.com, other'))).toMatchObject({
+      kind: 'direct',
+    });
     expect(routeFor(url('https://sandbox.example.com'), settings('*.example.com'))).toMatchObject({ kind: 'direct' });
     expect(routeFor(url('https://notexample.com'), settings('example.com'))).toMatchObject({ kind: 'proxy' });
     expect(routeFor(url('https://localhost:8443'), settings('localhost:8443'))).toMatchObject({ kind: 'direct' });
     expect(routeFor(url('https://localhost:9443'), settings('localhost:8443'))).toMatchObject({ kind: 'proxy' });
     expect(routeFor(url('https://localhost'), settings('localhost:443'))).toMatchObject({ kind: 'direct' });
     expect(routeFor(url('https://anything.test'), settings('*'))).toMatchObject({ kind: 'direct' });
-    expect(routeFor(url('https://sandbox.example.com'), readProxySettings({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'example.com', NO_PROXY: '' }))).toMatchObject({
+    expect(
+      routeFor(
+        url('https://sandbox.example.com'),
+        readProxySettings({ HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'example.com', NO_PROXY: '' }),
+      ),
+    ).toMatchObject({
       kind: 'direct',
       exemptedBy: 'no_proxy (example.com)',
     });
@@ -89,26 +113,42 @@ describe('failures a setting fixes', () => {
     throw new Error(`${url} answered`);
   }
 
-  it('an untrusted certificate: one attempt, no retry, one message naming the certificate and NODE_EXTRA_CA_CERTS, never "unreachable"', async () => {
-    const base = await httpsServer(await ca.issue());
-    const published: HttpExchange[] = [];
-    const stop = observeExchanges((exchange) => published.push(exchange));
-    const error = await new ApiClient({ baseUrl: base, addressSetting: 'CONTRACT_BASE_URL' }).request('GET', '/anything').catch((caught: unknown) => caught);
-    stop();
-    expect(error).toBeInstanceOf(NetworkSetupError);
-    expect(error).toMatchObject({ reason: 'tls-untrusted', setting: 'NODE_EXTRA_CA_CERTS' });
-    expect((error as Error).message).toMatch(/^TLS: the certificate of 127\.0\.0\.1:\d+ is signed by a certificate authority this machine does not trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
-    expect((error as Error).message).toMatch(/NODE_EXTRA_CA_CERTS=/);
-    expect((error as Error).message).not.toMatch(/unreachable|did not answer/);
-    expect(published.filter((exchange) => exchange.url.startsWith(base))).toHaveLength(1);
-  });
+  it(
+    'an untrusted certificate: one attempt, no retry, one message naming the certificate and NODE_EXTRA_CA_CERTS, ' +
+      'never "unreachable"',
+    async () => {
+      const base = await httpsServer(await ca.issue());
+      const published: HttpExchange[] = [];
+      const stop = observeExchanges((exchange) => published.push(exchange));
+      const error = await new ApiClient({ baseUrl: base, addressSetting: 'CONTRACT_BASE_URL' })
+        .request('GET', '/anything')
+        .catch((caught: unknown) => caught);
+      stop();
+      expect(error).toBeInstanceOf(NetworkSetupError);
+      expect(error).toMatchObject({ reason: 'tls-untrusted', setting: 'NODE_EXTRA_CA_CERTS' });
+      expect((error as Error).message).toMatch(
+        joinedPattern(
+          /^TLS: the certificate of 127\.0\.0\.1:\d+ is signed by a certificate authority this machine does not /,
+          /trust \(UNABLE_TO_VERIFY_LEAF_SIGNATURE/,
+        ),
+      );
+      expect((error as Error).message).toMatch(/NODE_EXTRA_CA_CERTS=/);
+      expect((error as Error).message).not.toMatch(/unreachable|did not answer/);
+      expect(published.filter((exchange) => exchange.url.startsWith(base))).toHaveLength(1);
+    },
+  );
 
   it('a certificate that does not cover the host name names the address setting', async () => {
     const base = await httpsServer(await ca.issue({ dnsNames: ['sandbox.example.com'], ips: [] }));
     const error = await failure(base, trusting);
     expect(setupReason(error)).toBe('tls-hostname');
     const named = networkSetupError('tls-hostname', error, new URL(base), { kind: 'direct' }, 'CONTRACT_BASE_URL');
-    expect(named.message).toMatch(/^TLS: the certificate of 127\.0\.0\.1:\d+ does not cover the host name 127\.0\.0\.1 \(ERR_TLS_CERT_ALTNAME_INVALID.*\)\. Use a host name the certificate names in CONTRACT_BASE_URL\.$/);
+    expect(named.message).toMatch(
+      joinedPattern(
+        /^TLS: the certificate of 127\.0\.0\.1:\d+ does not cover the host name 127\.0\.0\.1 /,
+        /\(ERR_TLS_CERT_ALTNAME_INVALID.*\)\. Use a host name the certificate names in CONTRACT_BASE_URL\.$/,
+      ),
+    );
   });
 
   it('an expired certificate', async () => {
@@ -119,9 +159,18 @@ describe('failures a setting fixes', () => {
 
   it('no shared TLS version, and no shared cipher', async () => {
     const certificate = await ca.issue();
-    const oldVersion = await httpsServer({ ...certificate, minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' });
+    const oldVersion = await httpsServer({
+      ...certificate,
+      minVersion: 'TLSv1',
+      maxVersion: 'TLSv1.1',
+      ciphers: 'DEFAULT@SECLEVEL=0',
+    });
     expect(setupReason(await failure(oldVersion, trusting))).toBe('tls-protocol');
-    const noCipher = await httpsServer({ ...certificate, maxVersion: 'TLSv1.2', ciphers: 'ECDHE-ECDSA-NULL-SHA:@SECLEVEL=0' });
+    const noCipher = await httpsServer({
+      ...certificate,
+      maxVersion: 'TLSv1.2',
+      ciphers: 'ECDHE-ECDSA-NULL-SHA:@SECLEVEL=0',
+    });
     expect(setupReason(await failure(noCipher, trusting))).toBe('tls-protocol');
   });
 
@@ -132,30 +181,45 @@ describe('failures a setting fixes', () => {
     expect(setupReason(error)).toBe('tls-not-tls');
   });
 
-  it('a proxy that wants credentials (407) or refuses the tunnel (403) names the proxy variable, never its password; one that cannot reach the target (502) is transient', async () => {
-    const proxy = await startForwardProxy({ credentials: { user: 'ci', password: 'right-proxy-password' } });
-    closers.push(() => proxy.close());
-    const target = await httpsServer(await ca.issue());
-    const wrong = proxy.url.replace('right-proxy-password', 'wrong-proxy-password');
-    const settings = readProxySettings({ HTTPS_PROXY: wrong });
-    const asked = await failure(target, new ProxyAgent({ uri: wrong, requestTls: { ca: ca.cert } }));
-    expect(setupReason(asked)).toBe('proxy-auth');
-    expect(classifyFailure(asked)).toBe('setup');
-    const named = networkSetupError('proxy-auth', asked, new URL(target), routeFor(new URL(target), settings), 'CONTRACT_BASE_URL');
-    expect(named.setting).toBe('HTTPS_PROXY');
-    expect(named.message).toMatch(/^Proxy: http:\/\/ci:\*\*\*@127\.0\.0\.1:\d+ \(HTTPS_PROXY\) asks for credentials \(407\)/);
-    expect(redactText(named.message)).not.toContain('proxy-password');
+  it(
+    'a proxy that wants credentials (407) or refuses the tunnel (403) names the proxy variable, never its ' +
+      'password; one that cannot reach the target (502) is transient',
+    async () => {
+      const proxy = await startForwardProxy({ credentials: { user: 'ci', password: 'right-proxy-password' } });
+      closers.push(() => proxy.close());
+      const target = await httpsServer(await ca.issue());
+      const wrong = proxy.url.replace('right-proxy-password', 'wrong-proxy-password');
+      const settings = readProxySettings({ HTTPS_PROXY: wrong });
+      const asked = await failure(target, new ProxyAgent({ uri: wrong, requestTls: { ca: ca.cert } }));
+      expect(setupReason(asked)).toBe('proxy-auth');
+      expect(classifyFailure(asked)).toBe('setup');
+      const named = networkSetupError(
+        'proxy-auth',
+        asked,
+        new URL(target),
+        routeFor(new URL(target), settings),
+        'CONTRACT_BASE_URL',
+      );
+      expect(named.setting).toBe('HTTPS_PROXY');
+      expect(named.message).toMatch(
+        /^Proxy: http:\/\/ci:\*\*\*@127\.0\.0\.1:\d+ \(HTTPS_PROXY\) asks for credentials \(407\)/,
+      );
+      expect(redactText(named.message)).not.toContain('proxy-password');
 
-    const right = new ProxyAgent({ uri: proxy.url, requestTls: { ca: ca.cert } });
-    expect(setupReason(await failure('https://api.example.com/', right))).toBe('proxy-refused');
-    expect(proxy.refused.map(({ status }) => status)).toEqual([407, 403]);
-    const closed = await failure('https://127.0.0.1:1/', right);
-    expect(setupReason(closed)).toBeUndefined();
-    expect(classifyFailure(closed)).toBe('refused');
-    await right.close();
-  });
+      const right = new ProxyAgent({ uri: proxy.url, requestTls: { ca: ca.cert } });
+      expect(setupReason(await failure('https://api.example.com/', right))).toBe('proxy-refused');
+      expect(proxy.refused.map(({ status }) => status)).toEqual([407, 403]);
+      const closed = await failure('https://127.0.0.1:1/', right);
+      expect(setupReason(closed)).toBeUndefined();
+      expect(classifyFailure(closed)).toBe('refused');
+      await right.close();
+    },
+  );
 
   it('is never retried', () => {
-    expect(retryDecision(RETRY_POLICY, { method: 'GET', attempt: 1, elapsedMs: 0, error: 'setup' })).toEqual({ retry: false, reason: 'setup is not transient' });
+    expect(retryDecision(RETRY_POLICY, { method: 'GET', attempt: 1, elapsedMs: 0, error: 'setup' })).toEqual({
+      retry: false,
+      reason: 'setup is not transient',
+    });
   });
 });

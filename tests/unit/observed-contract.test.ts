@@ -16,8 +16,22 @@ import { inferSchema, mergeSchemas, pathsOf } from '../../support/evidence/obser
 
 const root = resolve(import.meta.dirname, '../..');
 
-const exchange = (operation: string, purpose: string, status: number, body?: unknown, headers: Record<string, string> = {}): ObservationLine => ({
-  kind: 'exchange', operation, purpose, method: 'GET', path: '/p', status, headers, requestIdHeaders: [], ...(body === undefined ? {} : { body }),
+const exchange = (
+  operation: string,
+  purpose: string,
+  status: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): ObservationLine => ({
+  kind: 'exchange',
+  operation,
+  purpose,
+  method: 'GET',
+  path: '/p',
+  status,
+  headers,
+  requestIdHeaders: [],
+  ...(body === undefined ? {} : { body }),
 });
 
 const lines: ObservationLine[] = [
@@ -26,9 +40,31 @@ const lines: ObservationLine[] = [
   exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'x' } }),
   exchange('op3', 'read until the create shows', 404, { error: { code: 'not_found', message: 'y' } }),
   exchange('op3', 'read until the create shows', 200, { data: { gedi: 'g1', status: 'ACTIVE' } }),
-  exchange('op2', 'delete person', 404, { type: 'about:blank', title: 'Not Found', status: 404 }, { 'content-type': 'application/problem+json' }),
-  exchange('op7', 'list subscribed persons', 200, { data: [{ gedi: 'g1' }] }, { link: '<https://sandbox.example/v3/subscriptions/persons?cursor=c2>; rel="next"', 'content-type': 'application/json' }),
-  exchange('op6', 'list consumers', 200, { content: [{ consumerId: 'c1', state: 'IDENTIFIED' }, { consumerId: 'c2', state: 'PENDING' }, { consumerId: 'c3', state: 'IDENTIFIED' }], page: { number: 0, size: 3, totalElements: 7, totalPages: 3 } }),
+  exchange(
+    'op2',
+    'delete person',
+    404,
+    { type: 'about:blank', title: 'Not Found', status: 404 },
+    { 'content-type': 'application/problem+json' },
+  ),
+  exchange(
+    'op7',
+    'list subscribed persons',
+    200,
+    { data: [{ gedi: 'g1' }] },
+    {
+      link: '<https://sandbox.example/v3/subscriptions/persons?cursor=c2>; rel="next"',
+      'content-type': 'application/json',
+    },
+  ),
+  exchange('op6', 'list consumers', 200, {
+    content: [
+      { consumerId: 'c1', state: 'IDENTIFIED' },
+      { consumerId: 'c2', state: 'PENDING' },
+      { consumerId: 'c3', state: 'IDENTIFIED' },
+    ],
+    page: { number: 0, size: 3, totalElements: 7, totalPages: 3 },
+  }),
   { kind: 'wait', transition: 'create', consistentAfterMs: 300, notYetStatuses: [404] },
   { kind: 'wait', transition: 'create', consistentAfterMs: 500, notYetStatuses: [404] },
   { kind: 'wait', transition: 'create', consistentAfterMs: 400, notYetStatuses: [] },
@@ -37,20 +73,42 @@ const lines: ObservationLine[] = [
 
 describe('schema inference', () => {
   it('requires the keys present in every sample and keeps small string sets as enums', () => {
-    const schema = inferSchema([{ id: 'a', state: 'IDENTIFIED', n: 1 }, { id: 'b', state: 'PENDING' }, { id: 'c', state: 'IDENTIFIED', n: 2.5 }]);
-    expect(schema).toMatchObject({ type: 'object', required: ['id', 'state'], properties: { state: { type: 'string', enum: ['IDENTIFIED', 'PENDING'] }, n: { type: 'number' } } });
+    const schema = inferSchema([
+      { id: 'a', state: 'IDENTIFIED', n: 1 },
+      { id: 'b', state: 'PENDING' },
+      { id: 'c', state: 'IDENTIFIED', n: 2.5 },
+    ]);
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['id', 'state'],
+      properties: { state: { type: 'string', enum: ['IDENTIFIED', 'PENDING'] }, n: { type: 'number' } },
+    });
     expect((schema?.properties as Record<string, { enum?: unknown }>).id?.enum).toBeUndefined();
   });
 
   it('merges schemas inferred apart into one both kinds of sample satisfy', () => {
-    const merged = mergeSchemas(inferSchema([{ gedi: 'g', n: 1 }])!, inferSchema([{ gedi: 'h', n: 1.5, extra: true }])!);
-    expect(merged).toEqual({ type: 'object', required: ['gedi', 'n'], properties: { gedi: { type: 'string' }, n: { type: 'number' }, extra: { type: 'boolean' } } });
-    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['PENDING', 'PENDING'])!)).toEqual({ type: 'string', enum: ['IDENTIFIED', 'PENDING'] });
-    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['a free text'])!)).toEqual({ type: 'string' });
+    const merged = mergeSchemas(
+      inferSchema([{ gedi: 'g', n: 1 }])!,
+      inferSchema([{ gedi: 'h', n: 1.5, extra: true }])!,
+    );
+    expect(merged).toEqual({
+      type: 'object',
+      required: ['gedi', 'n'],
+      properties: { gedi: { type: 'string' }, n: { type: 'number' }, extra: { type: 'boolean' } },
+    });
+    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['PENDING', 'PENDING'])!)).toEqual({
+      type: 'string',
+      enum: ['IDENTIFIED', 'PENDING'],
+    });
+    expect(mergeSchemas(inferSchema(['IDENTIFIED', 'IDENTIFIED'])!, inferSchema(['a free text'])!)).toEqual({
+      type: 'string',
+    });
   });
 
   it('finds where a documented value sits, list indexes generalised', () => {
-    expect(pathsOf([{ content: [{ state: 'IDENTIFIED' }] }], (_key, value) => value === 'IDENTIFIED')).toEqual(['$.content[*].state']);
+    expect(pathsOf([{ content: [{ state: 'IDENTIFIED' }] }], (_key, value) => value === 'IDENTIFIED')).toEqual([
+      '$.content[*].state',
+    ]);
   });
 });
 
@@ -61,11 +119,21 @@ describe('the observed contract', () => {
     const early = contract.cases.find((observed) => observed.operation === 'op3')!;
     expect(early.statuses['404']?.count).toBe(2);
     expect(early.statuses['404']?.schema).toMatchObject({ properties: { error: { required: ['code', 'message'] } } });
-    expect(contract.cases.find((observed) => observed.operation === 'op1')?.documentedValues.gedi).toEqual(['$.data.gedi']);
-    expect(contract.cases.find((observed) => observed.operation === 'op6')).toMatchObject({ paging: 'page number', documentedValues: { IDENTIFIED: ['$.content[*].state'] } });
+    expect(contract.cases.find((observed) => observed.operation === 'op1')?.documentedValues.gedi).toEqual([
+      '$.data.gedi',
+    ]);
+    expect(contract.cases.find((observed) => observed.operation === 'op6')).toMatchObject({
+      paging: 'page number',
+      documentedValues: { IDENTIFIED: ['$.content[*].state'] },
+    });
     expect(contract.tokenLifetimesS).toEqual([3600]);
-    expect(contract.timings, 'a wait that never saw its effect has no time to consistency').toEqual({ create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 } });
-    expect(contract.earlyReads).toEqual({ create: { waits: 3, reads: 2, statuses: { '404': 2 } }, delete: { waits: 1, reads: 2, statuses: { '200': 2 } } });
+    expect(contract.timings, 'a wait that never saw its effect has no time to consistency').toEqual({
+      create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 },
+    });
+    expect(contract.earlyReads).toEqual({
+      create: { waits: 3, reads: 2, statuses: { '404': 2 } },
+      delete: { waits: 1, reads: 2, statuses: { '200': 2 } },
+    });
     expect(contract.cases.find((observed) => observed.operation === 'op7')?.paging).toBe('Link header');
     expect(timingOf([1, 2, 3, 4, 100])).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
   });
@@ -74,11 +142,32 @@ describe('the observed contract', () => {
     const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), paths: DEFAULT_PATHS });
     const result = await validate(JSON.parse(JSON.stringify(document)));
     expect(result.valid, JSON.stringify(result)).toBe(true);
-    expect(document).toMatchObject({ openapi: '3.1.0', 'x-time-to-consistency': { create: { n: 3 } }, 'x-early-reads': { create: { statuses: { '404': 2 } } }, components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } } });
-    const paths = document.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>; 'x-documented-values'?: unknown }>>;
-    expect(Object.keys(paths['/consumer-intelligence/sandbox/v1/persons']!.delete!.responses['404']!.content!), 'the media type the target named').toEqual(['application/problem+json']);
-    expect(paths['/consumer-intelligence/v3/subscriptions/persons']!.get!.responses['200']!.headers).toHaveProperty('Link');
-    expect(paths['/consumer-intelligence/sandbox/v1/persons']!.put!['x-documented-values']).toEqual({ gedi: ['$.data.gedi'] });
+    expect(document).toMatchObject({
+      openapi: '3.1.0',
+      'x-time-to-consistency': { create: { n: 3 } },
+      'x-early-reads': { create: { statuses: { '404': 2 } } },
+      components: { securitySchemes: { clientCredentials: { type: 'oauth2' } } },
+    });
+    const paths = document.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+          'x-documented-values'?: unknown;
+        }
+      >
+    >;
+    expect(
+      Object.keys(paths['/consumer-intelligence/sandbox/v1/persons']!.delete!.responses['404']!.content!),
+      'the media type the target named',
+    ).toEqual(['application/problem+json']);
+    expect(paths['/consumer-intelligence/v3/subscriptions/persons']!.get!.responses['200']!.headers).toHaveProperty(
+      'Link',
+    );
+    expect(paths['/consumer-intelligence/sandbox/v1/persons']!.put!['x-documented-values']).toEqual({
+      gedi: ['$.data.gedi'],
+    });
   });
 
   it('answers every "not shown" it observed on the page, and says which it could not', () => {
@@ -89,7 +178,11 @@ describe('the observed contract', () => {
     expect(page).toContain('| Events | "Events: not shown." | Not observable: ');
     expect(page).toContain('expires_in: 3600 s');
     expect(page).toContain('Creation: p50 400 ms');
-    const answers = page.split('\n').filter((line) => NOT_SHOWN.some((item) => line.startsWith(`| ${item.where} | "${item.quote.replace(/\|/g, '\\|')}"`)));
+    const answers = page
+      .split('\n')
+      .filter((line) =>
+        NOT_SHOWN.some((item) => line.startsWith(`| ${item.where} | "${item.quote.replace(/\|/g, '\\|')}"`)),
+      );
     expect(answers).toHaveLength(NOT_SHOWN.length);
     expect(page).toContain('| Endpoints, operation 9 | "Path and method: not shown." | Not observed in this run. |');
   });
@@ -100,25 +193,50 @@ describe('the observed contract', () => {
   });
 
   const documentationFile = resolve(root, catalogue.documentation);
-  it.skipIf(!existsSync(documentationFile))(`lists every "not shown" of the documentation in docs/not-shown.json, verbatim (reads ${catalogue.documentation})`, () => {
-    const sentences = readFileSync(documentationFile, 'utf8')
-      .split('\n')
-      .flatMap((line) => line.split('|'))
-      .flatMap((text) => text.trim().split(/(?<=\.)\s+/))
-      .filter((sentence) => sentence.includes('not shown'));
-    expect(sentences.filter((sentence) => !NOT_SHOWN.some((item) => item.quote === sentence)), 'not shown in the documentation, missing from docs/not-shown.json').toEqual([]);
-    expect(NOT_SHOWN.filter((item) => !sentences.includes(item.quote)).map((item) => item.id), 'quotes the documentation does not contain').toEqual([]);
-  });
+  it.skipIf(!existsSync(documentationFile))(
+    `lists every "not shown" of the documentation in docs/not-shown.json, verbatim (reads ${catalogue.documentation})`,
+    () => {
+      const sentences = readFileSync(documentationFile, 'utf8')
+        .split('\n')
+        .flatMap((line) => line.split('|'))
+        .flatMap((text) => text.trim().split(/(?<=\.)\s+/))
+        .filter((sentence) => sentence.includes('not shown'));
+      expect(
+        sentences.filter((sentence) => !NOT_SHOWN.some((item) => item.quote === sentence)),
+        'not shown in the documentation, missing from docs/not-shown.json',
+      ).toEqual([]);
+      expect(
+        NOT_SHOWN.filter((item) => !sentences.includes(item.quote)).map((item) => item.id),
+        'quotes the documentation does not contain',
+      ).toEqual([]);
+    },
+  );
 
   it('says what changed since the last run, and keeps a bounded history with a trend chart', () => {
-    const later: ObservedContract = { ...contract, cases: contract.cases.map((observed) => (observed.operation === 'op1' ? { ...observed, statuses: { '200': observed.statuses['201']! } } : observed)), tokenLifetimesS: [20] };
-    expect(changesSince(contract, later)).toEqual(['op1 "write person": statuses 201 → 200', 'token lifetime 3600 s → 20 s']);
-    const availableAtOnce: ObservedContract = { ...contract, earlyReads: { ...contract.earlyReads, create: { waits: 3, reads: 1, statuses: { '200': 1 } } } };
+    const later: ObservedContract = {
+      ...contract,
+      cases: contract.cases.map((observed) =>
+        observed.operation === 'op1' ? { ...observed, statuses: { '200': observed.statuses['201']! } } : observed,
+      ),
+      tokenLifetimesS: [20],
+    };
+    expect(changesSince(contract, later)).toEqual([
+      'op1 "write person": statuses 201 → 200',
+      'token lifetime 3600 s → 20 s',
+    ]);
+    const availableAtOnce: ObservedContract = {
+      ...contract,
+      earlyReads: { ...contract.earlyReads, create: { waits: 3, reads: 1, statuses: { '200': 1 } } },
+    };
     expect(changesSince(contract, availableAtOnce)).toEqual(['reads before the create showed: 404 → 200']);
     const { earlyReads: _unkept, ...keptBeforeEarlyReads } = contract;
-    expect(changesSince(keptBeforeEarlyReads as ObservedContract, contract), 'a contract kept before early reads were recorded').toEqual([]);
+    expect(
+      changesSince(keptBeforeEarlyReads as ObservedContract, contract),
+      'a contract kept before early reads were recorded',
+    ).toEqual([]);
     const dir = mkdtempSync(join(tmpdir(), 'observed-history-'));
-    for (const at of ['2026-11-20T03:17:00.000Z', '2026-11-21T03:17:00.000Z', '2026-11-22T03:17:00.000Z']) keepContract(dir, { at, contract }, 2);
+    for (const at of ['2026-11-20T03:17:00.000Z', '2026-11-21T03:17:00.000Z', '2026-11-22T03:17:00.000Z'])
+      keepContract(dir, { at, contract }, 2);
     expect(readdirSync(dir)).toHaveLength(2);
     const svg = trendChart(keptContracts(dir));
     expect(svg).toMatch(/^<svg/);

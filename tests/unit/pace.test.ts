@@ -5,34 +5,47 @@ import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
-async function sendThrough(pace: Pace, clock: ReturnType<typeof fakeClock>, count: number, throttled: (index: number) => boolean = () => false): Promise<number[]> {
+async function sendThrough(
+  pace: Pace,
+  clock: ReturnType<typeof fakeClock>,
+  count: number,
+  throttled: (index: number) => boolean = () => false,
+): Promise<number[]> {
   const sentAt: number[] = [];
   for (let index = 0; index < count; index++) {
     await pace.acquire();
     sentAt.push(clock.now());
-    pace.finished({ sentAt: clock.now(), throttled: throttled(index), retryAfterMs: throttled(index) ? 1_000 : undefined });
+    pace.finished({
+      sentAt: clock.now(),
+      throttled: throttled(index),
+      retryAfterMs: throttled(index) ? 1_000 : undefined,
+    });
   }
   return sentAt;
 }
 
 describe('Pace', () => {
-  it('lets a request free to go now go, however late it was asked for, and refuses one a pause holds past its deadline', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    // A budget of 0 ms that a millisecond of work before the request already used up.
-    const asked = clock.now();
-    clock.advance(1);
-    expect(await pace.acquire(asked), 'goes at once').toBe(0);
-    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
-    expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
-    // A ceiling of 1 a second: waiting for its turn is not held against the deadline.
-    const paced = new Pace(clock, 1);
-    expect(await paced.acquire()).toBe(0);
-    paced.finished();
-    const before = clock.now();
-    expect(await paced.acquire(clock.now() + 500), 'its slot, a second away').toBe(1_000);
-    expect(clock.now() - before).toBe(1_000);
-  });
+  it(
+    'lets a request free to go now go, however late it was asked for, ' +
+      'and refuses one a pause holds past its deadline',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      // A budget of 0 ms that a millisecond of work before the request already used up.
+      const asked = clock.now();
+      clock.advance(1);
+      expect(await pace.acquire(asked), 'goes at once').toBe(0);
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
+      expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
+      // A ceiling of 1 a second: waiting for its turn is not held against the deadline.
+      const paced = new Pace(clock, 1);
+      expect(await paced.acquire()).toBe(0);
+      paced.finished();
+      const before = clock.now();
+      expect(await paced.acquire(clock.now() + 500), 'its slot, a second away').toBe(1_000);
+      expect(clock.now() - before).toBe(1_000);
+    },
+  );
 
   it('lets at most a few requests be in flight at once, the next as soon as one is answered', async () => {
     const clock = fakeClock();
@@ -55,79 +68,109 @@ describe('Pace', () => {
     expect(paced.slice(1).map((at, index) => at - paced[index]!)).toEqual([250, 250, 250, 250]);
   });
 
-  it('pauses every caller until the Retry-After of one throttled answer has passed, and sets no rate for one refusal', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    await pace.acquire();
-    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
-    const started = clock.now();
-    await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
-    expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
-    expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
-  });
+  it(
+    'pauses every caller until the Retry-After of one throttled answer has passed, ' +
+      'and sets no rate for one refusal',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      await pace.acquire();
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
+      const started = clock.now();
+      await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
+      expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
+      expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
+    },
+  );
 
-  it('lets the requests waiting for their turn go in the order they asked when a throttled answer pauses everyone', async () => {
-    // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
-    let now = 0;
-    const sleeping: { at: number; wake: () => void }[] = [];
-    const clock = { now: () => now, sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })) };
-    const settle = () => new Promise((settled) => setImmediate(settled));
-    const runUntil = async (until: number) => {
-      for (await settle(); sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until; await settle()) {
-        sleeping.sort((a, b) => a.at - b.at);
-        const next = sleeping.shift()!;
-        now = next.at;
-        next.wake();
-      }
-      now = until;
-    };
-    const pace = new Pace(clock, 4);
-    const wentAt: Record<string, number> = {};
-    const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
-    const queued = ['first', 'second', 'third'].map(send);
-    await runUntil(100);
-    // The first went at once; the others wait for 250 and 500 ms. Then its answer asks for a second's rest.
-    pace.finished({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
-    const later = send('later');
-    await runUntil(5_000);
-    await Promise.all([...queued, later]);
-    expect(wentAt).toEqual({ first: 0, second: 1_100, third: 1_350, later: 1_600 });
-  });
+  it(
+    'lets the requests waiting for their turn go in the order they asked ' + 'when a throttled answer pauses everyone',
+    async () => {
+      // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
+      let now = 0;
+      const sleeping: { at: number; wake: () => void }[] = [];
+      const clock = {
+        now: () => now,
+        sleep: (ms: number) => new Promise<void>((wake) => sleeping.push({ at: now + ms, wake })),
+      };
+      const settle = () => new Promise((settled) => setImmediate(settled));
+      const runUntil = async (until: number) => {
+        for (
+          await settle();
+          sleeping.length > 0 && Math.min(...sleeping.map((each) => each.at)) <= until;
+          await settle()
+        ) {
+          sleeping.sort((a, b) => a.at - b.at);
+          const next = sleeping.shift()!;
+          now = next.at;
+          next.wake();
+        }
+        now = until;
+      };
+      const pace = new Pace(clock, 4);
+      const wentAt: Record<string, number> = {};
+      const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
+      const queued = ['first', 'second', 'third'].map(send);
+      await runUntil(100);
+      // The first went at once; the others wait for 250 and 500 ms. Then its answer asks for a second's rest.
+      pace.finished({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
+      const later = send('later');
+      await runUntil(5_000);
+      await Promise.all([...queued, later]);
+      expect(wentAt).toEqual({ first: 0, second: 1_100, third: 1_350, later: 1_600 });
+    },
+  );
 
-  it('lowers the rate below what the target accepted when a burst is refused, once per burst, and not for one refusal now and then', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    const sentAt = clock.now();
-    await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
-    // Of one burst of four, the target accepted two.
-    for (let index = 0; index < PACING.maxInFlight; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-    expect(pace.state().rps).toBeCloseTo(2 * PACING.decrease);
-    expect(pace.state().throttledAnswers).toBe(2);
+  it(
+    'lowers the rate below what the target accepted when a burst is refused, once per burst, ' +
+      'and not for one refusal now and then',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock);
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      // Of one burst of four, the target accepted two.
+      for (let index = 0; index < PACING.maxInFlight; index++)
+        pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      expect(pace.state().rps).toBeCloseTo(2 * PACING.decrease);
+      expect(pace.state().throttledAnswers).toBe(2);
 
-    const steady = new Pace(clock, 50);
-    await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
-    expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
-  });
+      const steady = new Pace(clock, 50);
+      await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
+      expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
+    },
+  );
 
-  it('raises the rate again only after a quiet while in which it held requests back, never above the ceiling', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock, 10);
-    const sentAt = clock.now();
-    await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-    for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-    const lowered = pace.state().rps!;
-    expect(lowered).toBeCloseTo(2 * PACING.decrease);
-    // Requests held back at the lowered rate for longer than the quiet period.
-    await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
-    expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
-    await sendThrough(pace, clock, 1_000);
-    expect(pace.state().rps).toBe(10);
-  });
+  it(
+    'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock, 10);
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
+      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      const lowered = pace.state().rps!;
+      expect(lowered).toBeCloseTo(2 * PACING.decrease);
+      // Requests held back at the lowered rate for longer than the quiet period.
+      await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
+      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+      await sendThrough(pace, clock, 1_000);
+      expect(pace.state().rps).toBe(10);
+    },
+  );
 });
 
 describe('TargetThrottledError', () => {
   it('names the rate the client was held to as the setting would be written, however slow', () => {
-    const error = new TargetThrottledError('h', 3, 30_000, { rps: 0.9 / 60, throttledAnswers: 3, throttledForMs: 30_000 }, [], 'GET /p', 'Retry-After 60 s');
+    const error = new TargetThrottledError(
+      'h',
+      3,
+      30_000,
+      { rps: 0.9 / 60, throttledAnswers: 3, throttledForMs: 30_000 },
+      [],
+      'GET /p',
+      'Retry-After 60 s',
+    );
     expect(error.message).toContain('held to 0.015 requests a second (CONTRACT_MAX_RPS not set)');
     expect(error.message).toContain('Set CONTRACT_MAX_RPS below 0.015');
   });
@@ -138,30 +181,45 @@ describe('ApiClient with a shared pace', () => {
 
   it('renews a token through the same pace while the start is full of requests waiting for that token', async () => {
     const server = await listen((request, response) =>
-      request.url.endsWith('/token.oauth2') ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 }) : sendJson(response, 200, { authorization: request.headers.authorization }),
+      request.url.endsWith('/token.oauth2')
+        ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 3600 })
+        : sendJson(response, 200, { authorization: request.headers.authorization }),
     );
     const credentials = { clientId: 'paced-client', clientSecret: 'paced-secret' };
     const pace = sharedPace(server.url, credentials.clientId, systemClock);
     // Issued long ago: due for renewal at the first call.
     const expired = { accessToken: 'old-token', issuedAt: Date.now() - 7_200_000, expiresAt: Date.now() - 3_600_000 };
-    const api = new ApiClient({ baseUrl: server.url, pace, auth: { kind: 'bearer', tokens: new TokenProvider(server.url, credentials, expired) } });
-    const answers = await Promise.all(Array.from({ length: 3 * PACING.maxInFlight }, () => api.request('GET', '/persons')));
-    expect(answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token')).toBe(true);
+    const api = new ApiClient({
+      baseUrl: server.url,
+      pace,
+      auth: { kind: 'bearer', tokens: new TokenProvider(server.url, credentials, expired) },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 3 * PACING.maxInFlight }, () => api.request('GET', '/persons')),
+    );
+    expect(
+      answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token'),
+    ).toBe(true);
   });
 
   it("holds another caller of the same client back for one caller's Retry-After", async () => {
     let calls = 0;
-    const server = await listen((_request, response) => (++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {})));
+    const server = await listen((_request, response) =>
+      ++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {}),
+    );
     const clock = fakeClock();
     const pace = new Pace(clock);
-    const [first, second] = [new ApiClient({ baseUrl: server.url, clock, pace }), new ApiClient({ baseUrl: server.url, clock, pace })];
+    const [first, second] = [
+      new ApiClient({ baseUrl: server.url, clock, pace }),
+      new ApiClient({ baseUrl: server.url, clock, pace }),
+    ];
     expect((await first.request('GET', '/a')).status).toBe(200);
     const before = clock.now();
-    // A throttled answer of a third caller of the same client: a caller arriving during the pause waits for what is left.
+    // A throttled answer of a third caller of the same client: a caller arriving during the pause
+    // waits for what is left.
     await pace.acquire();
     pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 5_000 });
     expect((await second.request('GET', '/b')).status).toBe(200);
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
   });
-
 });

@@ -70,11 +70,13 @@ describe('waiting for a person to be findable, and then gone', () => {
   const config = (url: string) => ({ baseUrl: url, paths: DEFAULT_PATHS, market: 'SE', availabilityTimeoutMs: 3000 });
   const personsAt = (url: string) =>
     new SandboxPersons(new ApiClient({ baseUrl: url }), config(url) as ContractConfig, factory);
-  const answering = (...answers: Reply[]) => (_request: unknown, response: ServerResponse) => {
-    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-    if (answer.body === undefined) response.writeHead(answer.status).end();
-    else sendJson(response, answer.status, answer.body);
-  };
+  const answering =
+    (...answers: Reply[]) =>
+    (_request: unknown, response: ServerResponse) => {
+      const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+      if (answer.body === undefined) response.writeHead(answer.status).end();
+      else sendJson(response, answer.status, answer.body);
+    };
 
   it.each(layouts)('finds a person of its own in the answer, not the echo ($name layout)', async ({ echo, match }) => {
     const server = await listen(answering(echo, match));
@@ -97,15 +99,27 @@ describe('the cleanup of the persons a test created', () => {
   it('deletes nobody for a first PUT that was never sent because its test had ended', async () => {
     const server = await listen((_request, response) => sendJson(response, 200, { gedi: 'G-1' }));
     const runId = `unit-persons-${process.pid}-${Date.now()}`;
-    const config = { baseUrl: server.url, paths: DEFAULT_PATHS, runId, client: { clientId: 'c', clientSecret: 's' } } as ContractConfig;
-    const persons = new SandboxPersons(new ApiClient({ baseUrl: server.url }), config, createDataFactory({ seed: 1, runId, market: 'SE', scope: 'persons.test' }));
+    const config = {
+      baseUrl: server.url,
+      paths: DEFAULT_PATHS,
+      runId,
+      client: { clientId: 'c', clientSecret: 's' },
+    } as ContractConfig;
+    const persons = new SandboxPersons(
+      new ApiClient({ baseUrl: server.url }),
+      config,
+      createDataFactory({ seed: 1, runId, market: 'SE', scope: 'persons.test' }),
+    );
     try {
       const cancelled = new AbortController();
       cancelled.abort('cancelled');
       await expect(testWork(cancelled.signal, () => persons.create())).rejects.toThrow(NotSentError);
       await persons.cleanUp();
       expect(server.received, 'neither the PUT nor a DELETE of its id').toEqual([]);
-      expect(leftovers(new URL(server.url).origin).filter((left) => left.file === ledgerFile(runId)), 'left in the ledger for a sweep').toEqual([]);
+      expect(
+        leftovers(new URL(server.url).origin).filter((left) => left.file === ledgerFile(runId)),
+        'left in the ledger for a sweep',
+      ).toEqual([]);
     } finally {
       rmSync(ledgerFile(runId), { force: true });
     }

@@ -3,14 +3,27 @@
 // shows elsewhere). Each is decided by attributeToRule from marks the failure carries.
 import { describe, expect, it } from 'vitest';
 import { attributeToRule } from '../../support/evidence/failures.js';
-import { coveredBy, NotPermittedError, notPermitted, operationNotFound, PreconditionError, refusalQuote } from '../../support/evidence/refusals.js';
+import {
+  coveredBy,
+  NotPermittedError,
+  notPermitted,
+  operationNotFound,
+  PreconditionError,
+  refusalQuote,
+} from '../../support/evidence/refusals.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 import { expectClientError, expectClientErrors } from '../../support/verbs/conformance.js';
 import { Given } from '../../support/evidence/report.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
+import { joinedPattern } from '../patterns.js';
 
-function answer(status: number, text: string, operation = 'op4', path = '/consumer-intelligence/v3/markets/SE/persons/_find'): ApiResponse {
+function answer(
+  status: number,
+  text: string,
+  operation = 'op4',
+  path = '/consumer-intelligence/v3/markets/SE/persons/_find',
+): ApiResponse {
   return {
     status,
     ok: status < 300,
@@ -34,34 +47,65 @@ async function failureOf(body: () => Promise<unknown> | unknown): Promise<Error>
 
 describe('attributeToRule', () => {
   it('names the rule under test for its own failure, with what the answer refused', async () => {
-    const error = await failureOf(() => expectAccepted(answer(400, '{"message":"merged.gedi: unknown"}', 'op1'), 'PUT sandbox person'));
-    const blamed = attributeToRule(error, 'transition.merge') as Error;
-    expect(blamed.message).toMatch(/^Broken rule transition\.merge \(.*\): PUT sandbox person answered 400 \(it said: \{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/);
-  });
-
-  it('reports a failure inside a Given step as a precondition not met, naming the step and the covering rule', async () => {
     const error = await failureOf(() =>
-      Given('an available person', async () => {
-        throw coveredBy(await failureOf(() => expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT sandbox person')), 'person.create-returns-gedi');
-      }),
+      expectAccepted(answer(400, '{"message":"merged.gedi: unknown"}', 'op1'), 'PUT sandbox person'),
     );
-    const blamed = attributeToRule(error, 'transition.remove');
-    expect(blamed).toBeInstanceOf(PreconditionError);
-    expect((blamed as Error).message).toMatch(
-      /^Precondition not met: the step "Given an available person" failed before rule transition\.remove could be checked: PUT sandbox person answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx was expected\. That step is what rule person\.create-returns-gedi \("PUT .*"\) promises; its own spec reports it\.$/,
+    const blamed = attributeToRule(error, 'transition.merge') as Error;
+    expect(blamed.message).toMatch(
+      joinedPattern(
+        /^Broken rule transition\.merge \(.*\): PUT sandbox person answered 400 \(it said: /,
+        /\{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/,
+      ),
     );
-    expect((blamed as Error).message).not.toMatch(/Broken rule/);
   });
 
-  it('blames a decisive coverage on the covering rule outside a Given step too, and on no rule inside its own spec', () => {
-    const missingGedi = () => coveredBy(new Error('value does not match schema "put-person-response"'), 'person.create-returns-gedi', true);
-    expect(attributeToRule(missingGedi(), 'transition.relationship-death')).toBeInstanceOf(PreconditionError);
-    expect((attributeToRule(missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(/^Broken rule person\.create-returns-gedi /);
-  });
+  it(
+    'reports a failure inside a Given step as a precondition not met, ' + 'naming the step and the covering rule',
+    async () => {
+      const error = await failureOf(() =>
+        Given('an available person', async () => {
+          throw coveredBy(
+            await failureOf(() =>
+              expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT sandbox person'),
+            ),
+            'person.create-returns-gedi',
+          );
+        }),
+      );
+      const blamed = attributeToRule(error, 'transition.remove');
+      expect(blamed).toBeInstanceOf(PreconditionError);
+      expect((blamed as Error).message).toMatch(
+        joinedPattern(
+          /^Precondition not met: the step "Given an available person" failed before rule transition\.remove could /,
+          /be checked: PUT sandbox person answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx /,
+          /was expected\. That step is what rule person\.create-returns-gedi \("PUT .*"\) promises; its own spec /,
+          /reports it\.$/,
+        ),
+      );
+      expect((blamed as Error).message).not.toMatch(/Broken rule/);
+    },
+  );
+
+  it(
+    'blames a decisive coverage on the covering rule outside a Given step too, ' + 'and on no rule inside its own spec',
+    () => {
+      const missingGedi = () =>
+        coveredBy(new Error('value does not match schema "put-person-response"'), 'person.create-returns-gedi', true);
+      expect(attributeToRule(missingGedi(), 'transition.relationship-death')).toBeInstanceOf(PreconditionError);
+      expect((attributeToRule(missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(
+        /^Broken rule person\.create-returns-gedi /,
+      );
+    },
+  );
 
   it('keeps a non-decisive coverage outside a Given step on the rule under test', () => {
-    const neverIdentified = coveredBy(new Error('Not consistent within 4000 ms: waited for consumer c1 to be IDENTIFIED'), 'transition.consumer-identified');
-    expect((attributeToRule(neverIdentified, 'transition.consumer-identified') as Error).message).toMatch(/^Broken rule transition\.consumer-identified /);
+    const neverIdentified = coveredBy(
+      new Error('Not consistent within 4000 ms: waited for consumer c1 to be IDENTIFIED'),
+      'transition.consumer-identified',
+    );
+    expect((attributeToRule(neverIdentified, 'transition.consumer-identified') as Error).message).toMatch(
+      /^Broken rule transition\.consumer-identified /,
+    );
   });
 
   it('reports a 403, answered or awaited, as not permitted, in any step, naming what the operation needs', async () => {
@@ -70,23 +114,41 @@ describe('attributeToRule', () => {
     expect(attributeToRule(answered, 'person.find-by-legal-id')).toBe(answered);
     expect(answered).toBeInstanceOf(NotPermittedError);
     expect(answered.message).toBe(
-      'Not permitted: the find (op4: POST /consumer-intelligence/v3/markets/SE/persons/_find) answered 403, authenticated but not authorized (it said: {"message":"no onboarding permission for SE"}); ' +
-        'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and the client\'s permissions.',
+      'Not permitted: the find (op4: POST /consumer-intelligence/v3/markets/SE/persons/_find) answered 403, ' +
+        'authenticated but not authorized (it said: {"message":"no onboarding permission for SE"}); ' +
+        'finding persons needs the client\'s permission for the market ("onboarding"): check CONTRACT_MARKET and ' +
+        "the client's permissions.",
     );
-    const awaited = Object.assign(new Error('Gave up waiting'), { name: 'WaitRejectedError', what: 'person g1 to be found', response: forbidden });
+    const awaited = Object.assign(new Error('Gave up waiting'), {
+      name: 'WaitRejectedError',
+      what: 'person g1 to be found',
+      response: forbidden,
+    });
     const blamed = attributeToRule(awaited, 'transition.delete') as Error;
     expect(blamed).toBeInstanceOf(NotPermittedError);
     expect(blamed.message).toMatch(/^Not permitted: waiting for person g1 to be found \(op4: .*\) answered 403/);
-    const screening = notPermitted(answer(403, '', 'op8', '/aml-real-time-screening/v2/api/aml/kyc/person/screening'), 'the screening');
-    expect(screening.message).toMatch(/no body\); screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE/);
+    const screening = notPermitted(
+      answer(403, '', 'op8', '/aml-real-time-screening/v2/api/aml/kyc/person/screening'),
+      'the screening',
+    );
+    expect(screening.message).toMatch(
+      /no body\); screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE/,
+    );
   });
 
   it('reports an operation served elsewhere with its path setting, never as a rule', () => {
-    const error = operationNotFound('op3', answer(404, '{"error":"no route"}', 'op3', '/consumer-intelligence/v3/markets/SE/persons/g1'), 'operation 4 finds the person by its legal id 199001011234');
+    const error = operationNotFound(
+      'op3',
+      answer(404, '{"error":"no route"}', 'op3', '/consumer-intelligence/v3/markets/SE/persons/g1'),
+      'operation 4 finds the person by its legal id 199001011234',
+    );
     expect(attributeToRule(error, 'transition.merge')).toBe(error);
     expect(error.message).toBe(
-      'Operation not found: op3 (POST /consumer-intelligence/v3/markets/SE/persons/g1) answered 404 (it said: {"error":"no route"}) while operation 4 finds the person by its legal id 199001011234: ' +
-        'the target serves it at another path, or refuses this client access to it. Check CONTRACT_PERSON_PATH (the documented path is /consumer-intelligence/v3/markets/{market}/persons/{gedi}; README "Operation paths" lists the vendor\'s alternatives).',
+      'Operation not found: op3 (POST /consumer-intelligence/v3/markets/SE/persons/g1) answered 404 (it said: ' +
+        '{"error":"no route"}) while operation 4 finds the person by its legal id 199001011234: ' +
+        'the target serves it at another path, or refuses this client access to it. Check CONTRACT_PERSON_PATH ' +
+        '(the documented path is /consumer-intelligence/v3/markets/{market}/persons/{gedi}; README "Operation ' +
+        'paths" lists the vendor\'s alternatives).',
     );
   });
 });
@@ -94,7 +156,9 @@ describe('attributeToRule', () => {
 describe('refusalQuote', () => {
   it('quotes the answer as sent, whatever its layout, redacted and cut short', () => {
     registerSecret('refusal-secret-42');
-    expect(refusalQuote({ text: '{"detail":"token refusal-secret-42 is not valid"}' })).toBe('it said: {"detail":"token [REDACTED] is not valid"}');
+    expect(refusalQuote({ text: '{"detail":"token refusal-secret-42 is not valid"}' })).toBe(
+      'it said: {"detail":"token [REDACTED] is not valid"}',
+    );
     expect(refusalQuote({ text: '' })).toBe('no body');
     expect(refusalQuote({ text: 'x'.repeat(400) })).toBe(`it said: ${'x'.repeat(300)}…`);
   });

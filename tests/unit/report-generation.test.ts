@@ -2,12 +2,28 @@
 // in a scratch project that links this project's allurerc.mjs, docs and node_modules, so the real
 // configuration and the pinned Allure CLI are what is tested.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { evaluateGate } from '../../support/evidence/gate.js';
-import { allureCli, classifyResults, formatSummary, generateReport, loadAllureConfig, readResults } from '../../support/evidence/report-generation.js';
+import {
+  allureCli,
+  classifyResults,
+  formatSummary,
+  generateReport,
+  loadAllureConfig,
+  readResults,
+} from '../../support/evidence/report-generation.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let project: string;
@@ -34,7 +50,9 @@ function writeResults(dir: string, specs: Spec[]): void {
         status: spec.status,
         statusDetails: { message: spec.message, trace: spec.trace },
         stage: 'finished',
-        steps: [{ name: 'Given a person', status: 'passed', stage: 'finished', steps: [], attachments: [], parameters: [] }],
+        steps: [
+          { name: 'Given a person', status: 'passed', stage: 'finished', steps: [], attachments: [], parameters: [] },
+        ],
         attachments: [],
         parameters: [],
         labels: [
@@ -59,13 +77,15 @@ const brokenPromise: Spec = {
   name: 'deletes the person with that id',
   status: 'failed',
   story: 'transition.delete',
-  message: 'Broken rule transition.delete (States and transitions: "…"): the person is still found: expected 200 to be 404',
+  message:
+    'Broken rule transition.delete (States and transitions: "…"): the person is still found: expected 200 to be 404',
   trace: 'AssertionError: Broken rule transition.delete …\n    at specs/persons/delete.spec.ts:20:5',
 };
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'report-test-'));
-  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json', 'schemas']) symlinkSync(join(root, entry), join(project, entry));
+  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json', 'schemas'])
+    symlinkSync(join(root, entry), join(project, entry));
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -76,22 +96,74 @@ describe('failure taxonomy', () => {
       ...green.slice(0, 1),
       brokenPromise,
       // rule(id).test prefixes the message, but a timeout stays a timeout.
-      { name: 'becomes available', status: 'broken', message: 'Broken rule person.eventually-available (…): not available', trace: 'NotConsistentError: person not available after 30000 ms' },
-      { name: 'answers at all', status: 'broken', message: 'h did not answer (refused)', trace: 'TargetUnavailableError: h did not answer' },
-      { name: 'token unreachable', status: 'broken', message: 'Token service unreachable: …', trace: 'TokenError: Token service unreachable: …' },
-      { name: 'token unavailable', status: 'broken', message: 'Token service unavailable (target unavailable): h still answered 503 …', trace: 'TokenError: Token service unavailable …' },
+      {
+        name: 'becomes available',
+        status: 'broken',
+        message: 'Broken rule person.eventually-available (…): not available',
+        trace: 'NotConsistentError: person not available after 30000 ms',
+      },
+      {
+        name: 'answers at all',
+        status: 'broken',
+        message: 'h did not answer (refused)',
+        trace: 'TargetUnavailableError: h did not answer',
+      },
+      {
+        name: 'token unreachable',
+        status: 'broken',
+        message: 'Token service unreachable: …',
+        trace: 'TokenError: Token service unreachable: …',
+      },
+      {
+        name: 'token unavailable',
+        status: 'broken',
+        message: 'Token service unavailable (target unavailable): h still answered 503 …',
+        trace: 'TokenError: Token service unavailable …',
+      },
       // A throttled request is never a broken rule, inside a rule's test or in the token request.
-      { name: 'read throttled', status: 'broken', message: 'Target throttled: h still answered 429 to GET /p …', trace: 'TargetThrottledError: Target throttled: h still answered 429 …' },
-      { name: 'token throttled', status: 'broken', message: 'Target throttled: h still answered 503 to POST /sandbox/v1/token.oauth2 …', trace: 'TargetThrottledError: Target throttled: …' },
-      { name: 'test outpaced', status: 'broken', message: "Target throttled: the test's 120.0 s ran out while …", trace: "TestOutpacedError: Target throttled: the test's 120.0 s ran out …" },
-      { name: 'token rejected', status: 'broken', message: 'Token request rejected by u (status 401)', trace: 'TokenError: Token request rejected' },
+      {
+        name: 'read throttled',
+        status: 'broken',
+        message: 'Target throttled: h still answered 429 to GET /p …',
+        trace: 'TargetThrottledError: Target throttled: h still answered 429 …',
+      },
+      {
+        name: 'token throttled',
+        status: 'broken',
+        message: 'Target throttled: h still answered 503 to POST /sandbox/v1/token.oauth2 …',
+        trace: 'TargetThrottledError: Target throttled: …',
+      },
+      {
+        name: 'test outpaced',
+        status: 'broken',
+        message: "Target throttled: the test's 120.0 s ran out while …",
+        trace: "TestOutpacedError: Target throttled: the test's 120.0 s ran out …",
+      },
+      {
+        name: 'token rejected',
+        status: 'broken',
+        message: 'Token request rejected by u (status 401)',
+        trace: 'TokenError: Token request rejected',
+      },
       // A token answer without access_token breaks the documented token response: not a setting to fix.
-      { name: 'token malformed', status: 'broken', message: 'Broken rule auth.token-issued (Authentication: "…"): answered 200 without a string access_token', trace: 'TokenError: Broken rule auth.token-issued …' },
-      { name: 'plain failure', status: 'failed', message: 'expected 1 to be 2', trace: 'AssertionError: expected 1 to be 2' },
+      {
+        name: 'token malformed',
+        status: 'broken',
+        message: 'Broken rule auth.token-issued (Authentication: "…"): answered 200 without a string access_token',
+        trace: 'TokenError: Broken rule auth.token-issued …',
+      },
+      {
+        name: 'plain failure',
+        status: 'failed',
+        message: 'expected 1 to be 2',
+        trace: 'AssertionError: expected 1 to be 2',
+      },
     ]);
     const { categories } = await loadAllureConfig(project);
     const summary = classifyResults(readResults([dir]), categories);
-    const counts = Object.fromEntries(summary.byCategory.map(({ name, tests }) => [name, tests.map((t) => t.name).sort()]));
+    const counts = Object.fromEntries(
+      summary.byCategory.map(({ name, tests }) => [name, tests.map((t) => t.name).sort()]),
+    );
     expect(counts).toMatchObject({
       'Contract broken': ['deletes the person with that id', 'token malformed'],
       'Not consistent within the deadline': ['becomes available'],
@@ -131,7 +203,15 @@ describe('release gate', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
 
   test('fails a run its target throttled, as one whose target was unavailable', async () => {
     const dir = join(project, 'throttled');
-    writeResults(dir, [...green, { name: 'read throttled', status: 'broken', message: 'Target throttled: h still answered 429 …', trace: 'TargetThrottledError: Target throttled: …' }]);
+    writeResults(dir, [
+      ...green,
+      {
+        name: 'read throttled',
+        status: 'broken',
+        message: 'Target throttled: h still answered 429 …',
+        trace: 'TargetThrottledError: Target throttled: …',
+      },
+    ]);
     const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], rules: { minTestsCount: 3 } });
     expect(verdict.passed).toBe(false);
     expect(verdict.summary.byCategory.find((entry) => entry.name === 'Target throttled')?.tests).toHaveLength(1);
@@ -145,7 +225,12 @@ describe('release gate', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
     const knownIssuesPath = join(project, 'known-issues.json');
     await allureCli(['known-issue', dir, '--output', knownIssuesPath], project);
     expect(JSON.parse(readFileSync(knownIssuesPath, 'utf8'))).toHaveLength(1);
-    const verdict = await evaluateGate({ cwd: project, resultsDirs: [dir], knownIssuesPath, rules: { minTestsCount: 3 } });
+    const verdict = await evaluateGate({
+      cwd: project,
+      resultsDirs: [dir],
+      knownIssuesPath,
+      rules: { minTestsCount: 3 },
+    });
     expect(verdict.passed).toBe(true);
   });
 
@@ -163,25 +248,37 @@ describe('release gate', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
 });
 
 describe('report', { timeout: ALLURE_CLI_TIMEOUT_MS }, () => {
-  test('writes a multi-file and a single-file report with environment, categories, the observed contract and one history entry', async () => {
-    const results = join(project, 'reports', 'allure-results');
-    writeResults(results, [...green, brokenPromise]);
-    const history = join(project, 'reports', 'history', 'history.jsonl');
+  test(
+    'writes a multi-file and a single-file report with environment, categories, the observed contract and one ' +
+      'history entry',
+    async () => {
+      const results = join(project, 'reports', 'allure-results');
+      writeResults(results, [...green, brokenPromise]);
+      const history = join(project, 'reports', 'history', 'history.jsonl');
 
-    const report = await generateReport({ cwd: project, environment: { seed: '42' } });
-    expect(existsSync(report.multiFile) && existsSync(report.singleFile)).toBe(true);
-    expect(report.summary).toMatchObject({ total: 4, notPassed: 1 });
-    const widgets = join(project, 'reports', 'allure-report', 'awesome', 'widgets');
-    const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as { name: string; values: string[] }[];
-    expect(environment).toEqual(expect.arrayContaining([{ name: 'seed', values: ['42'] }, { name: 'target', values: ['embedded simulator'] }]));
-    expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
-    expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('observed-contract.md');
-    expect(existsSync(join(project, 'reports', 'observed', 'openapi.json'))).toBe(true);
-    expect(readdirSync(join(project, 'reports', 'history', 'observed'))).toHaveLength(1);
-    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+      const report = await generateReport({ cwd: project, environment: { seed: '42' } });
+      expect(existsSync(report.multiFile) && existsSync(report.singleFile)).toBe(true);
+      expect(report.summary).toMatchObject({ total: 4, notPassed: 1 });
+      const widgets = join(project, 'reports', 'allure-report', 'awesome', 'widgets');
+      const environment = JSON.parse(readFileSync(join(widgets, 'allure_environment.json'), 'utf8')) as {
+        name: string;
+        values: string[];
+      }[];
+      expect(environment).toEqual(
+        expect.arrayContaining([
+          { name: 'seed', values: ['42'] },
+          { name: 'target', values: ['embedded simulator'] },
+        ]),
+      );
+      expect(readFileSync(join(widgets, 'categories.json'), 'utf8')).toContain('Contract broken');
+      expect(readFileSync(join(widgets, 'globals.json'), 'utf8')).toContain('observed-contract.md');
+      expect(existsSync(join(project, 'reports', 'observed', 'openapi.json'))).toBe(true);
+      expect(readdirSync(join(project, 'reports', 'history', 'observed'))).toHaveLength(1);
+      expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
 
-    // The gate reads the same results without adding a second history entry for this run.
-    await evaluateGate({ cwd: project, rules: { minTestsCount: 1 } });
-    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
-  });
+      // The gate reads the same results without adding a second history entry for this run.
+      await evaluateGate({ cwd: project, rules: { minTestsCount: 1 } });
+      expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(1);
+    },
+  );
 });

@@ -33,42 +33,59 @@ describe('report wrappers', () => {
       const data = message.data as { name?: string };
       return message.type === 'step_start' || message.type === 'step_metadata' ? [data.name] : [];
     });
-    expect(names).toEqual(['Given a person', 'When the client PUTs it', 'Then it is found', 'Then it is found (after 2 attempts)']);
-  });
-
-  it('keeps the steps of concurrent work apart: each arrives whole, nested where it ran, even when one fails', async () => {
-    const slow = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await Given('two waits at once', () =>
-      Promise.allSettled([
-        step('Wait A', async () => {
-          await slow(5);
-          await attachJson('a', { n: 1 });
-          await step('attempt A1', async () => slow(10));
-        }),
-        step('Wait B', async () => {
-          await attachJson('b', { n: 2 });
-          await slow(2);
-          throw new Error('B gave up');
-        }),
-      ]),
-    );
-
-    const trail = runtime.messages().map((message) => {
-      const data = message.data as { name?: string; status?: string };
-      return `${message.type}:${data.name ?? data.status ?? ''}`;
-    });
-    expect(trail).toEqual([
-      'step_start:Given two waits at once',
-      'step_start:Wait B', 'attachment_content:b', 'step_stop:broken',
-      'step_start:Wait A', 'attachment_content:a', 'step_start:attempt A1', 'step_stop:passed', 'step_stop:passed',
-      'step_stop:passed',
+    expect(names).toEqual([
+      'Given a person',
+      'When the client PUTs it',
+      'Then it is found',
+      'Then it is found (after 2 attempts)',
     ]);
   });
+
+  it(
+    'keeps the steps of concurrent work apart: ' + 'each arrives whole, nested where it ran, even when one fails',
+    async () => {
+      const slow = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await Given('two waits at once', () =>
+        Promise.allSettled([
+          step('Wait A', async () => {
+            await slow(5);
+            await attachJson('a', { n: 1 });
+            await step('attempt A1', async () => slow(10));
+          }),
+          step('Wait B', async () => {
+            await attachJson('b', { n: 2 });
+            await slow(2);
+            throw new Error('B gave up');
+          }),
+        ]),
+      );
+
+      const trail = runtime.messages().map((message) => {
+        const data = message.data as { name?: string; status?: string };
+        return `${message.type}:${data.name ?? data.status ?? ''}`;
+      });
+      expect(trail).toEqual([
+        'step_start:Given two waits at once',
+        'step_start:Wait B',
+        'attachment_content:b',
+        'step_stop:broken',
+        'step_start:Wait A',
+        'attachment_content:a',
+        'step_start:attempt A1',
+        'step_stop:passed',
+        'step_stop:passed',
+        'step_stop:passed',
+      ]);
+    },
+  );
 
   it('redacts registered secrets and token fields before anything reaches Allure', async () => {
     registerSecret('canary-secret-0123456789');
     await step('login with canary-secret-0123456789', async () => undefined);
-    await attachJson('exchange', { headers: { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' }, body: { access_token: 'tok-98765432109876543210' } });
+    await attachJson('exchange', {
+      headers: { authorization: 'Bearer abcdefghijklmnopqrstuvwxyz' },
+      body: { access_token: 'tok-98765432109876543210' },
+    });
 
     const text = sent(runtime);
     expect(text).not.toContain('canary-secret-0123456789');
@@ -80,21 +97,55 @@ describe('report wrappers', () => {
   it('attaches every published exchange, named by purpose, method, path, status and attempt', () => {
     const stop = attachExchanges();
     publishExchange({
-      method: 'PUT', url: 'http://sandbox.test/consumer-intelligence/sandbox/v1/persons', status: 200, durationMs: 3, pacedMs: 0, attempt: 1,
-      requestHeaders: { authorization: 'Bearer [REDACTED]' }, responseHeaders: {}, responseBody: { gedi: 'g-1' }, purpose: 'Create person',
+      method: 'PUT',
+      url: 'http://sandbox.test/consumer-intelligence/sandbox/v1/persons',
+      status: 200,
+      durationMs: 3,
+      pacedMs: 0,
+      attempt: 1,
+      requestHeaders: { authorization: 'Bearer [REDACTED]' },
+      responseHeaders: {},
+      responseBody: { gedi: 'g-1' },
+      purpose: 'Create person',
     });
     stop();
-    publishExchange({ method: 'GET', url: 'http://sandbox.test/after', status: 200, durationMs: 1, pacedMs: 0, attempt: 1, requestHeaders: {}, responseHeaders: {} });
+    publishExchange({
+      method: 'GET',
+      url: 'http://sandbox.test/after',
+      status: 200,
+      durationMs: 1,
+      pacedMs: 0,
+      attempt: 1,
+      requestHeaders: {},
+      responseHeaders: {},
+    });
 
-    const attachments = runtime.messages().filter((message) => message.type === 'attachment_content').map((message) => (message.data as { name: string }).name);
+    const attachments = runtime
+      .messages()
+      .filter((message) => message.type === 'attachment_content')
+      .map((message) => (message.data as { name: string }).name);
     expect(attachments).toEqual(['Create person: PUT /consumer-intelligence/sandbox/v1/persons → 200 (attempt 1)']);
   });
 
   it('labels a test with epic, feature, story, severity and a link', async () => {
-    await labels({ epic: 'Authentication', feature: 'Token request', story: 'auth.token-issued', severity: 'blocker', links: [{ url: 'docs#authentication', name: 'doc' }] });
+    await labels({
+      epic: 'Authentication',
+      feature: 'Token request',
+      story: 'auth.token-issued',
+      severity: 'blocker',
+      links: [{ url: 'docs#authentication', name: 'doc' }],
+    });
 
     const text = sent(runtime);
-    for (const expected of ['"epic"', 'Authentication', 'Token request', 'auth.token-issued', 'blocker', 'docs#authentication']) expect(text).toContain(expected);
+    for (const expected of [
+      '"epic"',
+      'Authentication',
+      'Token request',
+      'auth.token-issued',
+      'blocker',
+      'docs#authentication',
+    ])
+      expect(text).toContain(expected);
   });
 });
 

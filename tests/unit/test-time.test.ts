@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { publishExchange, type HttpExchange } from '../../support/transport/exchanges.js';
 import { attributeToRule } from '../../support/evidence/failures.js';
 import { countTestSpending, spendTestTime, TestOutpacedError } from '../../support/evidence/test-time.js';
+import { joinedPattern } from '../patterns.js';
 
 const exchange = (pacedMs: number, status = 200, responseHeaders: Record<string, string> = {}): HttpExchange => ({
   method: 'GET',
@@ -21,27 +22,36 @@ describe('spendTestTime', () => {
   let stop: (() => void) | undefined;
   afterEach(() => stop?.());
 
-  it("fails a test, before vitest would, when the run's requests waited for the pace longer than they took to be answered", async () => {
-    stop = countTestSpending();
-    // vitest's timeout 1.3 s after the start: the test fails at 0.3 s.
-    const [error] = await Promise.all([
-      spendTestTime(Date.now(), 1_300, async () => {
-        publishExchange(exchange(500));
-        publishExchange(exchange(300, 429, { 'retry-after': '1' }));
-        await sleep(5_000);
-      }).catch((failure: unknown) => failure),
-      // Another test's list read, which the first may be waiting for as well.
-      spendTestTime(Date.now(), 60_000, async () => publishExchange(exchange(900))),
-    ]);
-    expect(error).toBeInstanceOf(TestOutpacedError);
-    expect((error as TestOutpacedError).spent).toEqual({
-      own: { requests: 2, pacedMs: 800, answeringMs: 100, throttled: 1 },
-      whileItRan: { requests: 3, pacedMs: 1_700, answeringMs: 150, throttled: 1 },
-    });
-    expect((error as Error).message).toMatch(/^Target throttled: the test's 1\.3 s ran out .*3 request\(s\) waited 1\.7 s in all .*its own 2 request\(s\) waited 0\.8 s.*CONTRACT_TEST_TIMEOUT_MS, now 1300/);
-    expect(attributeToRule(error, 'transition.delete')).toBe(error);
-    expect((error as Error).message).not.toMatch(/Broken rule/);
-  });
+  it(
+    "fails a test, before vitest would, when the run's requests waited for the pace longer than they took to be " +
+      'answered',
+    async () => {
+      stop = countTestSpending();
+      // vitest's timeout 1.3 s after the start: the test fails at 0.3 s.
+      const [error] = await Promise.all([
+        spendTestTime(Date.now(), 1_300, async () => {
+          publishExchange(exchange(500));
+          publishExchange(exchange(300, 429, { 'retry-after': '1' }));
+          await sleep(5_000);
+        }).catch((failure: unknown) => failure),
+        // Another test's list read, which the first may be waiting for as well.
+        spendTestTime(Date.now(), 60_000, async () => publishExchange(exchange(900))),
+      ]);
+      expect(error).toBeInstanceOf(TestOutpacedError);
+      expect((error as TestOutpacedError).spent).toEqual({
+        own: { requests: 2, pacedMs: 800, answeringMs: 100, throttled: 1 },
+        whileItRan: { requests: 3, pacedMs: 1_700, answeringMs: 150, throttled: 1 },
+      });
+      expect((error as Error).message).toMatch(
+        joinedPattern(
+          /^Target throttled: the test's 1\.3 s ran out .*3 request\(s\) waited 1\.7 s in all .*its own 2 /,
+          /request\(s\) waited 0\.8 s.*CONTRACT_TEST_TIMEOUT_MS, now 1300/,
+        ),
+      );
+      expect(attributeToRule(error, 'transition.delete')).toBe(error);
+      expect((error as Error).message).not.toMatch(/Broken rule/);
+    },
+  );
 
   it('leaves to vitest a test whose own requests never waited, however long others did', async () => {
     stop = countTestSpending();

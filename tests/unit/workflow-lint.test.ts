@@ -15,7 +15,9 @@ import { parse } from 'yaml';
 const root = resolve(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 const validatorBin = join(dirname(require.resolve('@action-validator/cli/package.json')), 'cli.mjs');
-const workflows = readdirSync(join(root, '.github/workflows')).filter((name) => name.endsWith('.yml')).map((name) => join(root, '.github/workflows', name));
+const workflows = readdirSync(join(root, '.github/workflows'))
+  .filter((name) => name.endsWith('.yml'))
+  .map((name) => join(root, '.github/workflows', name));
 const brokenFixture = join(root, 'tests/fixtures/workflows/broken.yml');
 
 function validatorFindings(file: string): string {
@@ -30,20 +32,30 @@ interface RunBlock {
 }
 
 function runBlocks(file: string): RunBlock[] {
-  const workflow = parse(readFileSync(file, 'utf8')) as { jobs: Record<string, { steps?: { name?: string; run?: string }[] }> };
+  const workflow = parse(readFileSync(file, 'utf8')) as {
+    jobs: Record<string, { steps?: { name?: string; run?: string }[] }>;
+  };
   return Object.entries(workflow.jobs).flatMap(([job, { steps = [] }]) =>
-    steps.flatMap((step, index) => (step.run ? [{ job, step: step.name ?? `step ${index + 1}`, script: step.run }] : [])),
+    steps.flatMap((step, index) =>
+      step.run ? [{ job, step: step.name ?? `step ${index + 1}`, script: step.run }] : [],
+    ),
   );
 }
 
 const shellcheck = spawnSync('shellcheck', ['--version']).status === 0;
 const withoutShellcheck = shellcheck ? '' : ' (skipped: shellcheck is not installed; .ci/run installs it)';
 
-/** shellcheck's findings for one run: block; GitHub expressions become plain words first, as the runner substitutes them before bash runs. */
+/**
+ * shellcheck's findings for one run: block; GitHub expressions become plain words first, as the runner substitutes them
+ * before bash runs.
+ */
 function shellFindings(block: RunBlock): string {
   const dir = mkdtempSync(join(tmpdir(), 'run-block-'));
   const file = join(dir, 'run.sh');
-  writeFileSync(file, `#!/usr/bin/env bash\nset -e\n${block.script.replace(/\$\{\{[^}]*\}\}/g, 'GITHUB_EXPRESSION')}\n`);
+  writeFileSync(
+    file,
+    `#!/usr/bin/env bash\nset -e\n${block.script.replace(/\$\{\{[^}]*\}\}/g, 'GITHUB_EXPRESSION')}\n`,
+  );
   try {
     execFileSync('shellcheck', ['--shell=bash', '--severity=style', file], { encoding: 'utf8' });
     return '';
@@ -57,12 +69,13 @@ describe('the workflows, checked for real', () => {
     expect(validatorFindings(file)).toBe('');
   });
 
-  it.skipIf(!shellcheck).each(workflows.flatMap((file) => runBlocks(file).map((block) => ({ file: file.slice(root.length + 1), ...block }))))(
-    `shellcheck finds nothing in $file, job $job, "$step"${withoutShellcheck}`,
-    (block) => {
-      expect(shellFindings(block)).toBe('');
-    },
-  );
+  it
+    .skipIf(!shellcheck)
+    .each(
+      workflows.flatMap((file) => runBlocks(file).map((block) => ({ file: file.slice(root.length + 1), ...block }))),
+    )(`shellcheck finds nothing in $file, job $job, "$step"${withoutShellcheck}`, (block) => {
+    expect(shellFindings(block)).toBe('');
+  });
 
   it('reports an unknown key of a broken workflow to the validator', () => {
     expect(validatorFindings(brokenFixture)).not.toBe('');

@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 
 const root = resolve(import.meta.dirname, '../..');
 const workflowsDir = join(root, '.github', 'workflows');
-const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
 
 interface Step {
   run?: string;
@@ -24,7 +25,10 @@ const workflows = readdirSync(workflowsDir)
   .map((name) => ({ name, workflow: parse(readFileSync(join(workflowsDir, name), 'utf8')) as Workflow }));
 
 const steps = (workflow: Workflow): Step[] => Object.values(workflow.jobs).flatMap((job) => job.steps);
-const runs = (workflow: Workflow): string => steps(workflow).map((step) => step.run ?? '').join('\n');
+const runs = (workflow: Workflow): string =>
+  steps(workflow)
+    .map((step) => step.run ?? '')
+    .join('\n');
 
 describe('workflows', () => {
   test('the nightly and the release gate exist', () => {
@@ -51,27 +55,51 @@ describe('workflows', () => {
     const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow;
     expect(nightly.on.schedule).toBeInstanceOf(Array);
     const uses = steps(nightly).map((step) => step.uses ?? '');
-    expect(uses).toEqual(expect.arrayContaining([expect.stringMatching(/^actions\/cache\/restore@/), expect.stringMatching(/^actions\/cache\/save@/)]));
+    expect(uses).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^actions\/cache\/restore@/),
+        expect.stringMatching(/^actions\/cache\/save@/),
+      ]),
+    );
     for (const action of ['actions/cache/restore@', 'actions/cache/save@']) {
       const paths = String(steps(nightly).find((step) => step.uses?.startsWith(action))?.with?.path).split('\n');
       expect(paths).toEqual(expect.arrayContaining(['reports/history', 'reports/ledger']));
     }
     const text = runs(nightly);
     expect(text).toContain('npm run contract');
-    expect(text.indexOf('npm run sweep'), 'the sweep runs before the contract run').toBeLessThan(text.indexOf('npm run contract'));
+    expect(text.indexOf('npm run sweep'), 'the sweep runs before the contract run').toBeLessThan(
+      text.indexOf('npm run contract'),
+    );
     expect(text.indexOf('npm run sweep')).toBeGreaterThanOrEqual(0);
   });
 
-  test('the release gate can be called from a client pipeline: typed inputs, the CONTRACT_* secrets, and the verdict as outputs', () => {
-    const gate = workflows.find(({ name }) => name === 'release-gate.yml')!.workflow as unknown as {
-      on: { workflow_call: { inputs: Record<string, { type: string }>; secrets: Record<string, unknown>; outputs: Record<string, unknown> } };
-    };
-    const call = gate.on.workflow_call;
-    expect(Object.keys(call.inputs)).toEqual(expect.arrayContaining(['target', 'market', 'shards', 'suite-ref']));
-    expect(call.inputs.shards?.type).toBe('number');
-    expect(Object.keys(call.secrets)).toEqual(expect.arrayContaining(['CONTRACT_BASE_URL', 'CONTRACT_CLIENT_ID', 'CONTRACT_CLIENT_SECRET', 'CONTRACT_SCREENING_PROVIDER']));
-    expect(Object.keys(call.outputs)).toEqual(['verdict', 'broken-rules', 'report-artifact']);
-  });
+  test(
+    'the release gate can be called from a client pipeline: typed inputs, the CONTRACT_* secrets, and the verdict ' +
+      'as outputs',
+    () => {
+      const gate = workflows.find(({ name }) => name === 'release-gate.yml')!.workflow as unknown as {
+        on: {
+          workflow_call: {
+            inputs: Record<string, { type: string }>;
+            secrets: Record<string, unknown>;
+            outputs: Record<string, unknown>;
+          };
+        };
+      };
+      const call = gate.on.workflow_call;
+      expect(Object.keys(call.inputs)).toEqual(expect.arrayContaining(['target', 'market', 'shards', 'suite-ref']));
+      expect(call.inputs.shards?.type).toBe('number');
+      expect(Object.keys(call.secrets)).toEqual(
+        expect.arrayContaining([
+          'CONTRACT_BASE_URL',
+          'CONTRACT_CLIENT_ID',
+          'CONTRACT_CLIENT_SECRET',
+          'CONTRACT_SCREENING_PROVIDER',
+        ]),
+      );
+      expect(Object.keys(call.outputs)).toEqual(['verdict', 'broken-rules', 'report-artifact']);
+    },
+  );
 
   test('the nightly opens, updates or closes one contract-nightly issue, with issues: write only in that job', () => {
     const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow as unknown as {
@@ -82,7 +110,13 @@ describe('workflows', () => {
     const speaking = Object.values(nightly.jobs).filter((job) => job.permissions?.issues === 'write');
     expect(speaking).toHaveLength(1);
     const script = speaking[0]!.steps.map((step) => step.run ?? '').join('\n');
-    for (const command of ['gh issue list --label contract-nightly', 'gh issue create', 'gh issue comment', 'gh issue close']) expect(script).toContain(command);
+    for (const command of [
+      'gh issue list --label contract-nightly',
+      'gh issue create',
+      'gh issue comment',
+      'gh issue close',
+    ])
+      expect(script).toContain(command);
   });
 
   test('the release gate shards the specs, merges the shards and runs the gate on the merge', () => {

@@ -56,7 +56,12 @@ export function readObservationLines(dir: string): ObservationLine[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((name) => name.endsWith('.observations.jsonl'))
-    .flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as ObservationLine));
+    .flatMap((name) =>
+      readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as ObservationLine),
+    );
 }
 
 /** Items by key, in the order each key was first seen. */
@@ -77,13 +82,20 @@ function percentile(sorted: number[], share: number): number {
 
 export function timingOf(values: number[]): Timing {
   const sorted = [...values].sort((a, b) => a - b);
-  return { n: sorted.length, p50Ms: Math.round(percentile(sorted, 0.5)), p95Ms: Math.round(percentile(sorted, 0.95)), maxMs: Math.round(sorted.at(-1)!) };
+  return {
+    n: sorted.length,
+    p50Ms: Math.round(percentile(sorted, 0.5)),
+    p95Ms: Math.round(percentile(sorted, 0.95)),
+    maxMs: Math.round(sorted.at(-1)!),
+  };
 }
 
 function statusObservation(lines: ExchangeLine[]): StatusObservation {
   const bodies = lines.filter((line) => line.body !== undefined).map((line) => line.body);
   const headers: Record<string, string[]> = {};
-  for (const line of lines) for (const [name, value] of Object.entries(line.headers)) headers[name] = [...new Set([...(headers[name] ?? []), value])].slice(0, 5);
+  for (const line of lines)
+    for (const [name, value] of Object.entries(line.headers))
+      headers[name] = [...new Set([...(headers[name] ?? []), value])].slice(0, 5);
   return {
     count: lines.length,
     headers,
@@ -95,11 +107,25 @@ function statusObservation(lines: ExchangeLine[]): StatusObservation {
 function observedCase(lines: ExchangeLine[]): ObservedCase {
   const [first] = lines;
   const byStatus = groupBy(lines, (line) => String(line.status ?? 'no answer'));
-  const accepted = lines.filter((line) => line.status !== null && line.status >= 200 && line.status < 300 && line.body !== undefined);
-  const documentedValues = Object.fromEntries(
-    DOCUMENTED_KEYS.map((key) => [key, pathsOf(accepted.map((line) => line.body), (name) => name === key)] as const).filter(([, paths]) => paths.length > 0),
+  const accepted = lines.filter(
+    (line) => line.status !== null && line.status >= 200 && line.status < 300 && line.body !== undefined,
   );
-  const states = pathsOf(accepted.map((line) => line.body), (_name, value) => value === 'IDENTIFIED');
+  const documentedValues = Object.fromEntries(
+    DOCUMENTED_KEYS.map(
+      (key) =>
+        [
+          key,
+          pathsOf(
+            accepted.map((line) => line.body),
+            (name) => name === key,
+          ),
+        ] as const,
+    ).filter(([, paths]) => paths.length > 0),
+  );
+  const states = pathsOf(
+    accepted.map((line) => line.body),
+    (_name, value) => value === 'IDENTIFIED',
+  );
   if (states.length > 0) documentedValues.IDENTIFIED = states;
   const pagings = accepted.map((line) => {
     const step = nextPage({ body: line.body, headers: line.headers });
@@ -112,7 +138,9 @@ function observedCase(lines: ExchangeLine[]): ObservedCase {
     method: first!.method,
     path: first!.path,
     samples: lines.length,
-    statuses: Object.fromEntries([...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, group]) => [status, statusObservation(group)])),
+    statuses: Object.fromEntries(
+      [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, group]) => [status, statusObservation(group)]),
+    ),
     documentedValues,
     ...(paging ? { paging } : {}),
   };
@@ -125,7 +153,8 @@ function earlyReadsOf(waits: WaitLine[]): EarlyReads {
 }
 
 /** Where a path names a person by gedi, the template does: one case per operation, not per person. */
-const templatePath = (path: string): string => path.replace(/\/persons\/(?!_find)[^/]+$/, '/persons/{gedi}').replace(/\/markets\/[^/]+\//, '/markets/{market}/');
+const templatePath = (path: string): string =>
+  path.replace(/\/persons\/(?!_find)[^/]+$/, '/persons/{gedi}').replace(/\/markets\/[^/]+\//, '/markets/{market}/');
 
 export function buildContract(lines: ObservationLine[]): ObservedContract {
   const exchanges = lines.filter((line): line is ExchangeLine => line.kind === 'exchange');
@@ -133,14 +162,24 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
     exchanges.map((line) => ({ ...line, path: templatePath(line.path) })),
     (line) => `${line.operation} ${line.purpose}`,
   );
-  const waitsByTransition = [...groupBy(lines.filter((line) => line.kind === 'wait'), (wait) => wait.transition)].sort(([a], [b]) => (a < b ? -1 : 1));
+  const waitsByTransition = [
+    ...groupBy(
+      lines.filter((line) => line.kind === 'wait'),
+      (wait) => wait.transition,
+    ),
+  ].sort(([a], [b]) => (a < b ? -1 : 1));
   const timings = waitsByTransition.flatMap(([transition, waits]) => {
     const delays = waits.flatMap((wait) => (wait.consistentAfterMs === undefined ? [] : [wait.consistentAfterMs]));
     return delays.length ? [[transition, timingOf(delays)] as const] : [];
   });
-  const tokens = exchanges.filter((line) => line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number');
+  const tokens = exchanges.filter(
+    (line) =>
+      line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number',
+  );
   return {
-    cases: [...groups.values()].map(observedCase).sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
+    cases: [...groups.values()]
+      .map(observedCase)
+      .sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
     tokenLifetimesS: [...new Set(tokens.map((line) => (line.body as { expires_in: number }).expires_in))],
     timings: Object.fromEntries(timings),
     earlyReads: Object.fromEntries(waitsByTransition.map(([transition, waits]) => [transition, earlyReadsOf(waits)])),

@@ -38,7 +38,10 @@ function components(schemasDir: string): Record<string, Json> {
         .filter(([key]) => key !== '$schema' && key !== '$id')
         .map(([key, inner]) => {
           if (key !== '$ref' || typeof inner !== 'string') return [key, rewrite(inner, id)];
-          return [key, inner.startsWith('#/') ? `#/components/schemas/${id}/${inner.slice(2)}` : `#/components/schemas/${inner}`];
+          return [
+            key,
+            inner.startsWith('#/') ? `#/components/schemas/${id}/${inner.slice(2)}` : `#/components/schemas/${inner}`,
+          ];
         }),
     );
   };
@@ -54,9 +57,13 @@ interface StatusSeen {
 }
 
 /** Header names as the target spelled them are lower-cased by the client; OpenAPI shows them conventionally. */
-const headerName = (name: string): string => name.replace(/(^|-)([a-z])/g, (_all, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
+const headerName = (name: string): string =>
+  name.replace(/(^|-)([a-z])/g, (_all, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
 
-/** Every status answered over all kinds of request of one operation: schemas merged, media types and headers as the target sent them. */
+/**
+ * Every status answered over all kinds of request of one operation: schemas merged, media types and headers as the
+ * target sent them.
+ */
 function responsesOf(cases: ObservedCase[]): Json {
   const statuses = new Map<string, StatusSeen>();
   for (const observed of cases) {
@@ -65,7 +72,9 @@ function responsesOf(cases: ObservedCase[]): Json {
       const known: StatusSeen = statuses.get(status) ?? { description: [], media: new Set(), headers: new Map() };
       known.description.push(`${observed.purpose}: ${seen.count} time(s)`);
       for (const value of seen.headers['content-type'] ?? []) known.media.add(value.split(';')[0]!.trim());
-      for (const [name, values] of Object.entries(seen.headers)) if (name !== 'content-type') values.forEach((value) => known.headers.set(name, (known.headers.get(name) ?? new Set()).add(value)));
+      for (const [name, values] of Object.entries(seen.headers))
+        if (name !== 'content-type')
+          values.forEach((value) => known.headers.set(name, (known.headers.get(name) ?? new Set()).add(value)));
       for (const name of seen.requestIdHeaders) known.headers.set(name, known.headers.get(name) ?? new Set());
       if (seen.schema) known.schema = known.schema ? mergeSchemas(known.schema, seen.schema) : seen.schema;
       known.example ??= seen.example;
@@ -74,37 +83,68 @@ function responsesOf(cases: ObservedCase[]): Json {
   }
   if (statuses.size === 0) return { default: { description: 'Not observed in this run.' } };
   return Object.fromEntries(
-    [...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([status, { description, media, headers, schema, example }]) => [
-      status,
-      {
-        description: `Observed: ${description.join('; ')}.`,
-        ...(headers.size
-          ? { headers: Object.fromEntries([...headers].map(([name, values]) => [headerName(name), { description: values.size ? `Observed: ${[...values].slice(0, 3).join(' | ')}` : 'Observed by name; its value differs per call.', schema: { type: 'string' } }])) }
-          : {}),
-        ...(schema
-          ? { content: Object.fromEntries([...(media.size ? media : ['application/json'])].map((type) => [type, { schema, ...(example === undefined ? {} : { example: redact(example) }) }])) }
-          : {}),
-      },
-    ]),
+    [...statuses]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([status, { description, media, headers, schema, example }]) => [
+        status,
+        {
+          description: `Observed: ${description.join('; ')}.`,
+          ...(headers.size
+            ? {
+                headers: Object.fromEntries(
+                  [...headers].map(([name, values]) => [
+                    headerName(name),
+                    {
+                      description: values.size
+                        ? `Observed: ${[...values].slice(0, 3).join(' | ')}`
+                        : 'Observed by name; its value differs per call.',
+                      schema: { type: 'string' },
+                    },
+                  ]),
+                ),
+              }
+            : {}),
+          ...(schema
+            ? {
+                content: Object.fromEntries(
+                  [...(media.size ? media : ['application/json'])].map((type) => [
+                    type,
+                    { schema, ...(example === undefined ? {} : { example: redact(example) }) },
+                  ]),
+                ),
+              }
+            : {}),
+        },
+      ]),
   );
 }
 
 /** Where each documented name was found in the accepted answers of an operation. */
 function documentedValuesOf(cases: ObservedCase[]): Record<string, string[]> {
   const found: Record<string, string[]> = {};
-  for (const observed of cases) for (const [name, paths] of Object.entries(observed.documentedValues)) found[name] = [...new Set([...(found[name] ?? []), ...paths])].sort();
+  for (const observed of cases)
+    for (const [name, paths] of Object.entries(observed.documentedValues))
+      found[name] = [...new Set([...(found[name] ?? []), ...paths])].sort();
   return found;
 }
 
 /** The OpenAPI 3.1 document of the API as this run observed it. */
-export function observedOpenApi(contract: ObservedContract, options: { schemasDir: string; paths: OperationPaths; title?: string }): Json {
+export function observedOpenApi(
+  contract: ObservedContract,
+  options: { schemasDir: string; paths: OperationPaths; title?: string },
+): Json {
   const paths: Record<string, Json> = {};
   for (const operation of catalogue.operations) {
     const path = operation.id === 'token' ? TOKEN_PATH : options.paths[pathSettingOf(operation.id)!.key];
     const method = operation.method.toLowerCase();
     const cases = contract.cases.filter((observed) => observed.operation === operation.id);
     const schema = REQUEST_SCHEMAS[operation.id];
-    const parameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     const documentedValues = documentedValuesOf(cases);
     paths[path] = {
       ...paths[path],
@@ -114,15 +154,32 @@ export function observedOpenApi(contract: ObservedContract, options: { schemasDi
         tags: [operation.epic],
         ...(parameters.length ? { parameters } : {}),
         ...(operation.id === 'token'
-          ? { security: [], requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/token-request' } } } } }
+          ? {
+              security: [],
+              requestBody: {
+                required: true,
+                content: {
+                  'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/token-request' } },
+                },
+              },
+            }
           : schema
-            ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } }
+            ? {
+                requestBody: {
+                  required: true,
+                  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+                },
+              }
             : {}),
         responses: responsesOf(cases),
-        'x-documented-rules': catalogue.rules.filter((rule) => rule.operations.includes(operation.id)).map((rule) => rule.id),
+        'x-documented-rules': catalogue.rules
+          .filter((rule) => rule.operations.includes(operation.id))
+          .map((rule) => rule.id),
         'x-observed-kinds-of-request': cases.map((observed) => observed.purpose),
         ...(Object.keys(documentedValues).length ? { 'x-documented-values': documentedValues } : {}),
-        ...(cases.some((observed) => observed.paging) ? { 'x-paging': [...new Set(cases.map((observed) => observed.paging).filter(Boolean))] } : {}),
+        ...(cases.some((observed) => observed.paging)
+          ? { 'x-paging': [...new Set(cases.map((observed) => observed.paging).filter(Boolean))] }
+          : {}),
       },
     };
   }
@@ -131,13 +188,18 @@ export function observedOpenApi(contract: ObservedContract, options: { schemasDi
     info: {
       title: options.title ?? 'Consumer intelligence and AML screening API, as observed',
       version: 'observed',
-      description: 'Written by the contract suite from what the target answered: every status, schema and example below was observed, not documented.',
+      description:
+        'Written by the contract suite from what the target answered: every status, schema and example below was ' +
+        'observed, not documented.',
     },
     paths,
     components: {
       schemas: components(options.schemasDir),
       securitySchemes: {
-        clientCredentials: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: { bci: 'the documented scope' } } } },
+        clientCredentials: {
+          type: 'oauth2',
+          flows: { clientCredentials: { tokenUrl: TOKEN_PATH, scopes: { bci: 'the documented scope' } } },
+        },
       },
     },
     security: [{ clientCredentials: ['bci'] }],

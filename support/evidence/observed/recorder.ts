@@ -9,7 +9,17 @@ import { onWait } from '../../readings/eventually.js';
 import { observeExchanges, type HttpExchange } from '../../transport/exchanges.js';
 
 /** Headers worth documenting; request-id headers are kept by name only (their values differ per call). */
-export const HEADERS_THAT_MATTER = ['location', 'retry-after', 'link', 'cache-control', 'content-type', 'www-authenticate', 'allow', 'deprecation', 'sunset'];
+export const HEADERS_THAT_MATTER = [
+  'location',
+  'retry-after',
+  'link',
+  'cache-control',
+  'content-type',
+  'www-authenticate',
+  'allow',
+  'deprecation',
+  'sunset',
+];
 const REQUEST_ID = /^(x-)?(request|correlation|trace|amzn-request)-?id$|^traceparent$/i;
 
 /** Bodies kept per operation, purpose and status in one worker: enough to infer a schema, few enough to stay small. */
@@ -44,12 +54,15 @@ export type ObservationLine = ExchangeLine | WaitLine;
 /** A sample of a body: lists cut to their first few items, so a page of 500 records costs five. */
 function sample(body: unknown): unknown {
   if (Array.isArray(body)) return body.slice(0, ITEMS_PER_LIST).map(sample);
-  if (body && typeof body === 'object') return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, sample(value)]));
+  if (body && typeof body === 'object')
+    return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, sample(value)]));
   return body;
 }
 
 export function exchangeLine(exchange: HttpExchange, keepBody: boolean): ExchangeLine {
-  const headers = Object.fromEntries(Object.entries(exchange.responseHeaders).filter(([name]) => HEADERS_THAT_MATTER.includes(name)));
+  const headers = Object.fromEntries(
+    Object.entries(exchange.responseHeaders).filter(([name]) => HEADERS_THAT_MATTER.includes(name)),
+  );
   return {
     kind: 'exchange',
     operation: exchange.operation ?? 'other',

@@ -26,7 +26,12 @@ export function inferSchema(samples: unknown[]): JsonSchema | undefined {
   const objects = samples.filter((sample): sample is Record<string, unknown> => kindOf(sample) === 'object');
   if (objects.length > 0) {
     const keys = [...new Set(objects.flatMap((object) => Object.keys(object)))];
-    schema.properties = Object.fromEntries(keys.map((key) => [key, inferSchema(objects.filter((object) => key in object).map((object) => object[key])) ?? {}]));
+    schema.properties = Object.fromEntries(
+      keys.map((key) => [
+        key,
+        inferSchema(objects.filter((object) => key in object).map((object) => object[key])) ?? {},
+      ]),
+    );
     const required = keys.filter((key) => objects.every((object) => key in object));
     if (required.length > 0) schema.required = required;
   }
@@ -35,7 +40,12 @@ export function inferSchema(samples: unknown[]): JsonSchema | undefined {
   if (arrays.length > 0 && items.length > 0) schema.items = inferSchema(items);
   const strings = samples.filter((sample): sample is string => typeof sample === 'string');
   const distinct = [...new Set(strings)];
-  if (types.length === 1 && strings.length > distinct.length && distinct.length <= MAX_ENUM && distinct.every((value) => value.length <= MAX_ENUM_LENGTH && /^[A-Za-z_ -]+$/.test(value))) {
+  if (
+    types.length === 1 &&
+    strings.length > distinct.length &&
+    distinct.length <= MAX_ENUM &&
+    distinct.every((value) => value.length <= MAX_ENUM_LENGTH && /^[A-Za-z_ -]+$/.test(value))
+  ) {
     schema.enum = distinct.sort();
   }
   return schema;
@@ -57,9 +67,12 @@ export function pathsOf(samples: unknown[], wanted: (key: string, value: unknown
   return [...found].sort();
 }
 
-/** One schema both inferred schemas' samples satisfy: types and properties united, `required` only where both require. */
+/**
+ * One schema both inferred schemas' samples satisfy: types and properties united, `required` only where both require.
+ */
 export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
-  const typesOf = (schema: JsonSchema): string[] => (schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string | string[]));
+  const typesOf = (schema: JsonSchema): string[] =>
+    schema.type === undefined ? [] : ([] as string[]).concat(schema.type as string | string[]);
   let types = [...new Set([...typesOf(a), ...typesOf(b)])];
   if (types.includes('number')) types = types.filter((type) => type !== 'integer');
   const merged: JsonSchema = types.length ? { type: types.length === 1 ? types[0] : types } : {};
@@ -67,14 +80,23 @@ export function mergeSchemas(a: JsonSchema, b: JsonSchema): JsonSchema {
   const propsB = b.properties as Record<string, JsonSchema> | undefined;
   if (propsA || propsB) {
     const keys = [...new Set([...Object.keys(propsA ?? {}), ...Object.keys(propsB ?? {})])];
-    merged.properties = Object.fromEntries(keys.map((key) => [key, propsA?.[key] && propsB?.[key] ? mergeSchemas(propsA[key], propsB[key]) : (propsA?.[key] ?? propsB?.[key])!]));
+    merged.properties = Object.fromEntries(
+      keys.map((key) => [
+        key,
+        propsA?.[key] && propsB?.[key] ? mergeSchemas(propsA[key], propsB[key]) : (propsA?.[key] ?? propsB?.[key])!,
+      ]),
+    );
     // A side that saw no object requires nothing of one.
-    const requiredOf = (schema: JsonSchema, props: unknown): string[] | undefined => (props ? ((schema.required as string[] | undefined) ?? []) : undefined);
+    const requiredOf = (schema: JsonSchema, props: unknown): string[] | undefined =>
+      props ? ((schema.required as string[] | undefined) ?? []) : undefined;
     const [requiredA, requiredB] = [requiredOf(a, propsA), requiredOf(b, propsB)];
-    const required = requiredA && requiredB ? requiredA.filter((key) => requiredB.includes(key)) : (requiredA ?? requiredB ?? []);
+    const required =
+      requiredA && requiredB ? requiredA.filter((key) => requiredB.includes(key)) : (requiredA ?? requiredB ?? []);
     if (required.length) merged.required = required;
   }
-  if (a.items || b.items) merged.items = a.items && b.items ? mergeSchemas(a.items as JsonSchema, b.items as JsonSchema) : (a.items ?? b.items);
+  if (a.items || b.items)
+    merged.items =
+      a.items && b.items ? mergeSchemas(a.items as JsonSchema, b.items as JsonSchema) : (a.items ?? b.items);
   if (a.enum && b.enum) {
     const values = [...new Set([...(a.enum as string[]), ...(b.enum as string[])])].sort();
     if (values.length <= MAX_ENUM) merged.enum = values;

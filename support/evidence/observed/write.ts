@@ -45,7 +45,8 @@ export function writeObservedContract(options: WriteOptions): ObservedFiles {
     chart: join(dir, 'time-to-consistency.svg'),
   };
   const write = (file: string, text: string) => writeFileSync(file, redactText(text));
-  write(files.openapi, `${JSON.stringify(observedOpenApi(contract, { schemasDir: join(options.cwd, 'schemas'), paths: options.paths }), null, 2)}\n`);
+  const openapi = observedOpenApi(contract, { schemasDir: join(options.cwd, 'schemas'), paths: options.paths });
+  write(files.openapi, `${JSON.stringify(openapi, null, 2)}\n`);
   write(files.timings, `${JSON.stringify(contract.timings, null, 2)}\n`);
   write(files.page, renderObservedPage(contract, previous && changesSince(previous.contract, contract)));
   writeFileSync(files.chart, trendChart([...earlier, now]));
