@@ -1,6 +1,6 @@
 // What a test's requests spent, and the test that runs out of time while the target's pace held its
 // requests back: filed as "Target throttled" just before vitest's own timeout, never a broken rule.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { publishExchange, type HttpExchange } from '../../support/transport/exchanges.js';
 import { attributeToRule } from '../../support/evidence/failures.js';
 import { countTestSpending, spendTestTime, TestOutpacedError } from '../../support/evidence/test-time.js';
@@ -18,9 +18,14 @@ const exchange = (pacedMs: number, status = 200, responseHeaders: Record<string,
 });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Time runs on vitest's fake timers: each test moves it on as far as its story needs.
 describe('spendTestTime', () => {
   let stop: (() => void) | undefined;
-  afterEach(() => stop?.());
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    stop?.();
+    vi.useRealTimers();
+  });
 
   it(
     "fails a test, before vitest would, when the run's requests waited for the pace longer than they took to be " +
@@ -28,15 +33,17 @@ describe('spendTestTime', () => {
     async () => {
       stop = countTestSpending();
       // vitest's timeout 1.3 s after the start: the test fails at 0.3 s.
-      const [error] = await Promise.all([
+      const both = Promise.all([
         spendTestTime(Date.now(), 1_300, async () => {
           publishExchange(exchange(500));
           publishExchange(exchange(300, 429, { 'retry-after': '1' }));
           await sleep(5_000);
         }).catch((failure: unknown) => failure),
-        // Another test's list read, which the first may be waiting for as well.
+        // Another test's requests, while the first ran.
         spendTestTime(Date.now(), 60_000, async () => publishExchange(exchange(900))),
       ]);
+      await vi.advanceTimersByTimeAsync(5_000);
+      const [error] = await both;
       expect(error).toBeInstanceOf(TestOutpacedError);
       expect((error as TestOutpacedError).spent).toEqual({
         own: { requests: 2, pacedMs: 800, answeringMs: 100, throttled: 1 },
@@ -55,7 +62,7 @@ describe('spendTestTime', () => {
 
   it('leaves to vitest a test whose own requests never waited, however long others did', async () => {
     stop = countTestSpending();
-    const [result] = await Promise.all([
+    const both = Promise.all([
       // Its 0.1 s before vitest's timeout pass with none of its own requests held: it goes on, and ends as it would.
       spendTestTime(Date.now(), 1_100, async () => {
         publishExchange(exchange(0));
@@ -67,16 +74,19 @@ describe('spendTestTime', () => {
         publishExchange(exchange(5_000));
       }),
     ]);
+    await vi.advanceTimersByTimeAsync(300);
+    const [result] = await both;
     expect(result).toBe('ended');
   });
 
   it('leaves to vitest a test whose time went to answers more than to the pace', async () => {
     stop = countTestSpending();
-    const result = await spendTestTime(Date.now(), 1_100, async () => {
+    const ended = spendTestTime(Date.now(), 1_100, async () => {
       publishExchange({ ...exchange(40), durationMs: 2_000 });
       await sleep(300);
       return 'ended';
     });
-    expect(result).toBe('ended');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(await ended).toBe('ended');
   });
 });
