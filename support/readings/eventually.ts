@@ -8,13 +8,12 @@ import { step } from '../evidence/report.js';
 export type { Clock } from '../transport/http.js';
 
 /**
- * The schedule, in one sentence: a wait for a write's effect reads first at the median of the
- * run's earlier times for that transition (1 s before one is known), any other wait at once, and
- * then every half of the time it has waited, between 100 ms and 2 s apart, or later when the
- * target asks with Retry-After. A watch reads once, at the end of its window.
+ * The schedule, in one sentence: a wait for a write's effect reads first after 1 s, any other wait
+ * at once, and then every half of the time it has waited, between 100 ms and 2 s apart, or later
+ * when the target asks with Retry-After. A watch reads once, at the end of its window.
  */
 export const POLLING = {
-  firstLookUnknownMs: 1_000,
+  firstLookMs: 1_000,
   shareOfElapsed: 1 / 2,
   minIntervalMs: 100,
   maxIntervalMs: 2_000,
@@ -36,17 +35,6 @@ export type Transition =
   | 'subscription'
   | 'subscription-update';
 
-/** This run's times to consistency per transition, in ms after each wait began. */
-const timesSeen = new Map<Transition, number[]>();
-
-/** The median of this run's times for `transition`; undefined before any was seen. */
-function medianTime(transition: Transition): number | undefined {
-  const sorted = [...(timesSeen.get(transition) ?? [])].sort((a, b) => a - b);
-  if (sorted.length === 0) return undefined;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Delay before the next read, `waitedMs` into a wait; `firstLookMs` for a wait that has not read yet. */
 export function nextReadIn(waitedMs: number, firstLookMs?: number): number {
   if (firstLookMs !== undefined) return Math.max(0, firstLookMs - waitedMs);
@@ -59,7 +47,7 @@ export function nextReadIn(waitedMs: number, firstLookMs?: number): number {
 export interface WaitOptions {
   timeoutMs: number;
   clock?: Clock;
-  /** The write's effect the wait is for: its first read comes at the run's median time for it. */
+  /** The write's effect the wait is for: its first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
 }
 
@@ -177,8 +165,7 @@ async function poll<T>(
     for (const listener of waitListeners) listener(wait);
     return elapsedMs;
   };
-  const firstLookMs =
-    atDeadline === 'quiet' ? timeoutMs : transition ? (medianTime(transition) ?? POLLING.firstLookUnknownMs) : 0;
+  const firstLookMs = atDeadline === 'quiet' ? timeoutMs : transition ? POLLING.firstLookMs : 0;
   return step(title, async () => {
     let delay = firstLookMs;
     for (let attempts = 1; ; attempts++) {
@@ -194,7 +181,6 @@ async function poll<T>(
         return { response: answer, value: seen };
       });
       if (holds(value)) {
-        if (transition) timesSeen.set(transition, [...(timesSeen.get(transition) ?? []), asked]);
         return { value, response, attempts, elapsedMs: finish('consistent', attempts, asked) };
       }
       notYetStatuses.push(response.status);
