@@ -1,6 +1,6 @@
 // Owns the spec-facing test API: `rule(id).test(title, body)` — a documented rule as a test, labelled
 // from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
-// once, in support/verbs/fixtures.ts, and built only when the body names them.
+// once, in support/verbs/fixtures.ts.
 import type { TestAPI, TestContext } from 'vitest';
 import { asTest, test } from './fixtures.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
@@ -24,7 +24,39 @@ export function rule(id: string) {
   const feature = entry.epic ? entry.id : operation.feature;
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      const run = async (context: ContractContext & TestContext): Promise<void> => {
+      // vitest builds the fixtures a test function destructures, read from its source: naming each one
+      // here builds them all for every test, which costs no request (they act only when called).
+      const wrapped = async ({
+        run,
+        observers,
+        config,
+        api,
+        secondApi,
+        data,
+        persons,
+        secondPersons,
+        consumers,
+        screeningApi,
+        screening,
+        skipBecause,
+        task,
+        signal,
+      }: ContractContext & TestContext): Promise<void> => {
+        // Typed as the whole context, so a fixture declared later and not named above fails to compile.
+        const fixtures: ContractContext = {
+          run,
+          observers,
+          config,
+          api,
+          secondApi,
+          data,
+          persons,
+          secondPersons,
+          consumers,
+          screeningApi,
+          screening,
+          skipBecause,
+        };
         await labels({
           epic: entry.epic ?? operation.epic,
           feature,
@@ -33,22 +65,16 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          const { timeout, result } = context.task;
+          const { timeout, result } = task;
           // Its requests stop when it ends, out of time as well (support/transport/work.ts).
           await asTest(title, () =>
-            testWork(context.signal, () =>
-              spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(context)),
-            ),
+            testWork(signal, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(fixtures))),
           );
         } catch (error) {
           throw attributeToRule(error, id);
         }
       };
-      // vitest builds only the fixtures a test function destructures, and reads which ones from the
-      // function's source: the wrapper shows the body's, so a screening spec never creates a person
-      // list or a second client.
-      run.toString = () => body.toString();
-      test(title, run);
+      test(title, wrapped);
     },
   };
 }
