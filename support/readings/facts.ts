@@ -449,8 +449,7 @@ export function ownsValue(record: unknown, value: string): Reading {
     holds: evidence.length > 0,
     evidence,
     looked: `the record's own fields for ${show(value)}`,
-    found:
-      evidence.length > 0 ? evidence.join(', ') : `${show(value)}: not among its ${ownScalars(record).length} values`,
+    found: evidence.length > 0 ? evidence.join(', ') : `${show(value)}: not among the record's own values`,
   };
 }
 
