@@ -9,6 +9,7 @@ import { expectFact } from '../../support/evidence/expectations.js';
 import { eventually } from '../../support/readings/eventually.js';
 import {
   identified,
+  listsPerson,
   mergedInto,
   ownsValue,
   pepHit,
@@ -27,6 +28,7 @@ import {
   PERSONS,
   personPath,
   screeningPath,
+  SUBSCRIPTIONS,
   withHarness,
 } from '../simulator/harness.js';
 import { fakeClock } from './local-server.js';
@@ -106,6 +108,20 @@ const effects: Record<string, { mutant: MutantName; read: (h: Harness, token: st
       return identified(recordsOwning(list, 'c-found')[0]?.item);
     },
   },
+  'a subscription': {
+    mutant: 'no-subscription',
+    read: async (h, token) => {
+      const person = h.person();
+      const gedi = await stored(h, token, person);
+      await h.request('POST', CONSUMERS, {
+        token,
+        json: [{ consumerId: 'c-subscribed', market: 'SE', data: { legalId: person.legalId } }],
+      });
+      h.settle();
+      const list = (await h.request('GET', `${SUBSCRIPTIONS}?limit=100`, { token })).body;
+      return listsPerson(list, { gedi, legalId: person.legalId });
+    },
+  },
   'a person found by legal id': {
     mutant: 'find-echoes-query',
     read: async (h, token) => {
@@ -177,6 +193,7 @@ const FOUND: Record<Layout, Record<string, string>> = {
     'a merge': 'merged: not in the record, $.gedi = "<gedi>"',
     'an update': '"Newname": not among the record\'s own values',
     'an identification': '$.state = "UNIDENTIFIED"',
+    'a subscription': 'no person record in the answer',
     'a person found by legal id': 'no person record in the answer',
     'a PEP hit': 'no match entry, and no PEP flag on the subject',
   },
@@ -187,6 +204,7 @@ const FOUND: Record<Layout, Record<string, string>> = {
     'a merge': 'merged: not in the record, $.data.gedi = "<gedi>"',
     'an update': '"Newname": not among the record\'s own values',
     'an identification': '$.status = "UNIDENTIFIED"',
+    'a subscription': 'no person record in the answer',
     'a person found by legal id': 'no person record in the answer',
     'a PEP hit': 'the answer says there is no match: $.data.outcome = "NO_HIT"',
   },
@@ -197,6 +215,7 @@ const FOUND: Record<Layout, Record<string, string>> = {
     'a merge': '$.status.merged = false, $.legalId.identityNumber = "194404158034", $.legalId.temporary = false',
     'an update': '"Newname": not among the record\'s own values',
     'an identification': '$.state = "NOT_IDENTIFIED"',
+    'a subscription': 'no person record in the answer',
     'a person found by legal id': 'no person record in the answer',
     'a PEP hit': 'the answer says there is no match: $.screeningResult.numberOfMatches = 0',
   },
