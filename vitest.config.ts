@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import type { ParsedStack, TestError } from 'vitest';
 import { defineConfig } from 'vitest/config';
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, readMutantPlan } from './support/run/mutant-plan.js';
@@ -28,6 +30,8 @@ const testTimeout = wholeNumberSetting(TEST_TIMEOUT_VARIABLE, 120_000, 1_000, ' 
 // vitest process: a project per mutant, each with a simulator of its own.
 const mutantPlan = readMutantPlan(process.env[MUTANT_PLAN_VARIABLE]);
 
+const SUPPORT_LIBRARY = fileURLToPath(new URL('./support/', import.meta.url));
+
 // How the contract specs run, for the contract project and each mutant's project alike.
 const contractRun = {
   globalSetup: ['support/run/global-setup.ts'],
@@ -57,6 +61,9 @@ const contractRun = {
   // read an error's stack under this cache: vitest 4.1's source mapping then crashes and the run's
   // one message is lost. support/run/global-setup.ts says where; target-down checks the message.)
   experimental: { fsModuleCache: true },
+  // A failure's console trace ends at the spec's line: the support library's frames say how the
+  // suite waits and reports, not where the rule broke. The report keeps the whole stack.
+  onStackTrace: (_error: TestError, { file }: ParsedStack) => !file.startsWith(SUPPORT_LIBRARY),
 };
 
 // npm test's workers, shared by the unit tests and the self-checks (projects that run side by side

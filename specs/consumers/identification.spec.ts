@@ -30,7 +30,7 @@ rule('transition.consumer-identified').test(
       const record = await consumers.awaitConsumer(
         consumer.consumerId,
         'to be listed as IDENTIFIED',
-        (item) => identified(item).holds,
+        identified,
         'identification',
       );
       await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);

@@ -29,7 +29,7 @@ rule('subscription.latest-version').test(
       const entry = await consumers.awaitSubscription(
         stored,
         `to show the family name ${familyName}`,
-        (item) => ownsValue(item, familyName).holds,
+        (item) => ownsValue(item, familyName),
         'subscription-update',
       );
       await expectFact(

@@ -33,7 +33,7 @@ rule('transition.deregister').test(
       persons.awaitRetrievable(
         stored,
         'to be marked deregistered',
-        (body) => personFlag(body, 'deregistered').holds,
+        (body) => personFlag(body, 'deregistered'),
         'update',
       ),
     );

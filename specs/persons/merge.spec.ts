@@ -31,7 +31,7 @@ rule('transition.merge').test('merges a person into an existing person named by 
     const record = await persons.awaitRecord(
       source.gedi,
       `to be merged into ${target.gedi}`,
-      (body) => mergedInto(body, source, target).holds,
+      (body) => mergedInto(body, source, target),
       'merge',
     );
     await expectFact(mergedInto(record, source, target), `${source.gedi} is merged into ${target.gedi}`);

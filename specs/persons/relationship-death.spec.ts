@@ -32,7 +32,7 @@ rule('transition.relationship-death').test(
       const record = await persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deceased`,
-        (body) => relativeFlag(body, legalId, 'deceased').holds,
+        (body) => relativeFlag(body, legalId, 'deceased'),
         'relationship-death',
       );
       await expectFact(relativeFlag(record, legalId, 'deceased'), `the relative ${legalId} is marked deceased`);

@@ -35,7 +35,7 @@ rule('transition.relationship-deregistered').test(
       const record = await persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deregistered`,
-        (body) => relativeFlag(body, legalId, 'deregistered').holds,
+        (body) => relativeFlag(body, legalId, 'deregistered'),
         'relationship-deregistration',
       );
       await expectFact(relativeFlag(record, legalId, 'deregistered'), `the relative ${legalId} is marked deregistered`);

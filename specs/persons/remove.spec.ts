@@ -27,7 +27,7 @@ rule('transition.remove').test('marks the person as removed, and keeps it retrie
     const record = await persons.awaitRetrievable(
       stored,
       'to be marked as removed',
-      (body) => personFlag(body, 'removed').holds,
+      (body) => personFlag(body, 'removed'),
       'remove',
     );
     await expectFact(personFlag(record, 'removed'), `person ${stored.gedi} is marked removed`);

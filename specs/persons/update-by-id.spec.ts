@@ -27,7 +27,7 @@ rule('person.update-by-id').test(
       persons.awaitRetrievable(
         original,
         `to show the family name ${changed.familyName}`,
-        (record) => ownsValue(record, changed.familyName).holds,
+        (record) => ownsValue(record, changed.familyName),
         'update',
       ),
     );

@@ -70,7 +70,7 @@ rule('person.write-isolation').test(
       await secondPersons.awaitRetrievable(
         control,
         `to show the family name ${familyName}`,
-        (record) => ownsValue(record, familyName).holds,
+        (record) => ownsValue(record, familyName),
         'update',
       );
       const deletion = await secondPersons.delete(control.person.id);

@@ -7,12 +7,15 @@ import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import {
+  brokenRulesOf,
   classifyResults,
+  clip,
   loadAllureConfig,
   readResults,
   type RunSummary,
   type TestOutcome,
 } from './report-generation.js';
+import { brokenRuleDetail } from './failures.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
 
@@ -31,37 +34,31 @@ export interface CiSummary {
   markdown: string;
 }
 
-function brokenRuleRows(tests: TestOutcome[]): { rule: string; rows: string[] } {
+function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
   const checks = specChecks();
-  const rules = [...new Set(tests.map((test) => test.rule).filter((rule): rule is string => rule !== undefined))];
-  return {
-    rule: rules.join(', '),
-    rows: rules.map((id) => {
-      const rule = ruleById(id);
-      const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(
-        ', ',
-      );
-      const failure = tests.find((test) => test.rule === id)?.message ?? '';
-      return (
-        `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
-        `"${cell(rule.quote)}" | ${specs} | ${cell(failure.slice(0, 200))} |`
-      );
-    }),
-  };
+  return rules.map((id) => {
+    const rule = ruleById(id);
+    const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(
+      ', ',
+    );
+    const failure = brokenRuleDetail(tests.find((test) => test.rule === id)?.message ?? '')?.detail ?? '';
+    return (
+      `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
+      `"${cell(rule.quote)}" | ${specs} | ${cell(clip(failure, 200))} |`
+    );
+  });
 }
-
-const BROKEN_CATEGORIES = new Set(['Contract broken', 'HTTP conformance broken']);
 
 /** Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix. */
 function otherFailures(summary: RunSummary): string[] {
-  const rows = summary.byCategory
-    .filter((entry) => !BROKEN_CATEGORIES.has(entry.name))
-    .flatMap((entry) =>
-      entry.tests.map(
+  const rows = summary.byCategory.flatMap((entry) =>
+    entry.tests
+      .filter((test) => !brokenRuleDetail(test.message ?? ''))
+      .map(
         (test) =>
           `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`,
       ),
-    );
+  );
   return rows.length === 0
     ? []
     : [
@@ -72,10 +69,6 @@ function otherFailures(summary: RunSummary): string[] {
         ...rows,
         '',
       ];
-}
-
-function count(summary: RunSummary, category: string): number {
-  return summary.byCategory.find((entry) => entry.name === category)?.tests.length ?? 0;
 }
 
 function timingsSection(file: string | undefined): string[] {
@@ -90,14 +83,13 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const config = await loadAllureConfig(cwd);
   const summary = classifyResults(readResults(options.resultsDirs.map((dir) => resolve(cwd, dir))), config.categories);
-  const broken = [
-    ...(summary.byCategory.find((entry) => entry.name === 'Contract broken')?.tests ?? []),
-    ...(summary.byCategory.find((entry) => entry.name === 'HTTP conformance broken')?.tests ?? []),
-  ];
-  const { rows } = brokenRuleRows(broken);
-  const brokenRules = [
-    ...new Set(broken.map((test) => test.rule).filter((rule): rule is string => rule !== undefined)),
-  ];
+  const broken = brokenRulesOf(summary);
+  const brokenRules = [...broken.documented, ...broken.http];
+  const rows = brokenRuleRows(
+    brokenRules,
+    summary.byCategory.flatMap((entry) => entry.tests),
+  );
+  const categories = summary.byCategory.filter((entry) => entry.tests.length > 0);
   const passed = summary.total > 0 && summary.notPassed === 0;
   const markdown = [
     `## Contract suite: ${passed ? 'PASSED' : 'FAILED'}`,
@@ -114,16 +106,14 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
           ...rows,
         ]),
     '',
-    '| category | tests |',
-    '|---|---|',
-    ...summary.byCategory
-      .filter((entry) => !entry.fallback || entry.tests.length > 0)
-      .map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
-    '',
-    `Not consistent within the deadline: ${count(summary, 'Not consistent within the deadline')}. Target ` +
-      `unavailable: ${count(summary, 'Target unavailable')}. Target throttled: ` +
-      `${count(summary, 'Target throttled')}.`,
-    '',
+    ...(categories.length === 0
+      ? []
+      : [
+          '| category | tests |',
+          '|---|---|',
+          ...categories.map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
+          '',
+        ]),
     ...otherFailures(summary),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',

@@ -31,13 +31,11 @@ export function expectRejected(response: { status: number }, what: string): void
   expect(statusClass(response.status), `${what} answered ${response.status}; a 4xx rejection was expected`).toBe('4xx');
 }
 
-/** The fact holds on affirmative evidence; the report shows the evidence, a failure where it looked. */
+/** The fact holds on affirmative evidence; the report shows the evidence, a failure what it found and where. */
 export async function expectFact(reading: Reading, fact: string): Promise<void> {
-  await attachText(
-    `Evidence that ${fact}`,
-    reading.holds ? reading.evidence.join('\n') : `none; looked at ${reading.looked}`,
-  );
-  expect(reading.holds, `no affirmative evidence that ${fact}; looked at ${reading.looked}`).toBe(true);
+  const instead = `found ${reading.found} (looked at ${reading.looked})`;
+  await attachText(`Evidence that ${fact}`, reading.holds ? reading.evidence.join('\n') : `none; ${instead}`);
+  expect(reading.holds, `no affirmative evidence that ${fact}: ${instead}`).toBe(true);
 }
 
 /** The fact does not hold: no affirmative evidence of it; a failure shows the evidence that was found. */

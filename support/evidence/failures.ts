@@ -50,6 +50,17 @@ export function attributeToRule(error: unknown, ruleId: string): unknown {
   return error;
 }
 
+/**
+ * A failure of the rule under test, as `attributeToRule` named it: the rule and what broke, without
+ * the section and quote (`brokenRuleMessage` puts them in brackets; no quote holds `): `);
+ * undefined for a failure of no rule.
+ */
+export function brokenRuleDetail(message: string): { rule: string; detail: string } | undefined {
+  const rule = new RegExp(`^${BROKEN_RULE_PREFIX} ([a-z0-9.-]+) `).exec(message)?.[1];
+  const quoted = /^[^(]*\(.*?\): /.exec(message);
+  return rule === undefined ? undefined : { rule, detail: quoted ? message.slice(quoted[0].length) : message };
+}
+
 /** Extracts the rule ids named in a failure text (vitest output, JUnit XML). */
 export function rulesNamedIn(text: string): string[] {
   return [

@@ -8,7 +8,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import {
-  DEFAULT_ERROR_CATEGORY_IDS,
   matchCategory,
   normalizeCategoriesConfig,
   type CategoryMatchingData,
@@ -18,6 +17,7 @@ import type { AllureConfig } from 'allure';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/write.js';
+import { brokenRuleDetail } from './failures.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -143,8 +143,8 @@ export interface RunSummary {
   passed: number;
   skipped: number;
   notPassed: number;
-  /** Every category, in the order Allure matches them; `fallback` marks Allure's own catch-alls. */
-  byCategory: { name: string; fallback: boolean; tests: TestOutcome[] }[];
+  /** Every category, in the order Allure matches them, Allure's own catch-alls included. */
+  byCategory: { name: string; tests: TestOutcome[] }[];
 }
 
 /** One outcome per test: a retried test is counted once, with its last attempt. */
@@ -163,10 +163,8 @@ export function readResults(resultsDirs: string[]): ResultFile[] {
 
 export function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
   const definitions = normalizeCategoriesConfig(categories);
-  const fallbacks = new Set<string>(Object.values(DEFAULT_ERROR_CATEGORY_IDS));
   const byCategory = definitions.map((definition) => ({
     name: definition.name,
-    fallback: fallbacks.has(definition.id),
     tests: [] as TestOutcome[],
   }));
   const summary: RunSummary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
@@ -194,25 +192,83 @@ export function classifyResults(results: ResultFile[], categories: AllureConfig[
       };
       const bucket = byCategory.find((entry) => entry.name === category);
       if (bucket) bucket.tests.push(outcome);
-      else byCategory.push({ name: category, fallback: true, tests: [outcome] });
+      else byCategory.push({ name: category, tests: [outcome] });
     }
   }
   return summary;
 }
 
+const HTTP_CONFORMANCE = 'HTTP conformance broken';
+
+/** The rules the run found broken: documented promises, and HTTP's own rules (RFC 9110) apart. */
+export interface BrokenRules {
+  documented: string[];
+  http: string[];
+}
+
+/**
+ * Every failure named under its rule is a promise not kept, whatever its category: an effect not
+ * shown by the deadline too, for the documentation promises it.
+ */
+export function brokenRulesOf(summary: RunSummary): BrokenRules {
+  const named = summary.byCategory.flatMap(({ name, tests }) =>
+    tests.flatMap((test) => {
+      const broken = brokenRuleDetail(test.message ?? '');
+      return broken ? [{ rule: broken.rule, http: name === HTTP_CONFORMANCE }] : [];
+    }),
+  );
+  const ids = (http: boolean) => [...new Set(named.filter((each) => each.http === http).map(({ rule }) => rule))];
+  return { documented: ids(false), http: ids(true) };
+}
+
+/** A summary line's failure, at most this long: cut at a word, or not at all. */
+const DETAIL_CHARS = 240;
+
+/** `text`, cut at the last word boundary before `max` characters with an ellipsis; whole when it has none. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const boundary = text.lastIndexOf(' ', max - 1);
+  return boundary <= 0 ? text : `${text.slice(0, boundary).replace(/[\s,;:(—-]+$/, '')}…`;
+}
+
+/** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
+function failureDetail(message: string): string {
+  const broken = brokenRuleDetail(message);
+  if (!broken) return message;
+  const detail = /^[A-Z][a-z]/.test(broken.detail)
+    ? `${broken.detail[0]!.toLowerCase()}${broken.detail.slice(1)}`
+    : broken.detail;
+  return `Broken: ${detail}`;
+}
+
+/**
+ * The console summary: a run with failures starts with the promises it found not kept, then lists
+ * only the categories that hold failures, each failure on one line.
+ */
 export function formatSummary(summary: RunSummary): string {
-  const width = Math.max(...summary.byCategory.map((entry) => entry.name.length));
-  const lines = [
-    `Contract run: ${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
-      `${summary.skipped} skipped`,
-  ];
-  if (summary.total === 0) lines.push('  No test results: nothing ran (see the run output above for the reason).');
-  // The taxonomy is always listed, zeros included; Allure's catch-alls only when something fell into them.
-  for (const { name, tests } of summary.byCategory.filter((entry) => !entry.fallback || entry.tests.length > 0)) {
+  const counts =
+    `${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
+    `${summary.skipped} skipped`;
+  if (summary.notPassed === 0) {
+    const nothing =
+      summary.total === 0 ? ['  No test results: nothing ran (see the run output above for the reason).'] : [];
+    return [`Contract run: ${counts}`, ...nothing].join('\n');
+  }
+  const { documented, http } = brokenRulesOf(summary);
+  const promises =
+    documented.length === 0
+      ? 'no documented promise found broken'
+      : `${documented.length} documented promise(s) not kept: ${documented.join(', ')}`;
+  const httpRules = http.length === 0 ? '' : `; ${http.length} rule(s) of HTTP broken: ${http.join(', ')}`;
+  const failing = summary.byCategory.filter((entry) => entry.tests.length > 0);
+  const width = Math.max(...failing.map((entry) => entry.name.length));
+  const lines = [`Contract run: ${promises}${httpRules}`, `  ${counts}`];
+  for (const { name, tests } of failing) {
     lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
     for (const test of tests) {
       const rule = test.rule ? `[${test.rule}] ` : '';
-      lines.push(`      ✗ ${rule}${test.name}${test.message ? ` — ${test.message.slice(0, 160)}` : ''}`);
+      const detail = test.message ? ` — ${clip(failureDetail(test.message), DETAIL_CHARS)}` : '';
+      lines.push(`      ✗ ${rule}${test.name}${detail}`);
     }
   }
   return lines.join('\n');

@@ -2,7 +2,7 @@
 // delay, so every wait is bounded by the configured deadline.
 import { systemClock, type ApiResponse, type Clock } from '../transport/http.js';
 import { parseRetryAfter } from '../transport/retry.js';
-import { redact } from '../transport/redact.js';
+import { redact, redactText } from '../transport/redact.js';
 import { step } from '../evidence/report.js';
 
 export type { Clock } from '../transport/http.js';
@@ -49,6 +49,17 @@ export interface WaitOptions {
   clock?: Clock;
   /** The write's effect the wait is for: its first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
+  /**
+   * What an answer shows of the awaited value, and where that was looked for (a `Reading` of
+   * support/readings/facts.ts): a timeout names both for its last answer, before any of its body.
+   */
+  shows?: (response: ApiResponse) => Seen | undefined;
+}
+
+/** What an answer showed of an awaited value (`$.deregistered = false`), and where the wait looked for it. */
+export interface Seen {
+  found: string;
+  looked: string;
 }
 
 export interface Consistent<T> {
@@ -82,7 +93,13 @@ export function onWait(listener: (wait: WaitAttempts) => void): () => void {
   return () => waitListeners.delete(listener);
 }
 
-/** The deadline passed before the awaited state was seen. */
+/** `30 s`, `4.5 s`: a wait's time as a reader says it. */
+const inSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+/**
+ * The deadline passed before the awaited state was seen. The message says first what the last
+ * answer showed of the awaited value, then an excerpt of its body: the reader sees why before what.
+ */
 export class NotConsistentError extends Error {
   override readonly name = 'NotConsistentError';
   constructor(
@@ -91,10 +108,13 @@ export class NotConsistentError extends Error {
     readonly attempts: number,
     /** Redacted: errors are printed with their properties. */
     readonly lastResponse: ApiResponse,
+    readonly seen?: Seen,
   ) {
+    const reads = `${attempts} read(s) over ${inSeconds(elapsedMs)}`;
     super(
-      `Not consistent within ${elapsedMs} ms: waited for ${what}; ${attempts} attempt(s); last answer ` +
-        `${describe(lastResponse)}`,
+      `Not shown within ${inSeconds(elapsedMs)}: ${what}; ` +
+        `${seen ? `${seen.found} (${reads}; looked at ${seen.looked})` : reads}; ` +
+        `last answer ${describe(lastResponse)}`,
     );
   }
 }
@@ -192,7 +212,8 @@ async function poll<T>(
       if (waited() >= timeoutMs) {
         const elapsedMs = finish(atDeadline, attempts);
         if (atDeadline === 'quiet') return undefined;
-        throw new NotConsistentError(what, elapsedMs, attempts, redact(response));
+        const seen = options.shows?.(response);
+        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), seen && redactSeen(seen));
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       delay = Math.max(retryAfter, nextReadIn(waited()));
@@ -203,6 +224,10 @@ async function poll<T>(
 /** What `until` returns for an answer that shows the awaited state. */
 function holds<T>(seen: T | undefined | null | false): seen is T {
   return seen !== undefined && seen !== null && seen !== false;
+}
+
+function redactSeen({ found, looked }: Seen): Seen {
+  return { found: redactText(found), looked: redactText(looked) };
 }
 
 function describe(response: ApiResponse): string {

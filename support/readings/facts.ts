@@ -4,7 +4,7 @@
 // affirmative evidence on the record it is about: a field that says so, on that record, never a
 // word somewhere else in the answer ("No PEP match found", the lists that were checked, a relative's
 // flag, another consumer's state). Each reading returns the evidence it found, as `path = value`,
-// for the report, and where it looked, for the failure message.
+// for the report, and, for a failure message, where it looked and what it found there instead.
 import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
 export interface Reading {
@@ -13,7 +13,22 @@ export interface Reading {
   evidence: string[];
   /** Where the reading looked, for a failure message. */
   looked: string;
+  /** What it found where it looked, in one clause: `$.status.deregistered = false`, `removed: not in the record`. */
+  found: string;
 }
+
+/**
+ * What a wait checks of a record: a reading, whose timeout then says what the last record showed
+ * of the documented value, or a plain yes or no.
+ */
+export type RecordCheck = (record: unknown) => Reading | boolean;
+
+/** Whether a check's result holds. */
+export const checkHolds = (result: Reading | boolean): boolean => (typeof result === 'boolean' ? result : result.holds);
+
+/** What a wait's timeout reports of a check's result: a reading's finding; nothing for a yes or no. */
+export const seenIn = (result: Reading | boolean): Reading | undefined =>
+  typeof result === 'boolean' ? undefined : result;
 
 const show = (value: unknown): string => JSON.stringify(value);
 
@@ -21,6 +36,14 @@ interface Field {
   path: string;
   key: string;
   value: unknown;
+}
+
+/** `$.status.deregistered = false`: a field as a failure message shows it. */
+const fieldText = ({ path, value }: { path: string; value: unknown }): string => `${path} = ${show(value)}`;
+
+/** The first three of `items`, and how many more: a finding stays one clause however long the list. */
+function firstFew(items: string[]): string {
+  return items.length > 3 ? `${items.slice(0, 3).join(', ')} and ${items.length - 3} more` : items.join(', ');
 }
 
 /**
@@ -160,15 +183,15 @@ function personGedis(record: unknown): Field[] {
 
 /** The person record carries `legalId` as a legal id of its own. */
 function carriesLegalId(record: unknown, legalId: string, path = '$'): Reading {
-  const evidence = legalIdFields(record, path, false)
-    .filter((field) => field.value === legalId)
-    .map((field) => `${field.path} = ${show(field.value)}`);
+  const own = legalIdFields(record, path, false);
+  const evidence = own.filter((field) => field.value === legalId).map(fieldText);
   return {
     holds: evidence.length > 0,
     evidence,
     looked:
       "the record's own legal-id fields (legalId, identityNumber, socialSecurityNumber, … and its lists of earlier " +
       `legal ids) for ${show(legalId)}`,
+    found: evidence.length > 0 ? evidence.join(', ') : firstFew(own.map(fieldText)) || 'no legal id of its own',
   };
 }
 
@@ -191,13 +214,20 @@ function shown({ item, path }: Located): string {
 /** Some person record of the answer carries `legalId` as its own: the matching person is there. */
 export function personWithLegalId(answer: unknown, legalId: string): Reading {
   const records = personRecords(answer);
-  const evidence = records.flatMap(({ item, path }) => carriesLegalId(item, legalId, path).evidence);
+  const readings = records.map(({ item, path }) => carriesLegalId(item, legalId, path));
+  const evidence = readings.flatMap((reading) => reading.evidence);
   return {
     holds: evidence.length > 0,
     evidence,
     looked:
       `the answer's ${records.length} person record(s) (${paths(records)}), for ${show(legalId)} among their own ` +
       'legal ids',
+    found:
+      evidence.length > 0
+        ? evidence.join(', ')
+        : records.length === 0
+          ? 'no person record in the answer'
+          : `their own legal ids: ${firstFew(readings.map((reading) => reading.found))}`,
   };
 }
 
@@ -218,6 +248,12 @@ export function listsPerson(answer: unknown, person: { gedi: string; legalId: st
     looked:
       `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ` +
       `${show(person.legalId)} as their own (not a relative's)`,
+    found:
+      own.length > 0
+        ? `a record of its own: ${paths(own)}`
+        : records.length === 0
+          ? 'no person record in the answer'
+          : `none of the ${records.length} person record(s) is its own`,
   };
 }
 
@@ -235,6 +271,12 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
     looked:
       `the answer's ${records.length} person record(s) (${paths(records)}), each for ${show(legalId)} among its ` +
       "own legal ids; relatives and other lists inside a record are that person's own",
+    found:
+      strangers.length > 0
+        ? `${strangers.length} record(s) without it: ${firstFew(strangers.map(({ path }) => path))}`
+        : records.length === 0
+          ? 'no person record in the answer'
+          : `each of the ${records.length} person record(s) carries it`,
   };
 }
 
@@ -262,46 +304,55 @@ function words(value: unknown): string[] {
 
 /**
  * Whether the record itself is marked with `flag`: a field named like the flag (or is<Flag>) that
- * is affirmatively true, or a state field whose word is exactly the flag.
+ * is affirmatively true, or a state field whose word is exactly the flag. Where it is not, it found
+ * the fields named like the flag with their values, and the state fields' words.
  */
 export function flagOf(record: unknown, flag: string, stateKeys: ReadonlySet<string> = STATE_KEYS): Reading {
+  return flagAt(record, '$', flag, stateKeys);
+}
+
+/** `flagOf` for a record at `path` of an answer, its fields named by their path in the answer. */
+function flagAt(record: unknown, path: string, flag: string, stateKeys: ReadonlySet<string>): Reading {
   const wanted = normalKey(flag);
-  const evidence = ownFields(record).flatMap(({ path, key, value }) => {
-    const name = normalKey(key);
-    if ((name === wanted || name === `is${wanted}`) && AFFIRMATIVE.has(value as string | boolean))
-      return [`${path} = ${show(value)}`];
-    if (stateKeys.has(name) && words(value).some((word) => normalKey(word) === wanted))
-      return [`${path} = ${show(value)}`];
-    return [];
-  });
+  const fields = ownFields(record, path);
+  const named = fields.filter(({ key }) => [wanted, `is${wanted}`].includes(normalKey(key)));
+  const states = fields.filter(({ key, value }) => stateKeys.has(normalKey(key)) && words(value).length > 0);
+  const evidence = [
+    ...named.filter(({ value }) => AFFIRMATIVE.has(value as string | boolean)),
+    ...states.filter(({ value }) => words(value).some((word) => normalKey(word) === wanted)),
+  ].map(fieldText);
+  const seen = [...named, ...states].map(fieldText);
+  const shownStates = [...stateKeys].slice(0, 4).join(', ');
   return {
     holds: evidence.length > 0,
     evidence,
     looked:
-      `the record's own fields named ${flag} or is${flag} (true), and its state fields ` +
-      `(${[...stateKeys].join(', ')}) holding "${flag.toUpperCase()}"`,
+      `${flag} and ${isFlag(flag)} (true), and the state fields (${shownStates}, …) for ` + `"${flag.toUpperCase()}"`,
+    found:
+      evidence.length > 0
+        ? evidence.join(', ')
+        : seen.join(', ') || `${flag}: not in ${path === '$' ? 'the record' : path}`,
   };
 }
+
+/** `isDeregistered`: the other name a flag goes by. */
+const isFlag = (flag: string): string => `is${flag[0]!.toUpperCase()}${flag.slice(1)}`;
 
 /** A flag of the person a record is about (its own fields, not its relatives'). */
 export const personFlag = flagOf;
 
 /** A flag of the related person with `legalId`, on that relative's own entry of the record. */
 export function relativeFlag(record: unknown, legalId: string, flag: string): Reading {
-  const relatives = recordsOwning(record, legalId);
-  const readings = relatives.map(({ item, path }) => {
-    const reading = flagOf(item, flag);
-    return { ...reading, evidence: reading.evidence.map((line) => line.replace(/^\$/, path)) };
-  });
-  const found = readings.filter((reading) => reading.holds);
+  const readings = recordsOwning(record, legalId).map(({ item, path }) => flagAt(item, path, flag, STATE_KEYS));
+  const holding = readings.filter((reading) => reading.holds);
   return {
-    holds: found.length > 0,
-    evidence: found.flatMap((reading) => reading.evidence),
-    looked:
-      relatives.length === 0
+    holds: holding.length > 0,
+    evidence: holding.flatMap((reading) => reading.evidence),
+    looked: `the list entries carrying legal id ${legalId}: ${readings[0]?.looked ?? `${flag} and ${isFlag(flag)}`}`,
+    found:
+      readings.length === 0
         ? `no list entry carries the legal id ${legalId}`
-        : `the entries carrying legal id ${legalId} (${relatives.map(({ path }) => path).join(', ')}): ` +
-          `${readings[0]!.looked}`,
+        : readings.map((reading) => reading.found).join('; '),
   };
 }
 
@@ -364,12 +415,18 @@ export function mergedInto(record: unknown, source: KnownPerson, target: KnownPe
     ...(ownGedis.length === 0 ? targetsLegalIds(record, source, target) : []),
   ];
   const [targetId, sourceId] = [show(target.person.legalId), show(source.person.legalId)];
+  const mergeFields = fields.filter(({ key }) => MERGE_KEYS.has(normalKey(key)));
+  const seen = [...mergeFields, ...ownGedis, ...(ownGedis.length === 0 ? legalIdFields(record, '$', false) : [])];
   return {
     holds: evidence.length > 0,
     evidence,
     looked:
       `the record's own merge fields (${[...MERGE_KEYS].join(', ')}) for ${target.gedi}, its own gedi, and, ` +
       `where it names no gedi, its own legal ids for the target's ${targetId} without the source's ${sourceId}`,
+    found:
+      evidence.length > 0
+        ? evidence.join(', ')
+        : firstFew([...(mergeFields.length === 0 ? ['merged: not in the record'] : []), ...seen.map(fieldText)]),
   };
 }
 
@@ -388,7 +445,12 @@ export function ownsValue(record: unknown, value: string): Reading {
   const evidence = ownFields(record)
     .filter((field) => field.value === value)
     .map(({ path }) => `${path} = ${show(value)}`);
-  return { holds: evidence.length > 0, evidence, looked: `the record's own fields for ${show(value)}` };
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked: `the record's own fields for ${show(value)}`,
+    found: evidence.length > 0 ? evidence.join(', ') : `${show(value)}: not among the record's own values`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -533,8 +595,9 @@ export function pepHit(body: unknown): Reading {
     'fields and PEP flags), and PEP flags on the subject';
   const denial = saysNoMatch(body);
   if (denial !== undefined)
-    return { holds: false, evidence: [], looked: `${looked}; the answer says there is no match: ${denial}` };
-  const fromMatches = matchEntries(body).flatMap(({ item, path }) => pepEvidenceOf(item, path));
+    return { holds: false, evidence: [], looked, found: `the answer says there is no match: ${denial}` };
+  const entries = matchEntries(body);
+  const fromMatches = entries.flatMap(({ item, path }) => pepEvidenceOf(item, path));
   const fromSubject = ownFields(body).flatMap(({ path, key, value }) => {
     if (!onTheSubject(path)) return [];
     const name = normalKey(key);
@@ -546,5 +609,14 @@ export function pepHit(body: unknown): Reading {
     return [];
   });
   const evidence = [...fromMatches, ...fromSubject];
-  return { holds: evidence.length > 0, evidence, looked };
+  const matches =
+    entries.length === 0
+      ? 'no match entry'
+      : `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))}) with no PEP category or flag`;
+  return {
+    holds: evidence.length > 0,
+    evidence,
+    looked,
+    found: evidence.length > 0 ? evidence.join(', ') : `${matches}, and no PEP flag on the subject`,
+  };
 }

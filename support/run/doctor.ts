@@ -208,6 +208,8 @@ export interface DoctorReport {
   requests: number;
   failed: number;
   personCreated: boolean;
+  /** Why there was no sandbox to check, when there was none: the doctor then claims no check. */
+  nothingToCheck?: string;
 }
 
 export interface DoctorOptions {
@@ -622,15 +624,13 @@ export async function runDoctor(
   try {
     const settings = readSettings(env);
     if (!settings.baseUrl) {
-      lines.push({
-        check: 'configuration',
-        verdict: 'note',
-        detail:
-          'CONTRACT_BASE_URL is not set: runs use the embedded simulator, and there is no sandbox to check. To ' +
-          'check one, set CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
-          'CONTRACT_SCREENING_PROVIDER (README: "Running against the sandbox")',
-      });
-      return report();
+      return {
+        ...report(),
+        nothingToCheck:
+          'CONTRACT_BASE_URL is not set, so runs use the embedded simulator. To check a sandbox, set ' +
+          'CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER (README: ' +
+          '"Running against the sandbox")',
+      };
     }
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
     config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`, seed);
@@ -716,7 +716,11 @@ export async function runDoctor(
 }
 
 /** One line per check: the verdict, the check, what it found, and for a failure the setting to change. */
-export function formatDoctor({ lines, requests, failed, personCreated }: DoctorReport, seconds: number): string {
+export function formatDoctor(
+  { lines, requests, failed, personCreated, nothingToCheck }: DoctorReport,
+  seconds: number,
+): string {
+  if (nothingToCheck !== undefined) return `doctor: nothing to check: ${nothingToCheck}`;
   const width = Math.max(...lines.map((line) => line.check.length));
   const body = lines.map(
     ({ verdict, check, detail, setting }) =>

@@ -5,7 +5,15 @@ import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import { identified, listsPerson, recordsOwning, type Reading } from '../readings/facts.js';
+import {
+  checkHolds,
+  identified,
+  listsPerson,
+  recordsOwning,
+  seenIn,
+  type Reading,
+  type RecordCheck,
+} from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
@@ -101,13 +109,13 @@ export class ConsumerData {
   awaitConsumer(
     consumerId: string,
     what: string,
-    until: (item: unknown) => boolean = () => true,
+    until: RecordCheck = () => true,
     transition?: Transition,
   ): Promise<unknown> {
     return this.awaitItem(
       `consumer ${consumerId} ${what}`,
       'consumers',
-      (body) => consumerRecord(body, consumerId),
+      { find: (body) => consumerRecord(body, consumerId), carrying: `consumerId ${consumerId}` },
       until,
       transition,
     );
@@ -117,40 +125,56 @@ export class ConsumerData {
   awaitSubscription(
     stored: StoredPerson,
     what = 'to be subscribed',
-    until: (item: unknown) => boolean = () => true,
+    until: RecordCheck = () => true,
     transition?: Transition,
   ): Promise<unknown> {
+    const { gedi, person } = stored;
     return this.awaitItem(
-      `person ${stored.gedi} (legal id ${stored.person.legalId}) ${what}`,
+      `person ${gedi} (legal id ${person.legalId}) ${what}`,
       'subscribed persons',
-      (body) => recordsOwning(body, stored.gedi)[0]?.item ?? recordsOwning(body, stored.person.legalId)[0]?.item,
+      {
+        find: (body) => recordsOwning(body, gedi)[0]?.item ?? recordsOwning(body, person.legalId)[0]?.item,
+        carrying: `gedi ${gedi} or legal id ${person.legalId}`,
+      },
       until,
       transition,
     );
   }
 
   /**
-   * Re-reads a list (only as far as the item) until `find` locates the item and `until` holds for
-   * it. A wait joins a read of the list already in flight for other waits (single flight): a state
-   * only moves on, so a read that began before this wait's write can only make it look again.
+   * Re-reads a list (only as far as the item) until `wanted.find` locates the item (the record
+   * carrying `wanted.carrying`) and `until` holds for it. A wait joins a read of the list already in
+   * flight for other waits (single flight): a state only moves on, so a read that began before this
+   * wait's write can only make it look again.
    */
   private async awaitItem(
     what: string,
     list: ListName,
-    find: (body: unknown) => unknown,
-    until: (item: unknown) => boolean,
+    wanted: { find: (body: unknown) => unknown; carrying: string },
+    until: RecordCheck,
     transition?: Transition,
   ): Promise<unknown> {
     const { path, options } = this.listAt(list);
+    const { find, carrying } = wanted;
     let last: ListRead | undefined;
     const { value } = await eventually(
       what,
       async () => (last = await readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined)),
       (response) => {
-        const item = response.ok ? find(response.body) : undefined;
-        return item !== undefined && until(item) ? { item } : undefined;
+        const found = response.ok ? find(response.body) : undefined;
+        return found !== undefined && checkHolds(until(found)) ? { item: found } : undefined;
       },
-      { timeoutMs: this.config.availabilityTimeoutMs, transition },
+      {
+        timeoutMs: this.config.availabilityTimeoutMs,
+        transition,
+        shows: (response) => {
+          if (!response.ok) return undefined;
+          const found = find(response.body);
+          if (found === undefined)
+            return { found: 'no such record', looked: `every page of the ${list} for a record carrying ${carrying}` };
+          return seenIn(until(found));
+        },
+      },
     ).catch((error: unknown) => {
       // A wait whose last read failed after the first page never saw the rest of the list.
       if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok) {
@@ -175,12 +199,7 @@ export class ConsumerData {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
-      await this.awaitConsumer(
-        consumer.consumerId,
-        'to be IDENTIFIED',
-        (item) => identified(item).holds,
-        'identification',
-      );
+      await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', identified, 'identification');
     } catch (error) {
       throw coveredBy(error, 'transition.consumer-identified');
     }
@@ -224,6 +243,7 @@ export class ConsumerData {
         holds: false,
         evidence: [],
         looked: `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`,
+        found: 'no record of the person',
       }
     );
   }

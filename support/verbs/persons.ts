@@ -4,7 +4,15 @@ import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, watch, type Transition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
-import { listsPerson, personWithLegalId, withoutEchoes, type Reading } from '../readings/facts.js';
+import {
+  checkHolds,
+  listsPerson,
+  personWithLegalId,
+  seenIn,
+  withoutEchoes,
+  type Reading,
+  type RecordCheck,
+} from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { assertSandboxTarget } from '../run/target.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
@@ -207,18 +215,17 @@ export class SandboxPersons {
    * Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. With the
    * transition it waits for, the time from the write to the first read that saw it is measured.
    */
-  async awaitRecord(
-    gedi: string,
-    what: string,
-    until: (body: unknown) => boolean,
-    transition?: Transition,
-  ): Promise<unknown> {
+  async awaitRecord(gedi: string, what: string, until: RecordCheck, transition?: Transition): Promise<unknown> {
     try {
       const { value } = await eventually(
         `person ${gedi} ${what}`,
         () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
-        (response) => (response.ok && until(response.body) ? { body: response.body } : undefined),
-        { timeoutMs: this.config.availabilityTimeoutMs, transition },
+        (response) => (response.ok && checkHolds(until(response.body)) ? { body: response.body } : undefined),
+        {
+          timeoutMs: this.config.availabilityTimeoutMs,
+          transition,
+          shows: (response) => (response.ok ? seenIn(until(response.body)) : undefined),
+        },
       );
       return value.body;
     } catch (error) {
@@ -260,11 +267,15 @@ export class SandboxPersons {
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
-    until: (body: unknown) => boolean = () => true,
+    until: RecordCheck = () => true,
     transition: Transition = 'create',
   ): Promise<unknown> {
-    const shows = (body: unknown) => describes(body, stored).holds && until(body);
-    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, shows, transition);
+    // The record must be the person's own before what it shows of the person counts.
+    const ownAndUntil = (body: unknown) => {
+      const own = describes(body, stored);
+      return own.holds ? until(body) : own;
+    };
+    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndUntil, transition);
   }
 
   /**

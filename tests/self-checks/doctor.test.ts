@@ -4,6 +4,7 @@
 // target that throttles every probe, an untrusted certificate, an expired one, one
 // for another host name, a TLS version the client refuses — and passes over https through a
 // proxy with the private CA given. Its request count is printed and bounded (no person created).
+// Without a sandbox configured it says there is nothing to check, and claims no check.
 import { existsSync, readdirSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest';
@@ -63,6 +64,14 @@ async function doctor(
 // One after another: each case is a process of its own, and a burst of them would crowd the timing
 // checks that run beside this file in npm test.
 describe('npm run doctor', () => {
+  test('says there is nothing to check, and exits 0, without CONTRACT_BASE_URL', async () => {
+    const run = await runScript('doctor', [], { ...process.env, CONTRACT_BASE_URL: '', CONTRACT_AUTH_URL: '' });
+    const output = stripVTControlCharacters(run.output).trim();
+    expect(run.code, output).toBe(0);
+    expect(output).toMatch(/^doctor: nothing to check: CONTRACT_BASE_URL is not set, .* set CONTRACT_BASE_URL, /);
+    expect(output).not.toMatch(/works|request\(s\)/);
+  });
+
   test.for(['standard', 'vendor'] as const)(
     'passes on the plain simulator (%s layout): every check ok, in a handful of requests',
     async (layout, context) => {

@@ -10,6 +10,7 @@ import {
   uncoveredRules,
   unknownRules,
 } from '../../support/run/coverage-map.js';
+import { PROBES } from '../simulator/probes.js';
 
 describe('documentation coverage', () => {
   const checks = specChecks();
@@ -31,6 +32,16 @@ describe('documentation coverage', () => {
     expect(catalogue.rules.filter((rule) => !rule.clientSide && !broken.has(rule.id)).map((rule) => rule.id)).toEqual(
       [],
     );
+  });
+
+  it('has a probe in tests/simulator/probes.ts for the rule of every mutant', () => {
+    const withoutProbe = Object.entries(MUTANTS)
+      .filter(([, mutant]) => !Object.hasOwn(PROBES, mutant.rule))
+      .map(([name, mutant]) => `${mutant.rule} (mutant ${name})`);
+    expect(
+      withoutProbe,
+      'rules whose mutant has no probe: add one to PROBES in tests/simulator/probes.ts, true when the rule holds',
+    ).toEqual([]);
   });
 
   it('has no mutant that names a rule outside the catalogue', () => {

@@ -156,12 +156,34 @@ describe('eventually', () => {
     expect(notConsistent.lastResponse.body).toEqual({ error: 'not found', token: '[REDACTED]' });
     expect(notConsistent.message).toMatch(
       joinedPattern(
-        /^Not consistent within \d+ ms: waited for person g1 to be available; \d+ attempt\(s\); last answer 404 /,
+        /^Not shown within 5(\.\d)? s: person g1 to be available; \d+ read\(s\) over 5(\.\d)? s; last answer 404 /,
         /\{"error":"not found","token":"\[REDACTED\]"\}$/,
       ),
     );
     // The interval grows with the wait, so a 5 s wait takes a handful of attempts, not a hundred.
     expect(count()).toBeLessThan(20);
+  });
+
+  it('names what the last answer showed of the awaited value, and where it looked, before its body', async () => {
+    const clock = fakeClock();
+    const record = { id: 'p1', country: 'SE', notes: 'x'.repeat(600), status: { deregistered: false } };
+    const { read } = reads(clock, [answer(200, record)], 50);
+    const shows = (response: ApiResponse) => ({
+      found: `$.status.deregistered = ${(response.body as typeof record).status.deregistered}`,
+      looked: 'deregistered and isDeregistered',
+    });
+    const error = await eventually('person g1 to be marked deregistered', read, () => undefined, {
+      timeoutMs: 30_000,
+      clock,
+      shows,
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(
+      joinedPattern(
+        /^Not shown within 30(\.\d)? s: person g1 to be marked deregistered; \$\.status\.deregistered = false /,
+        /\(\d+ read\(s\) over 30(\.\d)? s; looked at deregistered and isDeregistered\); /,
+        /last answer 200 \{"id":"p1","country":"SE","notes":"x+…$/,
+      ),
+    );
   });
 
   it.each([

@@ -613,6 +613,7 @@ describe('the person records of a find answer, each carrying the legal id asked 
     const reading = personsWithoutLegalId(answer, X);
     expect(reading.holds).toBe(true);
     expect(reading.evidence.map((line) => line.split(' ')[0])).toEqual(paths);
+    expect(reading.found).toBe(`${paths.length} record(s) without it: ${paths.join(', ')}`);
     // The evidence says whose record it is, then shows the record.
     expect(reading.evidence[0]).toMatch(/^\$\S* \(\$\.\S+ = "\d{12}".*\): \{/);
     expect(reading.looked).toMatch(/person record/);

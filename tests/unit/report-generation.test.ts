@@ -16,9 +16,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { evaluateGate } from '../../support/evidence/gate.js';
+import { brokenRuleMessage } from '../../support/evidence/failures.js';
 import {
   allureCli,
   classifyResults,
+  clip,
   formatSummary,
   generateReport,
   loadAllureConfig,
@@ -176,6 +178,78 @@ describe('failure taxonomy', () => {
     const text = formatSummary(summary);
     expect(text).toContain('[transition.delete] deletes the person with that id');
     expect(text).not.toContain('Test errors');
+  });
+});
+
+describe('the console summary', () => {
+  const summaryOf = async (name: string, specs: Spec[]) => {
+    const dir = join(project, name);
+    writeResults(dir, specs);
+    return formatSummary(classifyResults(readResults([dir]), (await loadAllureConfig(project)).categories));
+  };
+  const notShown: Spec = {
+    name: 'marks the person deregistered, with the reason given',
+    status: 'broken',
+    story: 'transition.deregister: PUT sandbox person | deregistered is true',
+    message: brokenRuleMessage(
+      'transition.deregister',
+      'Not shown within 30 s: person g1 (id p1) to be marked deregistered; $.deregistered = false (23 read(s) over ' +
+        '30 s; looked at deregistered and isDeregistered (true), and the state fields (status, state, statuses, ' +
+        'states, …) for "DEREGISTERED"); last answer 200 {"id":"p1","country":"SE","legalId":"198001011234"}',
+    ),
+    trace: 'NotConsistentError: Broken rule transition.deregister …\n    at specs/persons/deregister.spec.ts:33:7',
+  };
+  const unavailable: Spec = {
+    name: 'answers at all',
+    status: 'broken',
+    message: 'h did not answer (refused)',
+    trace: 'TargetUnavailableError: h did not answer',
+  };
+
+  test(
+    'starts with the documented promises not kept, an effect not shown in time among them, and lists only ' +
+      'categories that hold failures',
+    async () => {
+      const text = await summaryOf('summary-broken', [...green, brokenPromise, notShown, unavailable]);
+      const lines = text.split('\n');
+      expect(lines.slice(0, 2)).toEqual([
+        'Contract run: 2 documented promise(s) not kept: transition.deregister, transition.delete',
+        '  6 test(s) — 3 passed, 3 not passed, 0 skipped',
+      ]);
+      expect(lines.filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().replace(/\s+/g, ' '))).toEqual([
+        '6 test(s) — 3 passed, 3 not passed, 0 skipped',
+        'Not consistent within the deadline 1',
+        'Target unavailable 1',
+        'Contract broken 1',
+      ]);
+      const line = lines.find((each) => each.includes('[transition.deregister]'))!;
+      expect(line).toMatch(
+        /^ {6}✗ \[transition\.deregister\] marks the person .* — Broken: not shown within 30 s: person g1 /,
+      );
+      expect(line).toContain('to be marked deregistered; $.deregistered = false (23 read(s) over 30 s; looked at');
+      expect(line).not.toContain('States and transitions');
+      expect(line, 'cut at a word, with an ellipsis').toMatch(/[\w)"]…$/);
+      expect(text).toContain('[transition.delete] deletes the person with that id — Broken: the person is still');
+    },
+  );
+
+  test('says that no documented promise was found broken when the failures blame none', async () => {
+    const text = await summaryOf('summary-unavailable', [...green, unavailable]);
+    expect(text.split('\n')[0]).toBe('Contract run: no documented promise found broken');
+    expect(text).not.toMatch(/Contract broken|Not consistent/);
+  });
+
+  test('is one line of counts for a run without failures', async () => {
+    const text = await summaryOf('summary-green', green);
+    expect(text).toBe('Contract run: 3 test(s) — 3 passed, 0 not passed, 0 skipped');
+  });
+
+  test.each([
+    ['at the last word boundary, with an ellipsis', 'Person is marked deregistered at once', 24, 'Person is marked…'],
+    ['not at all when it fits', 'Person is marked deregistered', 40, 'Person is marked deregistered'],
+    ['not at all when no word boundary comes before the end', 'x'.repeat(30), 10, 'x'.repeat(30)],
+  ])('cuts a line %s', (_name, text, max, expected) => {
+    expect(clip(text, max)).toBe(expected);
   });
 });
 
