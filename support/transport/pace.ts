@@ -10,8 +10,9 @@ import type { Clock } from './http.js';
 export const PACING = {
   /** Requests of one client in flight at once: a run whose every test starts together opens with no burst. */
   maxInFlight: 4,
-  /** This many throttled answers within `burstWindowMs` say the rate is too high... */
+  /** This many throttled answers within `burstWindowMs`, and this share of its answers, say the rate is too high... */
   burst: 2,
+  burstShare: 0.25,
   burstWindowMs: 1_000,
   /** ...and lower it to this share of what it was, or of what the target accepted in that window. */
   decrease: 0.7,
@@ -156,7 +157,8 @@ export class Pace {
     // One refusal now and then (a transient fault) is honoured by its Retry-After alone; the many
     // refusals of one burst lower the rate once, and only for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
-    if (refused < PACING.burst || answer.sentAt <= (this.loweredAt ?? -Infinity)) return;
+    const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;
+    if (!burst || answer.sentAt <= (this.loweredAt ?? -Infinity)) return;
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
     this.rps = Math.max(
       PACING.minRps,
