@@ -35,9 +35,8 @@ export type Transition =
   | 'subscription'
   | 'subscription-update';
 
-/** Delay before the next read, `waitedMs` into a wait; `firstLookMs` for a wait that has not read yet. */
-export function nextReadIn(waitedMs: number, firstLookMs?: number): number {
-  if (firstLookMs !== undefined) return Math.max(0, firstLookMs - waitedMs);
+/** Delay before the next read, `waitedMs` into a wait that has read at least once. */
+export function nextReadIn(waitedMs: number): number {
   return Math.min(
     POLLING.maxIntervalMs,
     Math.max(POLLING.minIntervalMs, Math.round(waitedMs * POLLING.shareOfElapsed)),
