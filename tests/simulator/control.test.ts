@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, Harness, PERSONS, personPath, withHarness } from './harness.js';
+import { CONSUMERS, Harness, type HarnessOptions, PERSONS, personPath, withHarness } from './harness.js';
 
 describe('the control surface', () => {
   let h: Harness;
@@ -70,65 +70,63 @@ describe('the control surface', () => {
 });
 
 describe('knobs', () => {
-  it('serves no control surface unless enabled', async () => {
-    await withHarness({}, async (h) => {
-      expect((await h.request('GET', '/__control/requests')).status).toBe(404);
-    });
+  // Each knob's test starts a simulator of its own with the knob set.
+  const knob = (title: string, options: HarnessOptions, check: (h: Harness) => Promise<void>) =>
+    it(title, () => withHarness(options, check));
+
+  knob('serves no control surface unless enabled', {}, async (h) => {
+    expect((await h.request('GET', '/__control/requests')).status).toBe(404);
   });
 
-  it(
+  knob(
     'answers every API request 429 or 503 with Retry-After at fault rate 1, processes nothing, and spares the ' +
       'control surface',
-    async () => {
-      await withHarness({ faultRate: 1, control: true }, async (h) => {
-        const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
-        expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
-        expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
-        const report = (await h.request('GET', '/__control/requests')).body;
-        expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
-      });
+    { faultRate: 1, control: true },
+    async (h) => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => h.tokenRequest()));
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([429, 503]));
+      expect(answers.every((answer) => answer.headers.get('retry-after') === '1')).toBe(true);
+      const report = (await h.request('GET', '/__control/requests')).body;
+      expect(report).toMatchObject({ tokensIssued: 0, faultsInjected: 20 });
     },
   );
 
-  it(
+  knob(
     "refuses a client beyond its rate with 429 and Retry-After, processes nothing, and keeps each client's rate " +
       'apart',
-    async () => {
-      await withHarness({ rateLimitPerSecond: 2, control: true }, async (h) => {
-        // A second's worth (two) at once, then refused until the bucket refills.
-        const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
-        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
-        expect(
-          answers
-            .filter((answer) => answer.status === 429)
-            .every((answer) => answer.headers.get('retry-after') === '1'),
-        ).toBe(true);
-        expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
-        h.clock!.advance(500);
-        expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
-        expect((await h.tokenRequest()).status).toBe(429);
-        const report = (await h.request('GET', '/__control/requests')).body;
-        expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
-      });
+    { rateLimitPerSecond: 2, control: true },
+    async (h) => {
+      // A second's worth (two) at once, then refused until the bucket refills.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => h.tokenRequest()));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429, 429]);
+      expect(
+        answers.filter((answer) => answer.status === 429).every((answer) => answer.headers.get('retry-after') === '1'),
+      ).toBe(true);
+      expect((await h.tokenRequest(1)).status, 'the other client has a rate of its own').toBe(200);
+      h.clock!.advance(500);
+      expect((await h.tokenRequest()).status, 'half a second later, one more').toBe(200);
+      expect((await h.tokenRequest()).status).toBe(429);
+      const report = (await h.request('GET', '/__control/requests')).body;
+      expect(report).toMatchObject({ tokensIssued: 4, throttled: 3 });
     },
   );
 
-  it('holds API requests for the configured latency, on its clock', async () => {
-    await withHarness({ latencyMs: 60 }, async (h) => {
-      const clock = h.clock!;
-      const answer = h.tokenRequest();
-      const held = await Promise.race([clock.someoneSleeps().then(() => true), answer.then(() => false)]);
-      expect(held, 'held before it is answered').toBe(true);
-      clock.advance(59);
-      expect(clock.sleeping, 'held 59 ms into its 60').toBe(1);
-      clock.advance(1);
-      expect(clock.sleeping, 'let go at 60 ms').toBe(0);
-      expect((await answer).status).toBe(200);
-    });
+  knob('holds API requests for the configured latency, on its clock', { latencyMs: 60 }, async (h) => {
+    const clock = h.clock!;
+    const answer = h.tokenRequest();
+    const held = await Promise.race([clock.someoneSleeps().then(() => true), answer.then(() => false)]);
+    expect(held, 'held before it is answered').toBe(true);
+    clock.advance(59);
+    expect(clock.sleeping, 'held 59 ms into its 60').toBe(1);
+    clock.advance(1);
+    expect(clock.sleeping, 'let go at 60 ms').toBe(0);
+    expect((await answer).status).toBe(200);
   });
 
-  it('accepts only the configured provider code and client credentials', async () => {
-    await withHarness({ provider: 'OWN-PROVIDER', clients: [{ id: 'only', secret: 'pass' }] }, async (h) => {
+  knob(
+    'accepts only the configured provider code and client credentials',
+    { provider: 'OWN-PROVIDER', clients: [{ id: 'only', secret: 'pass' }] },
+    async (h) => {
       const token = await h.token();
       const screen = (provider: string) =>
         h.request('POST', '/aml-real-time-screening/v2/api/aml/kyc/person/screening', {
@@ -137,6 +135,6 @@ describe('knobs', () => {
         });
       expect((await screen('OWN-PROVIDER')).status).toBe(200);
       expect((await screen('SANDBOX-AML')).status).toBe(400);
-    });
-  });
+    },
+  );
 });

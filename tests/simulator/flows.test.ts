@@ -1,15 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS, withHarness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  CONSUMERS,
+  findPath,
+  Harness,
+  PERSONS,
+  personPath,
+  SUBSCRIPTIONS,
+  withHarness,
+  startForBlock,
+} from './harness.js';
 
 // Real time: every effect is awaited by polling, as a client must; when an effect comes is checked
 // on the manual clock below ("effect timing"), never against real time here.
 describe('the documented flows, in real time', () => {
   let h: Harness;
   let token: string;
-  beforeAll(
-    async () => ({ h, token } = await Harness.startWithToken({ realTime: true, backgroundRecords: 30, pageSize: 10 })),
-  );
-  afterAll(() => h.close());
+  startForBlock({ realTime: true, backgroundRecords: 30, pageSize: 10 }, (started) => ({ h, token } = started));
 
   const read = (gedi: string) => h.request('GET', personPath(gedi), { token });
   const statusOf = async (gedi: string) => (await read(gedi)).status;

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { LegalIdGenerator } from '../../support/data/legal-ids.js';
 import { seededRandom } from '../../support/data/random.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
@@ -57,10 +58,8 @@ export interface RequestOptions {
 }
 
 /** A started simulator plus what a self-test needs to talk to it over real HTTP. */
-export interface StartedHarness {
-  h: Harness;
-  token: string;
-}
+/** A simulator's options, and `realTime` to run it on the system clock instead of a manual one. */
+export type HarnessOptions = SimulatorOptions & { realTime?: boolean };
 
 export class Harness {
   private readonly legalIds = new LegalIdGenerator('SE', seededRandom(7));
@@ -72,7 +71,7 @@ export class Harness {
   ) {}
 
   /** Port 0, no background records unless asked; a manual clock unless `realTime`. */
-  static async start(options: SimulatorOptions & { realTime?: boolean } = {}): Promise<Harness> {
+  static async start(options: HarnessOptions = {}): Promise<Harness> {
     const { realTime = false, ...rest } = options;
     const clock = realTime ? undefined : new ManualClock();
     const simulator = await startSimulator({
@@ -83,12 +82,6 @@ export class Harness {
       ...rest,
     });
     return new Harness(simulator, clock);
-  }
-
-  /** A harness started as `start` does, and a token of its first client: what most describe blocks begin with. */
-  static async startWithToken(options: SimulatorOptions & { realTime?: boolean } = {}): Promise<StartedHarness> {
-    const h = await Harness.start(options);
-    return { h, token: await h.token() };
   }
 
   get baseUrl(): string {
@@ -171,14 +164,27 @@ export const screeningPath = (subject: 'person' | 'company', root = false) =>
   `/aml-real-time-screening/${root ? '' : 'v2/'}api/aml/kyc/${subject}/screening`;
 
 /** Runs `use` on a harness started with `options`, and closes the harness whatever `use` does. */
-export async function withHarness<T>(
-  options: SimulatorOptions & { realTime?: boolean },
-  use: (h: Harness) => Promise<T>,
-): Promise<T> {
+export async function withHarness<T>(options: HarnessOptions, use: (h: Harness) => Promise<T>): Promise<T> {
   const h = await Harness.start(options);
   try {
     return await use(h);
   } finally {
     await h.close();
   }
+}
+
+/**
+ * What most describe blocks begin with: a harness started as `Harness.start` does, and a token of its first client,
+ * handed to `started` before the block's tests and closed after them.
+ */
+export function startForBlock(
+  options: HarnessOptions,
+  started: (harness: { h: Harness; token: string }) => void,
+): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await Harness.start(options);
+    started({ h, token: await h.token() });
+  });
+  afterAll(() => h?.close());
 }

@@ -1,15 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  CONSUMERS,
+  findPath,
+  Harness,
+  PERSONS,
+  personPath,
+  screeningPath,
+  SUBSCRIPTIONS,
+  startForBlock,
+} from './harness.js';
 
 // The alternate layout keeps every documented name and value but shapes everything else differently.
 describe('the alternate layout', () => {
   let h: Harness;
   let token: string;
-  beforeAll(
-    async () =>
-      ({ h, token } = await Harness.startWithToken({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 })),
-  );
-  afterAll(() => h.close());
+  startForBlock({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 }, (started) => ({ h, token } = started));
 
   it('answers the token request as the standard layout does', async () => {
     expect((await h.tokenRequest()).body).toMatchObject({

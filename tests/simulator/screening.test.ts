@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Harness, screeningPath } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { Harness, screeningPath, startForBlock } from './harness.js';
 
 describe('screening test cases', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => ({ h, token } = await Harness.startWithToken()));
-  afterAll(() => h.close());
+  startForBlock({}, (started) => ({ h, token } = started));
 
   const screen = (subject: 'person' | 'company', json: object, root = false) =>
     h.request('POST', screeningPath(subject, root), { token, json });

@@ -1,12 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  CONSUMERS,
+  findPath,
+  Harness,
+  PERSONS,
+  personPath,
+  screeningPath,
+  SUBSCRIPTIONS,
+  startForBlock,
+} from './harness.js';
 
 // The vendor layout answers in the shapes the vendor's public pages show (../../shared/vendor-public-notes.md).
 describe('the vendor layout', () => {
   let h: Harness;
   let token: string;
-  beforeAll(async () => ({ h, token } = await Harness.startWithToken({ layout: 'vendor', backgroundRecords: 25 })));
-  afterAll(() => h.close());
+  startForBlock({ layout: 'vendor', backgroundRecords: 25 }, (started) => ({ h, token } = started));
 
   const put = (json: unknown) => h.request('PUT', PERSONS, { token, json });
   const read = async (gedi: string) => (await h.request('GET', personPath(gedi), { token })).body;
