@@ -13,7 +13,7 @@
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { TEST_REFERENCES } from '../../support/verbs/screening.js';
-import { pepHit } from '../../support/readings/facts.js';
+import { pepHit } from '../../support/readings/pep-hit.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
 rule('screening.person-test-case').test(

@@ -4,8 +4,7 @@ import { systemClock, type ApiResponse, type Clock } from '../transport/http.js'
 import { parseRetryAfter } from '../transport/retry.js';
 import { redact, redactText } from '../transport/redact.js';
 import { step } from '../evidence/report.js';
-
-export type { Clock } from '../transport/http.js';
+import type { Reading } from './facts.js';
 
 /**
  * The schedule, in one sentence: a wait for a write's effect reads first after 1 s, any other wait
@@ -48,18 +47,11 @@ export interface WaitOptions {
   clock?: Clock;
   /** The write's effect the wait is for: its first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
-  /**
-   * What an answer shows of the awaited value, and where that was looked for (a `Reading` of
-   * support/readings/facts.ts): a timeout names both for its last answer, before any of its body.
-   */
+  /** What an answer shows of the awaited value and where: a timeout names both before any of the body. */
   shows?: (response: ApiResponse) => Seen | undefined;
 }
 
-/** What an answer showed of an awaited value (`$.deregistered = false`), and where the wait looked for it. */
-export interface Seen {
-  found: string;
-  looked: string;
-}
+type Seen = Pick<Reading, 'found' | 'looked'>;
 
 export interface Consistent<T> {
   value: T;
@@ -95,10 +87,7 @@ export function onWait(listener: (wait: WaitAttempts) => void): () => void {
 /** `30 s`, `4.5 s`: a wait's time as a reader says it. */
 const inSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
-/**
- * The deadline passed before the awaited state was seen. The message says first what the last
- * answer showed of the awaited value, then an excerpt of its body: the reader sees why before what.
- */
+/** The deadline passed: the message says what the last answer showed of the awaited value, then its body. */
 export class NotConsistentError extends Error {
   override readonly name = 'NotConsistentError';
   constructor(
@@ -130,50 +119,37 @@ export class WaitRejectedError extends Error {
   }
 }
 
-/**
- * Repeats `read` until `until(response)` returns something other than undefined, null or false,
- * and returns that value with the response that produced it.
- */
-export function eventually<T>(
-  what: string,
-  read: () => Promise<ApiResponse>,
-  until: (response: ApiResponse) => T | undefined | null | false,
-  options: WaitOptions,
-): Promise<Consistent<T>> {
-  return poll(`Wait until ${what}`, what, read, until, options, 'timeout') as Promise<Consistent<T>>;
+type Read = () => Promise<ApiResponse>;
+/** What an answer shows of the awaited state: anything but undefined, null or false holds. */
+type Until<T> = (response: ApiResponse) => T | undefined | null | false;
+
+/** Reads until `until` holds, and returns what it returned with the response that produced it. */
+export function eventually<T>(what: string, read: Read, until: Until<T>, options: WaitOptions): Promise<Consistent<T>> {
+  return poll(what, read, until, options, 'timeout') as Promise<Consistent<T>>;
 }
 
 /**
- * Reads once, at the end of `options.timeoutMs`, for a state that should not come: the answer that
- * shows it, or undefined when the window passed without it. A state, once shown, stays, so that
- * read sees whatever came in the window; the report shows a quiet window as passed.
+ * Reads once, at the end of `options.timeoutMs`, for a state that should not come (a state, once
+ * shown, stays): the answer that shows it, or undefined when the window passed without it.
  */
-export async function watch<T>(
+export function watch<T>(
   what: string,
-  read: () => Promise<ApiResponse>,
-  shows: (response: ApiResponse) => T | undefined | null | false,
+  read: Read,
+  shows: Until<T>,
   options: WaitOptions,
 ): Promise<Consistent<T> | undefined> {
-  return poll(
-    `Watch ${options.timeoutMs} ms for ${what}`,
-    what,
-    read,
-    shows,
-    { ...options, transition: undefined },
-    'quiet',
-  );
+  return poll(what, read, shows, options, 'quiet');
 }
 
 async function poll<T>(
-  title: string,
   what: string,
-  read: () => Promise<ApiResponse>,
-  until: (response: ApiResponse) => T | undefined | null | false,
-  options: WaitOptions,
+  read: Read,
+  until: Until<T>,
+  { clock = systemClock, timeoutMs, ...options }: WaitOptions,
   atDeadline: 'timeout' | 'quiet',
 ): Promise<Consistent<T> | undefined> {
-  const clock = options.clock ?? systemClock;
-  const { transition, timeoutMs } = options;
+  // A watch reads once, at the end of its window, for no transition of its own.
+  const transition = atDeadline === 'quiet' ? undefined : options.transition;
   const started = clock.now();
   const waited = () => clock.now() - started;
   const notYetStatuses: number[] = [];
@@ -185,6 +161,7 @@ async function poll<T>(
     return elapsedMs;
   };
   const firstLookMs = atDeadline === 'quiet' ? timeoutMs : transition ? POLLING.firstLookMs : 0;
+  const title = atDeadline === 'quiet' ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`;
   return step(title, async () => {
     let delay = firstLookMs;
     for (let attempts = 1; ; attempts++) {
@@ -212,7 +189,8 @@ async function poll<T>(
         const elapsedMs = finish(atDeadline, attempts);
         if (atDeadline === 'quiet') return undefined;
         const seen = options.shows?.(response);
-        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), seen && redactSeen(seen));
+        const redacted = seen && { found: redactText(seen.found), looked: redactText(seen.looked) };
+        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), redacted);
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       delay = Math.max(retryAfter, nextReadIn(waited()));
@@ -220,13 +198,8 @@ async function poll<T>(
   });
 }
 
-/** What `until` returns for an answer that shows the awaited state. */
 function holds<T>(seen: T | undefined | null | false): seen is T {
   return seen !== undefined && seen !== null && seen !== false;
-}
-
-function redactSeen({ found, looked }: Seen): Seen {
-  return { found: redactText(found), looked: redactText(looked) };
 }
 
 function describe(response: ApiResponse): string {

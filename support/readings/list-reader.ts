@@ -1,8 +1,7 @@
-// Owns reading a list across its pages, whatever paging convention the target uses (not shown in
-// the documentation): a next link or URL in the body, an RFC 8288 `Link` header, a cursor or page
-// token, page-number metadata (`number`/`page` with `totalPages`, `last`, `hasNext`,
-// `totalElements`), offset and limit with `total` or `hasMore`. A list it cannot read to its end
-// is a ListIncompleteError, its own failure category: never a broken rule.
+// Owns reading a list across its pages by whatever paging convention the target uses (none is
+// documented): a next link in the body or an RFC 8288 `Link` header, a cursor or page token, page
+// numbers (`number`/`page` with `totalPages`, `last`, `hasNext`, `totalElements`), offset and limit
+// with `total` or `hasMore`. A list it cannot read to its end is a ListIncompleteError, never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
@@ -45,22 +44,9 @@ const NEXT_KEYS: Record<string, string> = {
   continuationtoken: 'continuationToken',
 };
 
-// Objects that hold paging metadata (links.next, _links.next.href, meta.nextCursor, page.number).
-// Item lists are never searched: an item's own "next" is not a page.
-const CONTAINER_KEYS = new Set([
-  'links',
-  '_links',
-  'cursor',
-  'cursors',
-  'pagination',
-  'paging',
-  'page',
-  'meta',
-  '_meta',
-  'metadata',
-  'pageinfo',
-  'pageable',
-]);
+// Objects that hold paging metadata (links.next, _links.next.href, meta.nextCursor, page.number), by
+// their normalized key; item lists are never searched: an item's own "next" is not a page.
+const CONTAINER_KEY = /^(links|cursors?|pagination|paging|page|meta|metadata|pageinfo|pageable)$/;
 
 /** The body and the paging objects in it, outermost first. */
 function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
@@ -68,7 +54,7 @@ function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
   return [
     body,
     ...Object.entries(body).flatMap(([key, value]) =>
-      CONTAINER_KEYS.has(normalKey(key)) ? pagingObjects(value, depth + 1) : [],
+      CONTAINER_KEY.test(normalKey(key)) ? pagingObjects(value, depth + 1) : [],
     ),
   ];
 }
@@ -163,10 +149,7 @@ function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): P
   if (done) return { convention: 'page number' };
   const param = ['number', 'currentpage'].includes(normalKey(page.key)) ? 'page' : page.key;
   const query: Record<string, string> = { [param]: String(page.value + 1) };
-  if (size)
-    query[normalKey(size.key) === 'perpage' ? size.key : normalKey(size.key) === 'limit' ? 'limit' : size.key] = String(
-      size.value,
-    );
+  if (size) query[normalKey(size.key) === 'limit' ? 'limit' : size.key] = String(size.value);
   return { convention: 'page number', next: { query } };
 }
 
@@ -223,58 +206,24 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
   return { convention: 'single page' };
 }
 
-export const MAX_PAGES = 500;
+const MAX_PAGES = 500;
 
 export interface ListRead extends ApiResponse {
-  /**
-   * How the list was paged and how much of it was read: `complete` when from its first page to its
-   * last; `end` when the last page read is the list's last; `lastPage`, how the last page read was
-   * asked for (undefined: as the list's first page).
-   */
+  /** `complete`: read from its first page to its last; `end`: the last page read is the list's last. */
   paging: { convention: PagingConvention; pages: number; complete: boolean; end: boolean; lastPage?: NextPage };
 }
 
-/** A page of a list: how to ask for it, and whether it was the list's last when it was read. */
-export interface PagePlace {
-  at: NextPage;
-  end: boolean;
-}
-
-/** Where a look at a list starts, and where it must stop at the latest. */
-export interface PagesToRead {
-  /** How to ask for the page the look starts at; undefined: the list's first. */
+/** `from`: how to ask for the page a read starts at (a `lastPage`; undefined: the list's first). */
+interface PagesToRead {
   from?: NextPage;
   maxPages?: number;
 }
 
-/** GETs the page `at` asks for, or the list's first page. */
-function fetchPage(
-  api: ApiClient,
-  path: string,
-  options: RequestOptions,
-  at: NextPage | undefined,
-): Promise<ApiResponse> {
-  if (at === undefined) return api.request('GET', path, options);
-  return 'url' in at
-    ? api.request('GET', at.url, { ...options, query: undefined })
-    : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
-}
-
 /**
- * GETs the one page `at` asks for (the list's first without it): a look where records were seen
- * before, never a reading of the whole list, so `complete` only when a first page says it is the last.
- */
-export function readPage(api: ApiClient, path: string, options: RequestOptions, at?: NextPage): Promise<ListRead> {
-  return readPages(api, path, options, () => true, { from: at });
-}
-
-/**
- * GETs `path` and the pages after it (or the page `from` asks for and those after it): all of them,
- * or only until `until` holds for the bodies read so far (a wanted record was found, and later pages
- * cannot take it back; a check that something is absent must read them all). One page: that
- * response. Several: the last response with `body` = the list of page bodies and every exchange, so
- * the readings search all pages at once. The first failing page is returned as it is. A list that
- * cannot be read to its end throws ListIncompleteError.
+ * GETs `path` (or the page `from` asks for) and the pages after it, until `until` holds for the bodies
+ * read so far (a wanted record was found; a check that something is absent reads them all). Several
+ * pages answer as the last response with `body` = the page bodies and every exchange; the first failing
+ * page is returned as it is; a list that cannot be read to its end throws ListIncompleteError.
  */
 export async function readPages(
   api: ApiClient,
@@ -283,14 +232,20 @@ export async function readPages(
   until: (bodies: unknown[]) => boolean = () => false,
   { from, maxPages = MAX_PAGES }: PagesToRead = {},
 ): Promise<ListRead> {
+  const fetchPage = (at: NextPage | undefined): Promise<ApiResponse> => {
+    if (at === undefined) return api.request('GET', path, options);
+    return 'url' in at
+      ? api.request('GET', at.url, { ...options, query: undefined })
+      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
+  };
   const read: ApiResponse[] = [];
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
   let end = false;
   let at = from;
-  let page = await fetchPage(api, path, options, at);
   for (;;) {
+    const page = await fetchPage(at);
     if (!page.ok)
       return { ...page, paging: { convention, pages: read.length, complete: false, end: false, lastPage: at } };
     read.push(page);
@@ -300,26 +255,15 @@ export async function readPages(
     if (from === undefined) firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
     end = !step.next && !step.unreachable;
     if (end || until(read.map((each) => each.body))) break;
-    if (step.unreachable) throw new ListIncompleteError(path, convention, read.length, step.unreachable);
-    // Stopping silently would let "not on any page" pass when it was only on a later page.
-    if (read.length >= maxPages)
-      throw new ListIncompleteError(
-        path,
-        convention,
-        read.length,
-        `a next page was still offered after ${maxPages} pages`,
-      );
     const key = JSON.stringify(step.next);
-    if (asked.has(key))
-      throw new ListIncompleteError(
-        path,
-        convention,
-        read.length,
-        `the next page ${key} was already read: the paging loops`,
-      );
+    // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
+    const unread =
+      step.unreachable ??
+      (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
+      (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
+    if (unread !== undefined) throw new ListIncompleteError(path, convention, read.length, unread);
     asked.add(key);
     at = step.next;
-    page = await fetchPage(api, path, options, at);
   }
   const last = read[read.length - 1]!;
   const paging = { convention, pages: read.length, complete: from === undefined && end, end, lastPage: at };

@@ -1,7 +1,6 @@
-// Owns compiling schemas/*.schema.json: with ajv at once (a broken schema fails here, naming its
-// file), and as ajv standalone code (support/readings/validators.generated.ts, written by
-// `npm run schemas:compile`), so a contract worker loads finished validators instead of compiling
-// every schema again: ajv's compiler is the largest share of a worker's start.
+// Owns compiling schemas/*.schema.json with ajv (a broken schema fails here, naming its file), and to
+// standalone code (validators.generated.ts, `npm run schemas:compile`): ajv's compiler is the largest
+// share of a contract worker's start, so workers load finished validators.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';

@@ -1,11 +1,6 @@
-// Owns JSON Schema validation of request and response bodies against schemas/*.schema.json.
-/**
- * The validators are ajv's standalone code for every schema (validators.generated.ts, written by
- * `npm run schemas:compile`; a unit test fails when it is older than the schemas), so a contract
- * worker loads finished functions instead of compiling each schema again. Violations are reported
- * as short lines (where, what, the offending value) because they end up in assertion messages and
- * reports.
- */
+// Owns JSON Schema validation of request and response bodies against schemas/*.schema.json, with the
+// validators schema-compiler.ts generated. Violations are short lines (where, what, the offending
+// value) because they end up in assertion messages and reports.
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { validators as generated } from './validators.generated.js';
 
@@ -57,12 +52,6 @@ function describeError(error: ErrorObject): string {
   }
 }
 
-function validatorFor(id: string): ValidateFunction {
-  const validate = validators.get(id);
-  if (!validate) throw new Error(`no schema "${id}" in schemas/ (known: ${schemaIds().join(', ')})`);
-  return validate;
-}
-
 /** The ids (file stems) of all schemas in schemas/. */
 export function schemaIds(): string[] {
   return [...validators.keys()].sort();
@@ -70,7 +59,8 @@ export function schemaIds(): string[] {
 
 /** Every violation of schema `id` by `value`, one readable line each; empty when it conforms. */
 export function schemaErrors(id: string, value: unknown): string[] {
-  const validate = validatorFor(id);
+  const validate = validators.get(id);
+  if (!validate) throw new Error(`no schema "${id}" in schemas/ (known: ${schemaIds().join(', ')})`);
   return validate(value) ? [] : (validate.errors ?? []).map(describeError);
 }
 

@@ -9,7 +9,6 @@ import {
   listsPerson,
   mergedInto,
   ownsValue,
-  pepHit,
   personFlag,
   personRecords,
   personsWithoutLegalId,
@@ -17,6 +16,7 @@ import {
   recordsOwning,
   relativeFlag,
 } from '../../support/readings/facts.js';
+import { pepHit } from '../../support/readings/pep-hit.js';
 
 describe('a PEP hit', () => {
   it.each([

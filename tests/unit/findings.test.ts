@@ -12,13 +12,13 @@ import {
   listsPerson,
   mergedInto,
   ownsValue,
-  pepHit,
   personFlag,
   personWithLegalId,
   recordsOwning,
   relativeFlag,
   type Reading,
 } from '../../support/readings/facts.js';
+import { pepHit } from '../../support/readings/pep-hit.js';
 import { findValues } from '../../support/readings/lookup.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import {

@@ -2,7 +2,7 @@
 // five records a page, and against lists it cannot read to their end.
 import { describe, expect, it } from 'vitest';
 import { recordsOwning } from '../../support/readings/facts.js';
-import { ListIncompleteError, nextPage, readPage, readPages } from '../../support/readings/list-reader.js';
+import { ListIncompleteError, nextPage, readPages } from '../../support/readings/list-reader.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
@@ -199,7 +199,7 @@ describe('readPages', () => {
       const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
       expect(stopped.paging).toMatchObject({ pages: 2, complete: false, end: false });
       expect(stopped.paging.lastPage).toBeDefined();
-      const again = await readPage(api, '/v3/consumers', {}, stopped.paging.lastPage);
+      const again = await readPages(api, '/v3/consumers', {}, () => true, { from: stopped.paging.lastPage });
       expect(again.paging).toMatchObject({ pages: 1, complete: false });
       expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
       expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
@@ -221,10 +221,11 @@ describe('readPages', () => {
         : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
     );
     const api = new ApiClient({ baseUrl: server.url });
-    expect((await readPage(api, '/v3/short', {})).paging).toMatchObject({ complete: true, end: true });
-    expect((await readPage(api, '/v3/consumers', {})).paging.complete).toBe(false);
+    expect((await readPages(api, '/v3/short', {}, () => true)).paging).toMatchObject({ complete: true, end: true });
+    expect((await readPages(api, '/v3/consumers', {}, () => true)).paging.complete).toBe(false);
     expect(
-      (await readPage(api, '/v3/short', {}, { url: `${server.url}/v3/short?page=2` })).paging.complete,
+      (await readPages(api, '/v3/short', {}, () => true, { from: { url: `${server.url}/v3/short?page=2` } })).paging
+        .complete,
       'a later page: the pages before it were not read',
     ).toBe(false);
   });

@@ -1,0 +1,117 @@
+// Owns reading a PEP hit from a screening answer (operation 8) whose layout is not documented, by the
+// rules of evidence of facts.ts: a match entry or the screened subject says PEP, and the answer does
+// not say there is no match.
+import { isRecord, normalKey } from './lookup.js';
+import {
+  affirms,
+  fieldText,
+  firstFew,
+  ownFields,
+  parentsOf,
+  reading,
+  words,
+  type Located,
+  type Reading,
+} from './facts.js';
+
+/** Lists whose entries are matches (hits) of a screening. */
+const MATCH_LIST_KEYS = new Set([
+  'hits',
+  'matches',
+  'results',
+  'candidates',
+  'alerts',
+  'entities',
+  'findings',
+  'matchedentities',
+  'screeningresults',
+  'potentialmatches',
+]);
+/** Fields of a match that say which kind of list it was found on. */
+const CATEGORY_KEY =
+  /^(categor(y|ies)|types?|lists?|list(type|name|category)|sources?|datasets?|risktype|topics|tags|classification)$/;
+/** Fields of an entry of a match's category list (`lists: [{ "type": "PEP", "name": … }]`) that name the list. */
+const LIST_ENTRY_NAME_KEY = new RegExp(`${CATEGORY_KEY.source}|^(name|code|title|label)$`);
+/** An affirmative PEP flag on the match or the screened subject. */
+const PEP_FLAG_KEY = /^(is)?(pep|politicallyexposed(person)?)$/;
+const PEP_WORD = /^(pep|peps|politically[ _-]?exposed([ _-]?persons?)?|pep[ _-]?(list|class[ _-]?\d|tier[ _-]?\d)?)$/i;
+/** Lists whose very name says their entries are PEP matches. */
+const PEP_LIST_KEY = /^(peps|pephits|pepmatches|pepresults|politicallyexposedpersons)$/;
+/** A PEP-specific outcome field, and the words by which it affirms a match. */
+const PEP_STATUS_KEY = /^pep(status|result|match|screeningresult|outcome)$/;
+const HIT_WORD = /^(hit|match(ed)?|positive|yes|true|found|confirmed|potential[ _-]?match)$/i;
+
+/** An outcome that says there is no match, whatever other fields say. */
+const NO_MATCH_WORD =
+  /^(no[ _-]?(hits?|match(es)?|matches[ _-]?found|results?)|clear(ed)?|none|negative|not[ _-]?found|no[ _-]?risk)$/i;
+const OUTCOME_KEY = /^(outcome|(screening|overall)?result|(screening|match)?status|decision|verdict)$/;
+const COUNT_KEY = /^((hits?|match(es)?)count|(total|numberof)(hits|matches)|count|total)$/;
+
+/** Where a flag is about the screened subject: the answer itself or its envelope, not a settings or provider object. */
+const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'screening', 'screeningresult']);
+
+const says = (value: unknown, word: RegExp): boolean => words(value).some((each) => word.test(each.trim()));
+
+function matchEntries(body: unknown, path = '$'): Located[] {
+  if (Array.isArray(body)) return body.flatMap((element, index) => matchEntries(element, `${path}[${index}]`));
+  if (!isRecord(body)) return [];
+  return Object.entries(body).flatMap(([key, value]) => {
+    const here = `${path}.${key}`;
+    const entries =
+      MATCH_LIST_KEYS.has(normalKey(key)) && Array.isArray(value)
+        ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
+        : [];
+    return [...entries, ...matchEntries(value, here)];
+  });
+}
+
+function pepEvidenceOf({ item, path }: Located): string[] {
+  return ownFields(item, path).flatMap((field) => {
+    const name = normalKey(field.key);
+    if ((PEP_FLAG_KEY.test(name) && affirms(field.value)) || (CATEGORY_KEY.test(name) && says(field.value, PEP_WORD)))
+      return [fieldText(field)];
+    if (!CATEGORY_KEY.test(name) || !Array.isArray(field.value)) return [];
+    // The lists a match was found on, as objects: the entry's own type or name says PEP.
+    return field.value.flatMap((entry, index) =>
+      ownFields(entry, `${field.path}[${index}]`)
+        .filter(({ key, value }) => LIST_ENTRY_NAME_KEY.test(normalKey(key)) && says(value, PEP_WORD))
+        .map(fieldText),
+    );
+  });
+}
+
+/**
+ * A politically exposed person among the matches of a screening: a match entry whose category (type,
+ * list name) is PEP or that carries an affirmative PEP flag, or an affirmative PEP flag on the screened
+ * subject itself. An answer whose outcome or hit count says "no match" is never a hit.
+ */
+export function pepHit(body: unknown): Reading {
+  const looked =
+    `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their category/categories/type/types/list/lists… ` +
+    'fields and PEP flags), and PEP flags on the subject';
+  const denial = ownFields(body).find(({ key, value }) => {
+    const name = normalKey(key);
+    if (OUTCOME_KEY.test(name) && (value === false || says(value, NO_MATCH_WORD))) return true;
+    return (COUNT_KEY.test(name) || MATCH_LIST_KEYS.has(name)) && value === 0;
+  });
+  if (denial) return reading([], looked, `the answer says there is no match: ${fieldText(denial)}`);
+  const entries = matchEntries(body);
+  const fromSubject = ownFields(body).flatMap((field) => {
+    const name = normalKey(field.key);
+    if (!parentsOf(field.path).every((parent) => SUBJECT_ENVELOPES.has(parent))) return [];
+    if ((PEP_FLAG_KEY.test(name) && affirms(field.value)) || (PEP_STATUS_KEY.test(name) && says(field.value, HIT_WORD)))
+      return [fieldText(field)];
+    if (PEP_LIST_KEY.test(name) && Array.isArray(field.value) && field.value.some(isRecord))
+      return [`${field.path}[0] (an entry of a PEP match list)`];
+    return [];
+  });
+  const matches =
+    entries.length === 0
+      ? 'no match entry'
+      : `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))}) with no PEP category or flag`;
+  return reading(
+    [...entries.flatMap(pepEvidenceOf), ...fromSubject],
+    looked,
+    `${matches}, and no PEP flag on the subject`,
+  );
+}
