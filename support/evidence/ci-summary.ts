@@ -1,20 +1,11 @@
-// Owns the verdict a person reads where CI already shows it ($GITHUB_STEP_SUMMARY, the nightly's
-// issue): pass or fail, every broken rule with its documented words and its spec, the other failure
-// categories, time to consistency per transition, and where the report is.
+// Owns the verdict a person reads where CI shows it ($GITHUB_STEP_SUMMARY, the nightly's issue): pass or fail, every
+// broken rule with its documented words and its spec, the other failures, time to consistency, where the report is.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
-import {
-  brokenRulesOf,
-  classifyResults,
-  clip,
-  loadAllureConfig,
-  readResults,
-  type RunSummary,
-  type TestOutcome,
-} from './report-generation.js';
+import { brokenRulesOf, clip, readRun, type TestOutcome } from './report-generation.js';
 import { brokenRuleDetail } from './failures.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
@@ -24,34 +15,44 @@ export interface CiSummaryOptions {
   cwd?: string;
   /** Where the report can be downloaded (the run's artifacts page). */
   reportLink?: string;
-  /** reports/observed/timings.json: `{ "<transition>": { n, p50Ms, p95Ms, maxMs } }`, when the run measured it. */
+  /** Default reports/observed/timings.json, when the run measured it. */
   timingsFile?: string;
-}
-
-export interface CiSummary {
-  passed: boolean;
-  brokenRules: string[];
-  markdown: string;
 }
 
 function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
   const checks = specChecks();
   return rules.map((id) => {
     const rule = ruleById(id);
-    const specs = [...new Set(checks.filter((check) => check.rule === id).map((check) => `\`${check.file}\``))].join(
-      ', ',
-    );
+    const specs = new Set(checks.flatMap((check) => (check.rule === id ? [`\`${check.file}\``] : [])));
     const failure = brokenRuleDetail(tests.find((test) => test.rule === id)?.message ?? '')?.detail ?? '';
     return (
       `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
-      `"${cell(rule.quote)}" | ${specs} | ${cell(clip(failure, 200))} |`
+      `"${cell(rule.quote)}" | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`
     );
   });
 }
 
-/** Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix. */
-function otherFailures(summary: RunSummary): string[] {
-  const rows = summary.byCategory.flatMap((entry) =>
+/** A Markdown table and the blank line after it; nothing without rows. */
+const table = (columns: string[], rows: string[]): string[] =>
+  rows.length === 0 ? [] : [`| ${columns.join(' | ')} |`, `|${'---|'.repeat(columns.length)}`, ...rows, ''];
+
+function timingsSection(file: string): string[] {
+  if (!existsSync(file)) return ['Time to consistency: not measured in this run.'];
+  const table = timingsTable(JSON.parse(readFileSync(file, 'utf8')) as ObservedContract['timings']);
+  return table.length === 0
+    ? ['Time to consistency: no transition was measured.']
+    : ['### Time to consistency', '', ...table];
+}
+
+export async function ciSummary(options: CiSummaryOptions) {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const { summary } = await readRun(options.resultsDirs, cwd);
+  const broken = brokenRulesOf(summary);
+  const brokenRules = [...broken.documented, ...broken.http];
+  const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
+  const tests = failed.flatMap((entry) => entry.tests);
+  // Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix.
+  const others = failed.flatMap((entry) =>
     entry.tests
       .filter((test) => !brokenRuleDetail(test.message ?? ''))
       .map(
@@ -59,37 +60,6 @@ function otherFailures(summary: RunSummary): string[] {
           `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`,
       ),
   );
-  return rows.length === 0
-    ? []
-    : [
-        '### Failures that break no documented rule',
-        '',
-        '| category | test | cause and fix |',
-        '|---|---|---|',
-        ...rows,
-        '',
-      ];
-}
-
-function timingsSection(file: string | undefined): string[] {
-  if (!file || !existsSync(file)) return ['Time to consistency: not measured in this run.'];
-  const table = timingsTable(JSON.parse(readFileSync(file, 'utf8')) as ObservedContract['timings']);
-  return table.length === 0
-    ? ['Time to consistency: no transition was measured.']
-    : ['### Time to consistency', '', ...table];
-}
-
-export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const config = await loadAllureConfig(cwd);
-  const summary = classifyResults(readResults(options.resultsDirs.map((dir) => resolve(cwd, dir))), config.categories);
-  const broken = brokenRulesOf(summary);
-  const brokenRules = [...broken.documented, ...broken.http];
-  const rows = brokenRuleRows(
-    brokenRules,
-    summary.byCategory.flatMap((entry) => entry.tests),
-  );
-  const categories = summary.byCategory.filter((entry) => entry.tests.length > 0);
   const passed = summary.total > 0 && summary.notPassed === 0;
   const markdown = [
     `## Contract suite: ${passed ? 'PASSED' : 'FAILED'}`,
@@ -97,24 +67,18 @@ export async function ciSummary(options: CiSummaryOptions): Promise<CiSummary> {
     `${summary.total} test(s): ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped.`,
     '',
     ...(brokenRules.length === 0
-      ? ['No documented rule is broken.']
+      ? ['No documented rule is broken.', '']
       : [
           `### Broken rules (${brokenRules.length})`,
           '',
-          '| rule | the documentation says | spec | failure |',
-          '|---|---|---|---|',
-          ...rows,
+          ...table(['rule', 'the documentation says', 'spec', 'failure'], brokenRuleRows(brokenRules, tests)),
         ]),
-    '',
-    ...(categories.length === 0
-      ? []
-      : [
-          '| category | tests |',
-          '|---|---|',
-          ...categories.map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
-          '',
-        ]),
-    ...otherFailures(summary),
+    ...table(
+      ['category', 'tests'],
+      failed.map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
+    ),
+    ...(others.length === 0 ? [] : ['### Failures that break no documented rule', '']),
+    ...table(['category', 'test', 'cause and fix'], others),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
     options.reportLink ? `Report: ${options.reportLink}` : "Report: the run's artifacts.",

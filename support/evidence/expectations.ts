@@ -1,26 +1,18 @@
-// Owns the judgements specs share: status classes where no status is documented (any 2xx is
-// acceptance, any 4xx a rejection), and documented facts read on affirmative evidence, shown in the report.
+// Owns the judgements specs share: status classes where no status is documented (any 2xx is acceptance, any 4xx a
+// rejection), and documented facts read on affirmative evidence, shown in the report.
 import { expect } from 'vitest';
 import type { Reading } from '../readings/facts.js';
 import { attachText } from './report.js';
-import { notPermitted, refusalQuote } from './refusals.js';
-import type { ApiResponse } from '../transport/http.js';
+import { notPermitted, refusalQuote, type Answer } from './refusals.js';
 
 /** "2xx", "4xx", …: the documentation never fixes a status, only acceptance or rejection. */
 export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
 
-/**
- * Where no status is documented, any 2xx is acceptance. A 403 is a permission the client lacks,
- * not a broken promise; another refusal says what the answer said it refused.
- */
-export function expectAccepted(
-  response: { status: number; text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
-  what: string,
-): void {
-  if (response.status === 403 && response.text !== undefined)
-    throw notPermitted({ ...response, text: response.text }, what);
+/** Any 2xx is acceptance; a 403 is a permission the client lacks, not a broken promise. */
+export function expectAccepted(response: Answer & { status: number }, what: string): void {
+  if (response.status === 403 && response.text !== undefined) throw notPermitted(response, what);
   const said =
     response.text === undefined || statusClass(response.status) === '2xx' ? '' : ` (${refusalQuote(response)})`;
   expect(statusClass(response.status), `${what} answered ${response.status}${said}; any 2xx was expected`).toBe('2xx');
@@ -40,9 +32,7 @@ export async function expectFact(reading: Reading, fact: string): Promise<void> 
 
 /** The fact does not hold: no affirmative evidence of it; a failure shows the evidence that was found. */
 export async function expectNoFact(reading: Reading, fact: string): Promise<void> {
-  await attachText(
-    `Evidence that ${fact}`,
-    reading.holds ? reading.evidence.join('\n') : `none, as expected; looked at ${reading.looked}`,
-  );
+  const found = reading.holds ? reading.evidence.join('\n') : `none, as expected; looked at ${reading.looked}`;
+  await attachText(`Evidence that ${fact}`, found);
   expect(reading.evidence, `evidence that ${fact}`).toEqual([]);
 }

@@ -3,11 +3,8 @@ import { ruleById } from '../run/catalogue.js';
 import { notPermitted, preconditionFailure } from './refusals.js';
 import type { ApiResponse } from '../transport/http.js';
 
-/**
- * The prefix every contract failure carries, so a reader (and the mutant matrix) sees which
- * documented rule broke without re-running anything.
- */
-export const BROKEN_RULE_PREFIX = 'Broken rule';
+/** Every contract failure carries it, so a reader (and the mutant matrix) sees which rule broke without a re-run. */
+const BROKEN_RULE_PREFIX = 'Broken rule';
 
 export function brokenRuleMessage(ruleId: string, detail: string): string {
   const rule = ruleById(ruleId);
@@ -15,12 +12,7 @@ export function brokenRuleMessage(ruleId: string, detail: string): string {
   return `${BROKEN_RULE_PREFIX} ${rule.id} (${where}: "${rule.quote}"): ${detail}`;
 }
 
-/**
- * Failures that say nothing about the rule under test: the target could not be asked, it throttled
- * the client to its deadline (a request's, or the test's: support/evidence/test-time.ts), its list
- * could not be read to its end, it refused permission or served the operation elsewhere, or a step
- * before the rule failed (support/evidence/refusals.ts).
- */
+/** Failures that say nothing about the rule under test: the target's, the settings', or a step's before the rule. */
 const NOT_A_CONTRACT_FAILURE = new Set([
   'TargetUnavailableError',
   'TargetThrottledError',
@@ -32,12 +24,7 @@ const NOT_A_CONTRACT_FAILURE = new Set([
   'PreconditionError',
 ]);
 
-/**
- * Names the rule on an error, unless the failure is not about the rule: an unreachable target, a
- * 403, or a precondition not met. The one caller that names rules is the spec's own
- * `rule(id).test`: verbs act and return what they saw, so a failure inside a spec is never blamed
- * on another rule; where a verb's check is another rule's promise, the verb says so (`coveredBy`).
- */
+/** Names the rule on an error unless it is not about the rule; only the spec's own `rule(id).test` calls it. */
 export function attributeToRule(error: unknown, ruleId: string): unknown {
   if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
   // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
@@ -50,18 +37,14 @@ export function attributeToRule(error: unknown, ruleId: string): unknown {
   return error;
 }
 
-/**
- * A failure of the rule under test, as `attributeToRule` named it: the rule and what broke, without
- * the section and quote (`brokenRuleMessage` puts them in brackets; no quote holds `): `);
- * undefined for a failure of no rule.
- */
+/** The rule and what broke, without the bracketed section and quote (no quote holds `): `); undefined for no rule. */
 export function brokenRuleDetail(message: string): { rule: string; detail: string } | undefined {
   const rule = new RegExp(`^${BROKEN_RULE_PREFIX} ([a-z0-9.-]+) `).exec(message)?.[1];
   const quoted = /^[^(]*\(.*?\): /.exec(message);
   return rule === undefined ? undefined : { rule, detail: quoted ? message.slice(quoted[0].length) : message };
 }
 
-/** Extracts the rule ids named in a failure text (vitest output, JUnit XML). */
+/** The rule ids named in a failure text (vitest output, JUnit XML), once each. */
 export function rulesNamedIn(text: string): string[] {
   return [
     ...new Set([...text.matchAll(new RegExp(`${BROKEN_RULE_PREFIX} ([a-z0-9.-]+)`, 'g'))].map((match) => match[1]!)),

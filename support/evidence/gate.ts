@@ -1,25 +1,11 @@
-// Owns the release gate: the Allure quality gate of allurerc.mjs (no failures outside the accepted known
-// issues in docs/known-issues.json; at least as many tests as catalogued rules) over one or more
-// results directories, with a one-line verdict and the exit code CI needs. JUnit XML for other CI
-// tools is written by the run itself (reports/junit.xml).
-//
-// Why not `allure quality-gate` with allurerc.mjs as is: in allure 3.14.3 that command appends a
-// history entry when the config has `historyPath` and then never settles, so Node exits with 0
-// before the verdict — a failed gate would read as a pass (and every run would count twice in the
-// history). The gate therefore runs with a config that holds only the gate's own fields.
-// (3.14.3 runs on Node 20 as is; 3.18's gate needs Iterator.prototype.toArray, missing in Node 20.)
+// Owns the release gate: allurerc.mjs's quality gate (no failure outside docs/known-issues.json; at least as many tests
+// as catalogued rules) over one or more results folders. Its config holds only the gate's fields: with a historyPath,
+// allure 3.14.3's quality-gate appends to the history and never settles, so a failed gate would exit 0.
+// (3.18's gate needs Iterator.prototype.toArray, missing in Node 20.)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ALLURE_RESULTS_DIR } from '../run/paths.js';
-import {
-  allureCli,
-  classifyResults,
-  formatSummary,
-  loadAllureConfig,
-  readResults,
-  type RunSummary,
-} from './report-generation.js';
+import { allureCli, formatSummary, readRun, type RunSummary } from './report-generation.js';
 
 export interface GateOptions {
   resultsDirs?: string[];
@@ -39,38 +25,30 @@ export interface GateVerdict {
 
 export async function evaluateGate(options: GateOptions = {}): Promise<GateVerdict> {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const config = await loadAllureConfig(cwd);
-  const resultsDirs = (options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir));
+  const { config, dirs, summary } = await readRun(options.resultsDirs, cwd);
   const rules = config.qualityGate?.rules?.map((ruleset) => ({ ...ruleset, ...options.rules }));
   if (!rules?.length) throw new Error('gate: allurerc.mjs has no qualityGate rules');
-
   const scratch = mkdtempSync(join(tmpdir(), 'contract-gate-'));
   try {
     const gateConfig = join(scratch, 'allurerc.json');
-    writeFileSync(
-      gateConfig,
-      JSON.stringify({
-        qualityGate: { rules },
-        knownIssuesPath: resolve(cwd, options.knownIssuesPath ?? config.knownIssuesPath ?? 'docs/known-issues.json'),
+    const knownIssuesPath = resolve(cwd, options.knownIssuesPath ?? config.knownIssuesPath ?? 'docs/known-issues.json');
+    writeFileSync(gateConfig, JSON.stringify({ qualityGate: { rules }, knownIssuesPath }));
+    return await allureCli(['quality-gate', ...dirs, '--config', gateConfig], cwd).then(
+      () => ({ passed: true, details: '', summary }),
+      ({ stdout = '', stderr = '', message }: { stdout?: string; stderr?: string; message: string }) => ({
+        passed: false,
+        details: `${stdout}${stderr}`.trim() || message,
+        summary,
       }),
     );
-    const summary = classifyResults(readResults(resultsDirs), config.categories);
-    try {
-      await allureCli(['quality-gate', ...resultsDirs, '--config', gateConfig], cwd);
-      return { passed: true, details: '', summary };
-    } catch (error) {
-      const { stdout = '', stderr = '', message } = error as { stdout?: string; stderr?: string; message: string };
-      return { passed: false, details: `${stdout}${stderr}`.trim() || message, summary };
-    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-export function formatVerdict(verdict: GateVerdict): string {
-  const { summary } = verdict;
-  const head = verdict.passed
+export function formatVerdict({ passed, details, summary }: GateVerdict): string {
+  const head = passed
     ? `RELEASE GATE PASSED: ${summary.total} test(s), no failure outside the accepted known issues.`
     : `RELEASE GATE FAILED: ${summary.total} test(s), ${summary.notPassed} not passed.`;
-  return [formatSummary(summary), verdict.details, head].filter(Boolean).join('\n');
+  return [formatSummary(summary), details, head].filter(Boolean).join('\n');
 }

@@ -1,47 +1,33 @@
-// Owns the failures that are not the rule's fault: a step before the rule could not be completed
-// (precondition not met), the target refused permission (not permitted), or served the operation
-// somewhere else (operation not found). Each names its cause and the fix, and none says "Broken
-// rule": a nightly that blames the rule under test for them sends its reader to the wrong line of
-// the documentation. Which rule's own spec covers a failed step is said by the verb that failed
-// (`coveredBy`), where the layout of the answer is unknown to everything above it.
+// Owns the failures that are not the rule's fault: a step before the rule failed (precondition not met), the target
+// refused permission (not permitted) or serves the operation elsewhere (operation not found). Each names its cause and
+// fix and never says "Broken rule", which would send a nightly's reader to the wrong line of the documentation.
 import type { ApiResponse } from '../transport/http.js';
 import { redactText } from '../transport/redact.js';
 import { ruleById } from '../run/catalogue.js';
 import { pathSettingOf } from '../run/config.js';
 
-const QUOTE_CHARS = 300;
+export type Answer = { text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>;
 
 /** What a refusal said, for a message: the answer's body as sent (redacted, cut short), whatever its layout. */
-export function refusalQuote(response: Pick<ApiResponse, 'text'> | { text?: string }): string {
+export function refusalQuote(response: Answer): string {
   const text = (response.text ?? '').trim();
   if (text === '') return 'no body';
   const quoted = redactText(text.replace(/\s+/g, ' '));
-  return `it said: ${quoted.length > QUOTE_CHARS ? `${quoted.slice(0, QUOTE_CHARS)}…` : quoted}`;
+  return `it said: ${quoted.length > 300 ? `${quoted.slice(0, 300)}…` : quoted}`;
 }
 
 /** The operation (catalogue id), method and path of the request behind an answer. */
-function requestOf(response: Partial<Pick<ApiResponse, 'exchanges' | 'url'>>): { operation?: string; line: string } {
+function requestOf(response: Answer): { operation?: string; line: string } {
   const exchange = response.exchanges?.at(-1);
   const path = response.url ? new URL(response.url).pathname : exchange?.url;
   return { operation: exchange?.operation, line: [exchange?.method, path].filter(Boolean).join(' ') };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Which rule covers a step
-
-interface Coverage {
-  rule: string;
-  /**
-   * A decisive coverage blames the covering rule wherever the failure happens (a PUT answer without a gedi); otherwise
-   * only inside a Given step.
-   */
-  decisive: boolean;
-}
-
-const coverage = new WeakMap<object, Coverage>();
+// Which rule's own spec covers a failed step is said by the verb that failed, as only it knows the answer's layout.
+const coverage = new WeakMap<object, { rule: string; decisive: boolean }>();
 const givenSteps = new WeakMap<object, string>();
 
-/** Says which rule's own spec checks what `error` shows went wrong; the innermost verb's word stands. */
+/** Names the rule whose own spec checks what `error` shows (innermost verb wins); `decisive`: even outside a Given. */
 export function coveredBy<E>(error: E, rule: string, decisive = false): E {
   if (error instanceof Error && !coverage.has(error)) coverage.set(error, { rule, decisive });
   return error;
@@ -51,6 +37,12 @@ export function coveredBy<E>(error: E, rule: string, decisive = false): E {
 export function failedInGiven(error: unknown, name: string): void {
   if (error instanceof Error && !givenSteps.has(error)) givenSteps.set(error, name);
 }
+
+const firstLine = (message: string): string =>
+  message
+    .split('\n')[0]!
+    .replace(/: expected .* \/\/ Object\.is equality$/, '')
+    .replace(/[.:]\s*$/, '');
 
 /** The rule under test could not be reached: a Given step, or another rule's promise it depends on, failed first. */
 export class PreconditionError extends Error {
@@ -73,27 +65,14 @@ export class PreconditionError extends Error {
   }
 }
 
-const firstLine = (message: string): string =>
-  message
-    .split('\n')[0]!
-    .replace(/: expected .* \/\/ Object\.is equality$/, '')
-    .replace(/[.:]\s*$/, '');
-
-/**
- * The failure a test of `rule` reports for `error`: a precondition not met when it happened in a
- * Given step or shows another rule broken that this one depends on; otherwise undefined (the rule's own).
- */
+/** A precondition not met, when `error` happened in a Given step or another rule covers it decisively. */
 export function preconditionFailure(error: Error, rule: string): PreconditionError | undefined {
   const step = givenSteps.get(error);
   const covered = coverage.get(error);
-  if (covered?.decisive && covered.rule !== rule) return new PreconditionError(rule, step, covered.rule, error);
-  if (step !== undefined)
-    return new PreconditionError(rule, step, covered?.rule === rule ? undefined : covered?.rule, error);
-  return undefined;
+  const covering = covered?.rule === rule ? undefined : covered?.rule;
+  if (step === undefined && !(covered?.decisive && covering)) return undefined;
+  return new PreconditionError(rule, step, covering, error);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Not permitted (403)
 
 const SANDBOX_CLIENT =
   'sandbox person management needs sandbox credentials of the registered organization: check CONTRACT_CLIENT_ID ' +
@@ -119,23 +98,10 @@ const PERMISSIONS: Record<string, string> = {
   token: 'the token service refused this client: check CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
 };
 
-/**
- * What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check (the doctor says it
- * too).
- */
-export function permissionNeeded(operation: string): string | undefined {
-  return PERMISSIONS[operation];
-}
+/** What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check. */
+export const permissionNeeded = (operation: string): string | undefined => PERMISSIONS[operation];
 
-/** What a refusal says of the client: a token the operation does not take (401, after a renewal), or a permission. */
-const REFUSED: Record<number, string> = {
-  401: 'its token not accepted for this operation',
-  403: 'authenticated but not authorized',
-};
-
-/** The target knows the client but does not let it do this (403, or 401 to a token it issued): never the rule. */
-export class NotPermittedError extends Error {
-  override readonly name = 'NotPermittedError';
+class RefusalError extends Error {
   constructor(
     readonly operation: string | undefined,
     message: string,
@@ -144,39 +110,31 @@ export class NotPermittedError extends Error {
   }
 }
 
-export function notPermitted(
-  response: Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
-  what: string,
-): NotPermittedError {
+/** The target knows the client but does not let it do this (403, or 401 to a token it issued): never the rule. */
+export class NotPermittedError extends RefusalError {
+  override readonly name = 'NotPermittedError';
+}
+
+export class OperationNotFoundError extends RefusalError {
+  override readonly name = 'OperationNotFoundError';
+}
+
+export function notPermitted(response: Answer & Pick<ApiResponse, 'status'>, what: string): NotPermittedError {
   const { operation, line } = requestOf(response);
   const needs =
     (operation && permissionNeeded(operation)) ?? "check the client's permissions for this operation and market";
+  // A 401 (after a renewal) is a token the operation does not take; any other refusal a permission.
+  const refused =
+    response.status === 401 ? 'its token not accepted for this operation' : 'authenticated but not authorized';
   return new NotPermittedError(
     operation,
     `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered ${response.status}, ` +
-      `${REFUSED[response.status] ?? REFUSED[403]} (${refusalQuote(response)}); ${needs}.`,
+      `${refused} (${refusalQuote(response)}); ${needs}.`,
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Operation not found (404 at the configured path while the resource shows elsewhere)
-
-export class OperationNotFoundError extends Error {
-  override readonly name = 'OperationNotFoundError';
-  constructor(
-    readonly operation: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** `operation` answered 404 at its configured path although `evidence` shows what it was asked for exists. */
-export function operationNotFound(
-  operation: string,
-  response: Pick<ApiResponse, 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>,
-  evidence: string,
-): OperationNotFoundError {
+export function operationNotFound(operation: string, response: Answer, evidence: string): OperationNotFoundError {
   const setting = pathSettingOf(operation);
   const { line } = requestOf(response);
   return new OperationNotFoundError(

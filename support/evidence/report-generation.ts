@@ -1,95 +1,57 @@
-// Owns turning reports/allure-results into the Allure 3 HTML report (multi-file and single-file),
-// with the run's environment block, the observed contract as global attachments, and history carried
-// in reports/history/history.jsonl; and the failure-taxonomy summary printed after it.
+// Owns the Allure 3 HTML report of reports/allure-results (multi-file and single-file, with the run's
+// environment and the observed contract, history in reports/history) and the failure-taxonomy summary.
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  matchCategory,
-  normalizeCategoriesConfig,
-  type CategoryMatchingData,
-  type TestStatus,
-} from '@allurereport/core-api';
+import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/write.js';
 import { brokenRuleDetail } from './failures.js';
 
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 
 /** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   const cli = join(dirname(require.resolve('allure')), '..', 'cli.js');
-  return run(process.execPath, [cli, ...args], {
+  return promisify(execFile)(process.execPath, [cli, ...args], {
     cwd,
     maxBuffer: 16 * 1024 * 1024,
     env: { ...process.env, NO_COLOR: '1' },
   });
 }
 
-/** The Allure report's writer, started ahead of the results (support/evidence/report-writer.js). */
-export interface ReportWriter {
-  /** Writes the report from these results folders; rejects with the writer's output when it fails. */
-  write(resultsDirs: string[]): Promise<void>;
-  /** Ends the writer without a report. */
-  cancel(): void;
-}
-
-const writerScript = fileURLToPath(new URL('./report-writer.js', import.meta.url));
-
-/** Starts the report writer in `cwd`, where allurerc.mjs is: it loads Allure meanwhile. */
-export function startReportWriter(cwd = process.cwd()): ReportWriter {
-  const child = spawn(process.execPath, [writerScript], {
-    cwd,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+/** Starts support/evidence/report-writer.js in `cwd`, where allurerc.mjs is: it loads Allure meanwhile. */
+export function startReportWriter(cwd = process.cwd()) {
+  const writer = fileURLToPath(new URL('./report-writer.js', import.meta.url));
+  const child = spawn(process.execPath, [writer], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   // A writer that already died makes the write fail on its exit code, not on a broken pipe.
   child.stdin.on('error', () => {});
-  const exited = new Promise<number>((settle, fail) => {
-    child.on('error', fail);
-    child.on('close', (code) => settle(code ?? 1));
-  });
+  const exited = once(child, 'close') as Promise<[number | null]>;
   return {
-    async write(resultsDirs) {
+    async write(resultsDirs: string[]): Promise<void> {
       child.stdin.end(`${JSON.stringify({ resultsDirs })}\n`);
-      const code = await exited;
-      if (code !== 0) throw new Error(`report: the Allure report writer failed (exit ${code}):\n${output}`);
+      const [code] = await exited;
+      if (code !== 0) throw new Error(`report: the Allure report writer failed (exit ${code ?? 1}):\n${output}`);
     },
-    cancel: () => child.stdin.end(),
+    /** Ends the writer without a report. */
+    cancel: () => void child.stdin.end(),
   };
 }
 
-export async function loadAllureConfig(cwd = process.cwd()): Promise<AllureConfig> {
-  const module = (await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig };
-  return module.default;
-}
+const readPackage = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string };
 
-// ---------------------------------------------------------------------------------------------
-// Environment block
-
-// Read from node_modules rather than resolved: `allure` does not export its package.json.
-function packageVersion(cwd: string, name: string): string {
-  return (JSON.parse(readFileSync(join(cwd, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
-    .version;
-}
-
-/**
- * What the report's environment block shows. Read from the same settings the run used; a broken
- * configuration still gets a report (the run's ConfigError is in it), so it is shown, not thrown.
- * The seed is known here only when CONTRACT_SEED is set: scripts/contract.ts sets it before the
- * run so every report can be replayed.
- */
-export function runEnvironment(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Record<string, string> {
-  const suite = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { name: string; version: string };
+/** The report's environment block: a broken configuration is shown, not thrown; the seed if CONTRACT_SEED is set. */
+function runEnvironment(env: NodeJS.ProcessEnv, cwd: string): Record<string, string> {
+  const suite = readPackage(join(cwd, 'package.json'));
   const facts: Record<string, string> = {};
   try {
     const settings = readSettings(env, join(cwd, '.env'));
@@ -99,25 +61,13 @@ export function runEnvironment(env: NodeJS.ProcessEnv = process.env, cwd = proce
   } catch (error) {
     facts.configuration = (error as Error).message;
   }
-  return {
-    ...facts,
-    suite: `${suite.name}@${suite.version}${env.GITHUB_SHA ? ` (${env.GITHUB_SHA.slice(0, 12)})` : ''}`,
-    node: process.version,
-    vitest: packageVersion(cwd, 'vitest'),
-    'allure-vitest': packageVersion(cwd, 'allure-vitest'),
-    allure: packageVersion(cwd, 'allure'),
-  };
+  facts.suite = `${suite.name}@${suite.version}${env.GITHUB_SHA ? ` (${env.GITHUB_SHA.slice(0, 12)})` : ''}`;
+  facts.node = process.version;
+  // Read from node_modules rather than resolved: `allure` does not export its package.json.
+  for (const name of ['vitest', 'allure-vitest', 'allure'])
+    facts[name] = readPackage(join(cwd, 'node_modules', name, 'package.json')).version;
+  return facts;
 }
-
-/** environment.properties is the Allure results file the report's environment block is read from. */
-export function writeEnvironmentProperties(resultsDir: string, environment: Record<string, string>): void {
-  const escape = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/[=:]/g, '\\$&');
-  const lines = Object.entries(environment).map(([key, value]) => `${escape(key)}=${escape(value)}`);
-  writeFileSync(join(resultsDir, 'environment.properties'), `${lines.join('\n')}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Failure-taxonomy summary
 
 interface ResultFile {
   name: string;
@@ -126,14 +76,12 @@ interface ResultFile {
   status?: TestStatus;
   statusDetails?: { message?: string; trace?: string };
   labels?: { name: string; value: string }[];
+  steps?: { name: string }[];
   stop?: number;
 }
 
 export interface TestOutcome {
   name: string;
-  status: TestStatus;
-  /** Category name (allurerc.mjs `categories`); undefined when the test passed or was skipped. */
-  category?: string;
   rule?: string;
   message?: string;
 }
@@ -147,7 +95,7 @@ export interface RunSummary {
   byCategory: { name: string; tests: TestOutcome[] }[];
 }
 
-/** One outcome per test: a retried test is counted once, with its last attempt. */
+/** One result per test: a retried test is counted once, with its last attempt. */
 export function readResults(resultsDirs: string[]): ResultFile[] {
   const latest = new Map<string, ResultFile>();
   for (const dir of resultsDirs.filter((candidate) => existsSync(candidate))) {
@@ -161,68 +109,50 @@ export function readResults(resultsDirs: string[]): ResultFile[] {
   return [...latest.values()];
 }
 
-export function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
+function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
   const definitions = normalizeCategoriesConfig(categories);
-  const byCategory = definitions.map((definition) => ({
-    name: definition.name,
-    tests: [] as TestOutcome[],
-  }));
+  const byCategory = definitions.map(({ name }) => ({ name, tests: [] as TestOutcome[] }));
   const summary: RunSummary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
-  for (const result of results) {
-    const status = result.status ?? 'unknown';
-    if (status === 'passed') summary.passed += 1;
-    else if (status === 'skipped') summary.skipped += 1;
-    else {
-      summary.notPassed += 1;
-      const data: CategoryMatchingData = {
-        status,
-        labels: result.labels ?? [],
-        message: result.statusDetails?.message,
-        trace: result.statusDetails?.trace,
-        flaky: false,
-      };
-      const category = matchCategory(definitions, data)?.name ?? 'Uncategorised';
-      const outcome: TestOutcome = {
-        name: result.name,
-        status,
-        category,
-        // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
-        rule: result.labels?.find((label) => label.name === 'story')?.value.split(':')[0],
-        message: result.statusDetails?.message?.split('\n')[0],
-      };
-      const bucket = byCategory.find((entry) => entry.name === category);
-      if (bucket) bucket.tests.push(outcome);
-      else byCategory.push({ name: category, tests: [outcome] });
+  for (const { name, status = 'unknown', labels = [], statusDetails } of results) {
+    if (status === 'passed' || status === 'skipped') {
+      summary[status] += 1;
+      continue;
     }
+    summary.notPassed += 1;
+    const { message, trace } = statusDetails ?? {};
+    const category =
+      matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised';
+    const outcome: TestOutcome = {
+      name,
+      // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+      rule: labels.find((label) => label.name === 'story')?.value.split(':')[0],
+      message: message?.split('\n')[0],
+    };
+    const bucket = byCategory.find((entry) => entry.name === category);
+    if (bucket) bucket.tests.push(outcome);
+    else byCategory.push({ name: category, tests: [outcome] });
   }
   return summary;
 }
 
-const HTTP_CONFORMANCE = 'HTTP conformance broken';
-
-/** The rules the run found broken: documented promises, and HTTP's own rules (RFC 9110) apart. */
-export interface BrokenRules {
-  documented: string[];
-  http: string[];
+/** allurerc.mjs of `cwd`, the results folders resolved against it, and the summary of their outcomes. */
+export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], cwd = process.cwd()) {
+  const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
+  const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
+  return { config, dirs, summary: classifyResults(readResults(dirs), config.categories) };
 }
 
-/**
- * Every failure named under its rule is a promise not kept, whatever its category: an effect not
- * shown by the deadline too, for the documentation promises it.
- */
-export function brokenRulesOf(summary: RunSummary): BrokenRules {
+/** Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart. */
+export function brokenRulesOf(summary: RunSummary): { documented: string[]; http: string[] } {
   const named = summary.byCategory.flatMap(({ name, tests }) =>
     tests.flatMap((test) => {
       const broken = brokenRuleDetail(test.message ?? '');
-      return broken ? [{ rule: broken.rule, http: name === HTTP_CONFORMANCE }] : [];
+      return broken ? [{ rule: broken.rule, http: name === 'HTTP conformance broken' }] : [];
     }),
   );
   const ids = (http: boolean) => [...new Set(named.filter((each) => each.http === http).map(({ rule }) => rule))];
   return { documented: ids(false), http: ids(true) };
 }
-
-/** A summary line's failure, at most this long: cut at a word, or not at all. */
-const DETAIL_CHARS = 240;
 
 /** `text`, cut at the last word boundary before `max` characters with an ellipsis; whole when it has none. */
 export function clip(text: string, max: number): string {
@@ -233,18 +163,12 @@ export function clip(text: string, max: number): string {
 
 /** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
 function failureDetail(message: string): string {
-  const broken = brokenRuleDetail(message);
-  if (!broken) return message;
-  const detail = /^[A-Z][a-z]/.test(broken.detail)
-    ? `${broken.detail[0]!.toLowerCase()}${broken.detail.slice(1)}`
-    : broken.detail;
-  return `Broken: ${detail}`;
+  const detail = brokenRuleDetail(message)?.detail;
+  if (detail === undefined) return message;
+  return `Broken: ${/^[A-Z][a-z]/.test(detail) ? `${detail[0]!.toLowerCase()}${detail.slice(1)}` : detail}`;
 }
 
-/**
- * The console summary: a run with failures starts with the promises it found not kept, then lists
- * only the categories that hold failures, each failure on one line.
- */
+/** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
 export function formatSummary(summary: RunSummary): string {
   const counts =
     `${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
@@ -267,99 +191,67 @@ export function formatSummary(summary: RunSummary): string {
     lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
     for (const test of tests) {
       const rule = test.rule ? `[${test.rule}] ` : '';
-      const detail = test.message ? ` — ${clip(failureDetail(test.message), DETAIL_CHARS)}` : '';
+      // At most 240 characters, cut at a word.
+      const detail = test.message ? ` — ${clip(failureDetail(test.message), 240)}` : '';
       lines.push(`      ✗ ${rule}${test.name}${detail}`);
     }
   }
   return lines.join('\n');
 }
 
-/** Prints the console failure-taxonomy summary of a results directory (or several, after sharding). */
-export async function summarize(
-  resultsDir: string | string[] = ALLURE_RESULTS_DIR,
-  cwd = process.cwd(),
-): Promise<RunSummary> {
-  const config = await loadAllureConfig(cwd);
-  const dirs = (Array.isArray(resultsDir) ? resultsDir : [resultsDir]).map((dir) => resolve(cwd, dir));
-  const summary = classifyResults(readResults(dirs), config.categories);
-  console.log(formatSummary(summary));
-  return summary;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Report generation
-
 export interface ReportOptions {
-  /** Allure results directories (several after a sharded run); default reports/allure-results. */
+  /** Default reports/allure-results; several after a sharded run. */
   resultsDirs?: string[];
-  /** Project root: where allurerc.mjs is and relative paths start; default the current directory. */
+  /** Where allurerc.mjs is; default the current directory. */
   cwd?: string;
-  /** Merged over runEnvironment(): what the caller knows better (e.g. the resolved target). */
+  /** Merged over the environment read from the settings: what the caller knows better. */
   environment?: Record<string, string>;
-  /** A writer started earlier in `cwd` (startReportWriter); default: one started here. */
-  writer?: ReportWriter;
+  /** Default: one started here. */
+  writer?: ReturnType<typeof startReportWriter>;
 }
 
-export interface GeneratedReport {
-  /** Multi-file report (needs a web server: `npx allure open reports/allure-report/awesome`). */
-  multiFile: string;
-  /** One HTML file that opens from disk. */
-  singleFile: string;
-  durationMs: number;
-  summary: RunSummary;
-}
-
-export async function generateReport(options: ReportOptions = {}): Promise<GeneratedReport> {
+export async function generateReport(options: ReportOptions = {}) {
   const cwd = resolve(options.cwd ?? process.cwd());
   const writer = options.writer ?? startReportWriter(cwd);
   try {
-    return await writeReport(cwd, writer, options);
+    const { config, dirs, summary } = await readRun(options.resultsDirs, cwd);
+    const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
+    const started = performance.now();
+    try {
+      const settings = readSettings(process.env, join(cwd, '.env'));
+      const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
+      writeObservedContract({ cwd, paths: settings.paths, keep, historyLimit: config.historyLimit ?? 60 });
+    } catch (error) {
+      // The observed contract documents; a run whose observations cannot be read still gets its report.
+      console.warn(`report: observed contract skipped: ${(error as Error).message}`);
+    }
+    // A run stopped before any test (a configuration error) still gets a report: its environment, and that nothing ran.
+    const [firstResults = resolve(cwd, ALLURE_RESULTS_DIR)] = dirs;
+    mkdirSync(firstResults, { recursive: true });
+    const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/[=:]/g, '\\$&');
+    const environment = { ...runEnvironment(process.env, cwd), ...options.environment };
+    const lines = Object.entries(environment).map(([key, value]) => `${escape(key)}=${escape(value)}\n`);
+    writeFileSync(join(firstResults, 'environment.properties'), lines.join(''));
+    // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
+    rmSync(output, { recursive: true, force: true });
+    await writer.write(dirs);
+    const report = {
+      multiFile: join(output, 'awesome', 'index.html'),
+      singleFile: join(output, 'single-file', 'index.html'),
+      durationMs: Math.round(performance.now() - started),
+      summary,
+    };
+    for (const file of [report.multiFile, report.singleFile]) {
+      if (!existsSync(file))
+        throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
+    }
+    return report;
   } finally {
     writer.cancel();
   }
 }
 
-async function writeReport(cwd: string, writer: ReportWriter, options: ReportOptions): Promise<GeneratedReport> {
-  const config = await loadAllureConfig(cwd);
-  const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
-  const resultsDirs = (options.resultsDirs ?? [ALLURE_RESULTS_DIR]).map((dir) => resolve(cwd, dir));
-  const started = performance.now();
-
-  try {
-    const settings = readSettings(process.env, join(cwd, '.env'));
-    writeObservedContract({
-      cwd,
-      paths: settings.paths,
-      keep: process.env.CONTRACT_REPORT_HISTORY !== 'off',
-      historyLimit: config.historyLimit ?? 60,
-    });
-  } catch (error) {
-    // The observed contract documents; a run whose observations cannot be read still gets its report.
-    console.warn(`report: observed contract skipped: ${(error as Error).message}`);
-  }
-  // A run stopped before any test (a configuration error) still gets a report: it shows the
-  // environment and that nothing ran, where a missing report would only raise questions.
-  const [firstResults = resolve(cwd, ALLURE_RESULTS_DIR)] = resultsDirs;
-  mkdirSync(firstResults, { recursive: true });
-  writeEnvironmentProperties(firstResults, { ...runEnvironment(process.env, cwd), ...options.environment });
-  // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
-  rmSync(output, { recursive: true, force: true });
-  await writer.write(resultsDirs);
-
-  const report: GeneratedReport = {
-    multiFile: join(output, 'awesome', 'index.html'),
-    singleFile: join(output, 'single-file', 'index.html'),
-    durationMs: Math.round(performance.now() - started),
-    summary: classifyResults(readResults(resultsDirs), config.categories),
-  };
-  for (const file of [report.multiFile, report.singleFile]) {
-    if (!existsSync(file))
-      throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
-  }
-  return report;
-}
-
-export function printReport(report: GeneratedReport, cwd = process.cwd()): void {
+export function printReport(report: Awaited<ReturnType<typeof generateReport>>, cwd = process.cwd()): void {
   console.log(formatSummary(report.summary));
   console.log(`Allure report (${report.durationMs} ms):`);
   console.log(`  single file, opens from disk: ${relative(cwd, report.singleFile)}`);

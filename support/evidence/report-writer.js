@@ -1,10 +1,6 @@
-// Owns writing the Allure report from a run's results, in a process of its own that loads Allure
-// and reads its configuration (allurerc.mjs) first and then waits for the results: started with the
-// run (scripts/contract.ts), the half second Allure takes to load overlaps the specs instead of
-// following them (issue 13). The results folders come as one JSON line on stdin; stdin closed
-// without one ends it quietly (a run that never got to its report). Plain JavaScript, started by
-// plain node: it must cost no start-up of its own. Paths in allurerc.mjs resolve against this
-// process's working directory, which its starter sets (support/evidence/report-generation.ts).
+// Owns writing the Allure report in a process of its own: it loads Allure and allurerc.mjs (resolved against the
+// working directory its starter sets) while the specs run, then reads the results folders as one JSON line on stdin;
+// stdin closed without one ends it quietly. Plain JavaScript, started by plain node: no start-up of its own (issue 13).
 import console from 'node:console';
 import process from 'node:process';
 import { AllureReport, readConfig } from '@allurereport/core';
@@ -22,9 +18,8 @@ async function writeReport() {
   await report.done();
 }
 
-// Not a top-level await: with a history path, Allure 3.14's history append (written whole) leaves a
-// stream promise that never settles. Its CLI ends when nothing is left to do, and so does this; a
-// pending top-level await would end it with exit code 13 instead.
+// Not a top-level await: Allure 3.14's history append leaves a promise that never settles, and a pending top-level
+// await would end the process with exit code 13 instead of 0.
 writeReport().catch((error) => {
   console.error(error);
   process.exitCode = 1;

@@ -14,7 +14,7 @@
 // - With the settings the faults call for (CONTRACT_PERSON_PATH, CONTRACT_SCREENING_SCOPE), green.
 import { expect, test } from 'vitest';
 import { rulesNamedIn } from '../../support/evidence/failures.js';
-import { classifyResults, loadAllureConfig, readResults } from '../../support/evidence/report-generation.js';
+import { readRun } from '../../support/evidence/report-generation.js';
 import { embeddedSimulatorEnv, runVitest } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 import { joinedPattern } from '../patterns.js';
@@ -125,7 +125,7 @@ test.concurrent.for(cases)(
       ...reports.env,
       CONTRACT_REPORTS: '1',
     });
-    const summary = classifyResults(readResults([reports.paths.allureResults]), (await loadAllureConfig()).categories);
+    const { summary } = await readRun([reports.paths.allureResults]);
     const seen = Object.fromEntries(
       summary.byCategory.filter((entry) => entry.tests.length > 0).map((entry) => [entry.name, entry.tests]),
     );

@@ -17,15 +17,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { evaluateGate } from '../../support/evidence/gate.js';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
-import {
-  allureCli,
-  classifyResults,
-  clip,
-  formatSummary,
-  generateReport,
-  loadAllureConfig,
-  readResults,
-} from '../../support/evidence/report-generation.js';
+import { allureCli, clip, formatSummary, generateReport, readRun } from '../../support/evidence/report-generation.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let project: string;
@@ -161,8 +153,7 @@ describe('failure taxonomy', () => {
         trace: 'AssertionError: expected 1 to be 2',
       },
     ]);
-    const { categories } = await loadAllureConfig(project);
-    const summary = classifyResults(readResults([dir]), categories);
+    const { summary } = await readRun([dir], project);
     const counts = Object.fromEntries(
       summary.byCategory.map(({ name, tests }) => [name, tests.map((t) => t.name).sort()]),
     );
@@ -185,7 +176,7 @@ describe('the console summary', () => {
   const summaryOf = async (name: string, specs: Spec[]) => {
     const dir = join(project, name);
     writeResults(dir, specs);
-    return formatSummary(classifyResults(readResults([dir]), (await loadAllureConfig(project)).categories));
+    return formatSummary((await readRun([dir], project)).summary);
   };
   const notShown: Spec = {
     name: 'marks the person deregistered, with the reason given',

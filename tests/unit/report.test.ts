@@ -3,6 +3,7 @@ import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-common
 import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/evidence/report.js';
 import { publishExchange } from '../../support/transport/exchanges.js';
 import { registerSecret } from '../../support/transport/redact.js';
+import { expectToContainEach } from '../patterns.js';
 
 const RUNTIME_KEY = 'allureTestRuntime';
 
@@ -136,16 +137,14 @@ describe('report wrappers', () => {
       links: [{ url: 'docs#authentication', name: 'doc' }],
     });
 
-    const text = sent(runtime);
-    for (const expected of [
+    expectToContainEach(sent(runtime), [
       '"epic"',
       'Authentication',
       'Token request',
       'auth.token-issued',
       'blocker',
       'docs#authentication',
-    ])
-      expect(text).toContain(expected);
+    ]);
   });
 });
 

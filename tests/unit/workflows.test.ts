@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { expectToContainEach } from '../patterns.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const workflowsDir = join(root, '.github', 'workflows');
@@ -110,13 +111,12 @@ describe('workflows', () => {
     const speaking = Object.values(nightly.jobs).filter((job) => job.permissions?.issues === 'write');
     expect(speaking).toHaveLength(1);
     const script = speaking[0]!.steps.map((step) => step.run ?? '').join('\n');
-    for (const command of [
+    expectToContainEach(script, [
       'gh issue list --label contract-nightly',
       'gh issue create',
       'gh issue comment',
       'gh issue close',
-    ])
-      expect(script).toContain(command);
+    ]);
   });
 
   test('the release gate shards the specs, merges the shards and runs the gate on the merge', () => {
