@@ -1,15 +1,11 @@
-// Owns the network route of every request: the one place undici dispatchers are created. A request
-// goes straight to its host, or through the proxy the environment names the way Node tools read it
-// (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lower-case first), through undici's own ProxyAgent (CONNECT
-// tunnels). The API, the token service, the sweep and the doctor all reach the network here.
-// Why not undici's EnvHttpProxyAgent: it decides the route privately, and the error messages and
-// the doctor must say which variable sent a request where. Here one function decides (`routeFor`)
-// and the same decision picks the dispatcher, so what is reported is what happened.
+// The route of every request, direct or through the proxy the environment names, and the one place undici
+// dispatchers are made. Not undici's EnvHttpProxyAgent: it decides the route privately, and the messages and the
+// doctor must say which variable sent a request where, so `routeFor` decides and the dispatcher follows.
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { registerSecret } from './redact.js';
 
 export interface ProxySetting {
-  /** The variable it came from, as a message names it (HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy). */
+  /** The variable it came from (HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy). */
   variable: string;
   url: URL;
 }
@@ -36,54 +32,44 @@ export class ProxySettingError extends Error {
 type Env = Record<string, string | undefined>;
 
 function firstSet(env: Env, names: readonly string[]): { variable: string; value: string } | undefined {
-  for (const variable of names) {
-    const value = env[variable]?.trim();
-    if (value) return { variable, value };
-  }
-  return undefined;
+  const variable = names.find((name) => env[name]?.trim());
+  return variable === undefined ? undefined : { variable, value: env[variable]!.trim() };
 }
 
 function proxySetting(env: Env, names: readonly string[]): ProxySetting | undefined {
   const found = firstSet(env, names);
   if (!found) return undefined;
-  let url: URL;
-  try {
-    // A bare host:port is what many CI runners set; it means an http proxy.
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`);
-  } catch {
-    throw new ProxySettingError(
-      found.variable,
-      'is not a proxy address; set it to http://host:port (or http://user:password@host:port)',
-    );
+  // A bare host:port is what many CI runners set; it means an http proxy.
+  const address = /^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`;
+  if (!URL.canParse(address)) {
+    const problem = 'is not a proxy address; set it to http://host:port (or http://user:password@host:port)';
+    throw new ProxySettingError(found.variable, problem);
   }
+  const url = new URL(address);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ProxySettingError(
-      found.variable,
-      `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`,
-    );
+    const problem = `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`;
+    throw new ProxySettingError(found.variable, problem);
   }
   // Proxy credentials are secrets: blanked in every report, log and message, in every form they take.
-  for (const secret of [url.password, decodeURIComponent(url.password)]) registerSecret(secret);
-  if (url.password)
-    registerSecret(
-      Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64'),
-    );
+  if (url.password) {
+    const [user, password] = [decodeURIComponent(url.username), decodeURIComponent(url.password)];
+    [url.password, password, Buffer.from(`${user}:${password}`).toString('base64')].forEach(registerSecret);
+  }
   return { variable: found.variable, url };
 }
 
 /** Reads the proxy variables as Node tools do: the lower-case form wins, an https URL falls back on the http proxy. */
 export function readProxySettings(env: Env = process.env): ProxySettings {
   const http = proxySetting(env, ['http_proxy', 'HTTP_PROXY']);
-  const https = proxySetting(env, ['https_proxy', 'HTTPS_PROXY']) ?? http;
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   return {
     http,
-    https,
+    https: proxySetting(env, ['https_proxy', 'HTTPS_PROXY']) ?? http,
     noProxy: noProxy && {
       variable: noProxy.variable,
       entries: noProxy.value
         .split(/[,\s]+/)
-        .filter((entry) => entry !== '')
+        .filter(Boolean)
         .map((entry) => {
           const [, host = entry, port] = /^(.+):(\d+)$/.exec(entry) ?? [];
           return {
@@ -104,6 +90,11 @@ export function describeProxy(setting: ProxySetting): string {
 
 export type Route = { kind: 'direct'; exemptedBy?: string } | { kind: 'proxy'; proxy: ProxySetting };
 
+/** How a message names the route after the host: ` (through the proxy …)`, or nothing when direct. */
+export function viaProxy(route: Route): string {
+  return route.kind === 'proxy' ? ` (through the proxy ${describeProxy(route.proxy)})` : '';
+}
+
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
 /** How a request to `url` travels: through the proxy for its scheme, unless NO_PROXY names its host. */
@@ -117,15 +108,14 @@ export function routeFor(url: URL, settings: ProxySettings = proxySettings()): R
       entry.host === '*' ||
       ((entry.port === undefined || entry.port === port) && (host === entry.host || host.endsWith(`.${entry.host}`))),
   );
-  return exempt
-    ? {
-        kind: 'direct',
-        exemptedBy: `${settings.noProxy!.variable} (${exempt.host}${exempt.port ? `:${exempt.port}` : ''})`,
-      }
-    : { kind: 'proxy', proxy };
+  if (!exempt) return { kind: 'proxy', proxy };
+  return {
+    kind: 'direct',
+    exemptedBy: `${settings.noProxy!.variable} (${exempt.host}${exempt.port ? `:${exempt.port}` : ''})`,
+  };
 }
 
-// One keep-alive pool per process and route: specs in a worker share connections to the target.
+// One keep-alive pool per process and route: every test shares the connections to the target.
 const POOL = { keepAliveTimeout: 10_000, connections: 64 };
 
 let settings: ProxySettings | undefined;
@@ -141,13 +131,9 @@ export function proxySettings(): ProxySettings {
 export function dispatcherFor(url: URL): Dispatcher {
   const route = routeFor(url);
   if (route.kind === 'direct') return (direct ??= new Agent(POOL));
-  const key = route.proxy.url.href;
-  let agent = proxies.get(key);
-  if (!agent) {
-    // ProxyAgent sends the URL's credentials as Proxy-Authorization itself; always a CONNECT
-    // tunnel, plain http targets included, so the proxy never reads a request.
-    agent = new ProxyAgent({ ...POOL, uri: key });
-    proxies.set(key, agent);
-  }
-  return agent;
+  const uri = route.proxy.url.href;
+  // ProxyAgent sends the URL's credentials as Proxy-Authorization, and always tunnels (CONNECT), plain http
+  // targets included, so the proxy never reads a request.
+  if (!proxies.has(uri)) proxies.set(uri, new ProxyAgent({ ...POOL, uri }));
+  return proxies.get(uri)!;
 }

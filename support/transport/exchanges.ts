@@ -1,6 +1,5 @@
-// Owns the channel on which the HTTP client announces each finished attempt. The client only
-// publishes; the report evidence, the observed-contract recorder and any counter subscribe here,
-// so a request's data flows one way: spec → domain verb → client → observers.
+// The channel of finished attempts: the HTTP client only publishes, and the report, the observed contract and any
+// counter subscribe. A diagnostics_channel, like undici's own: publishing costs nothing without subscribers.
 import { channel } from 'node:diagnostics_channel';
 
 export interface HttpExchange {
@@ -8,11 +7,7 @@ export interface HttpExchange {
   url: string;
   status: number | null;
   durationMs: number;
-  /**
-   * How long the attempt waited to be sent for the target's rate: for its client's pauses and
-   * spacing (support/transport/pace.ts; not the start's window, the run's own caution), and after a
-   * throttled answer for its Retry-After; 0 when it went at once.
-   */
+  /** How long the attempt waited for the target's rate: the pace's pauses and spacing, or a Retry-After. */
   pacedMs: number;
   requestHeaders: Record<string, string>;
   requestBody?: unknown;
@@ -26,10 +21,6 @@ export interface HttpExchange {
   purpose?: string;
 }
 
-export type ExchangeObserver = (exchange: HttpExchange) => void;
-
-// diagnostics_channel, like undici's own `undici:request:*` channels: publishing costs nothing
-// without subscribers, and the client needs no list of who listens.
 const finished = channel('contract-suite:http-exchange');
 
 /** Announces one finished attempt (already redacted) to every observer. */
@@ -38,11 +29,10 @@ export function publishExchange(exchange: HttpExchange): void {
 }
 
 /**
- * Calls `observer` after every attempt of every client in this thread; returns the unsubscribe
- * function. An observer that throws is reported and skipped: what watches a request must never
- * change its outcome (diagnostics_channel would otherwise turn the throw into an uncaught exception).
+ * Calls `observer` after every attempt in this thread until unsubscribed. An observer that throws is reported and
+ * skipped: watching must never change a request's outcome (diagnostics_channel would make the throw uncaught).
  */
-export function observeExchanges(observer: ExchangeObserver): () => void {
+export function observeExchanges(observer: (exchange: HttpExchange) => void): () => void {
   const listener = (message: unknown): void => {
     try {
       observer(message as HttpExchange);
@@ -51,7 +41,5 @@ export function observeExchanges(observer: ExchangeObserver): () => void {
     }
   };
   finished.subscribe(listener);
-  return () => {
-    finished.unsubscribe(listener);
-  };
+  return () => void finished.unsubscribe(listener);
 }

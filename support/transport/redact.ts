@@ -1,48 +1,31 @@
-// Owns redaction: the one choke point every report, log line and error message passes before it leaves.
-// The one redaction choke point: everything that leaves the process (report attachments and
-// parameters, console output, error messages) goes through here first. Allure writes even
-// "masked" parameters raw into allure-results, so masking is not a substitute.
+// The one redaction choke point: everything that leaves the process passes here first (Allure writes even
+// "masked" parameters raw into allure-results, so masking is no substitute).
 
 const REDACTED = '[REDACTED]';
 
-// Compared after lower-casing and dropping '_' and '-', so access_token, accessToken and
-// client-secret all match.
+// Compared lower-cased without '_' and '-', so access_token, accessToken and client-secret all match.
 const SECRET_KEYS = new Set(['accesstoken', 'refreshtoken', 'idtoken', 'clientsecret', 'password', 'secret', 'token']);
 const AUTHORIZATION_KEYS = new Set(['authorization', 'proxy-authorization']);
 
-// Credentials embedded in free text (an echoed header in an error body, a log line). The length
-// floor keeps prose such as "Bearer token required" intact.
+// Credentials in free text (an echoed header, a log line); the length floor keeps "Bearer token required" intact.
 const CREDENTIAL_IN_TEXT = /\b(Basic|Bearer)\s+([A-Za-z0-9._~+/=-]{12,})/gi;
-// An HTTP Basic credential is base64 of "id:secret", so it decodes to text with a colon; prose such
-// as the documentation's "HTTP Basic authentication with ..." decodes to bytes that are no text
-// (invalid UTF-8, control characters) and is left alone.
+// A Basic credential decodes to "id:secret"; prose ("HTTP Basic authentication with ...") decodes to bytes that are
+// no text (invalid UTF-8, control characters) and is left alone.
 const BASIC_CREDENTIAL = /^[^\p{Cc}\uFFFD]*:[^\p{Cc}\uFFFD]*$/u;
 
-// Shorter values would shred ordinary text and are not secrets in any real sense.
+// Shorter values would shred ordinary text and are no secrets in any real sense.
 const MIN_SECRET_LENGTH = 4;
 
 const secrets = new Set<string>();
-// Every registered secret as one pattern, built when first needed after a registration: every
-// string of every exchange passes here (list pages of hundreds of records), and a pass per secret
-// was a third of a contract worker's CPU time.
+// Every secret as one pattern, built once after a registration: a pass per secret took a third of a worker's CPU.
 let registered: RegExp | undefined;
 
 /** Registers a value (client secret, access token, Basic credential) to be blanked in every sink of this process. */
 export function registerSecret(value: string | undefined): void {
   if (!value || value.length < MIN_SECRET_LENGTH) return;
-  secrets.add(value);
   // A form body or query string carries the URL-encoded form of the same value.
-  secrets.add(encodeURIComponent(value));
+  secrets.add(value).add(encodeURIComponent(value));
   registered = undefined;
-}
-
-function registeredSecrets(): RegExp | undefined {
-  if (registered || secrets.size === 0) return registered;
-  // Longest first, so a secret that contains another registered one is blanked whole.
-  const alternatives = [...secrets]
-    .sort((a, b) => b.length - a.length)
-    .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return (registered = new RegExp(alternatives.join('|'), 'g'));
 }
 
 /** Blanks every registered secret and every Basic/Bearer credential inside a string. */
@@ -52,8 +35,16 @@ export function redactText(text: string): string {
       ? match
       : `${scheme} ${REDACTED}`,
   );
-  const pattern = registeredSecrets();
-  return pattern ? result.replace(pattern, REDACTED) : result;
+  if (secrets.size === 0) return result;
+  // Longest first, so a secret that contains another is blanked whole.
+  registered ??= new RegExp(
+    [...secrets]
+      .sort((a, b) => b.length - a.length)
+      .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  return result.replace(registered, REDACTED);
 }
 
 /** Deep copy of `value` with credentials blanked; the input is never modified. */
@@ -64,35 +55,27 @@ export function redact<T>(value: T): T {
 function redactValue(value: unknown, seen: WeakMap<object, unknown>): unknown {
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
-  const copied = seen.get(value);
-  if (copied !== undefined) return copied;
+  if (seen.has(value)) return seen.get(value);
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
     seen.set(value, copy);
     for (const item of value) copy.push(redactValue(item, seen));
     return copy;
   }
-  if (!isPlainObject(value)) return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return value;
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
-  for (const [key, item] of Object.entries(value)) {
-    copy[key] = redactEntry(key, item, seen);
-  }
+  for (const [key, item] of Object.entries(value)) copy[key] = redactEntry(key.toLowerCase(), item, seen);
   return copy;
 }
 
 function redactEntry(key: string, value: unknown, seen: WeakMap<object, unknown>): unknown {
-  const lower = key.toLowerCase();
   // Keep the scheme: "Bearer [REDACTED]" still shows which kind of credential was sent.
-  if (AUTHORIZATION_KEYS.has(lower) && typeof value === 'string') {
+  if (AUTHORIZATION_KEYS.has(key) && typeof value === 'string') {
     const scheme = /^\s*(\S+)\s+\S/.exec(value)?.[1];
     return scheme ? `${scheme} ${REDACTED}` : REDACTED;
   }
-  if (SECRET_KEYS.has(lower.replace(/[_-]/g, '')) && value !== null && value !== undefined) return REDACTED;
+  if (SECRET_KEYS.has(key.replace(/[_-]/g, '')) && value !== null && value !== undefined) return REDACTED;
   return redactValue(value, seen);
-}
-
-function isPlainObject(value: object): value is Record<string, unknown> {
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
 }

@@ -1,58 +1,31 @@
-// Owns which work a request is sent for, and whether that work has ended. A test that failed, ran
-// out of time or was cancelled would otherwise go on sending: the other branch of a Promise.all
-// polls to its deadline, a test out of time under a rate limit reads list pages for nothing. Those
-// requests spend the target's rate that the tests still running and every test's cleanup need
-// (under CONTRACT_TESTS_AT_ONCE, the next tests). The HTTP client (support/transport/http.ts) sends
-// no request for ended work; what is already sent is answered as usual.
+// Which work a request is sent for, and whether it has ended: a test that failed or was cancelled would otherwise
+// go on sending (a Promise.all's other branch polls on), spending the rate the running tests and cleanups need.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-const sentFor = new AsyncLocalStorage<AbortSignal>();
-
-/** Runs `body` as work that ends when `ends` aborts: from then on its requests are not sent. */
-function workUntil<T>(ends: AbortSignal, body: () => T): T {
-  return sentFor.run(ends, body);
-}
-
-/** Calls `then` once `signal` aborts, at once when it already has; listening ends with `until`. */
-function whenAborted(signal: AbortSignal, then: () => void, until?: AbortSignal): void {
-  if (signal.aborted) then();
-  else signal.addEventListener('abort', then, { once: true, signal: until });
-}
+/** Why the work of the caller's async chain has ended; undefined while it goes on. */
+const endedFor = new AsyncLocalStorage<() => string | undefined>();
 
 /**
- * Runs a test's body as work that ends when the body settles (a branch that failed leaves the others
- * polling) or when `cancelled` aborts (vitest's timeout, --bail, Ctrl+C). Whatever runs after it, its
- * cleanup among them, is outside it.
+ * Runs a test's body as work that ends when the body settles or when `cancelled` aborts (vitest's timeout, --bail,
+ * Ctrl+C). Whatever runs after it, its cleanup among them, is outside it.
  */
 export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
-  const ends = new AbortController();
-  const settled = new AbortController();
-  whenAborted(
-    cancelled,
-    () =>
-      ends.abort(
-        'the test it was for had been cancelled ' +
-          `(${cancelled.reason instanceof Error ? cancelled.reason.message : String(cancelled.reason)})`,
-      ),
-    settled.signal,
-  );
+  let settled: string | undefined;
+  const ended = (): string | undefined => {
+    if (settled !== undefined || !cancelled.aborted) return settled;
+    const reason: unknown = cancelled.reason;
+    return `the test it was for had been cancelled (${reason instanceof Error ? reason.message : String(reason)})`;
+  };
   try {
-    return await workUntil(ends.signal, body);
+    return await endedFor.run(ended, body);
   } finally {
-    settled.abort();
-    ends.abort('the test it was for had ended');
+    settled = ended() ?? 'the test it was for had ended';
   }
 }
 
 /** Runs `body` as the run's own work, which no test's end stops (a token every test waits for). */
 export function workOfTheRun<T>(body: () => T): T {
-  return sentFor.exit(body);
-}
-
-/** Why the work the caller is doing has ended; undefined while it goes on, or outside any test. */
-export function workEnded(): string | undefined {
-  const ends = sentFor.getStore();
-  return ends?.aborted ? String(ends.reason) : undefined;
+  return endedFor.exit(body);
 }
 
 /** A request asked for by work that had already ended: nobody waits for its answer. */
@@ -61,4 +34,10 @@ export class NotSentError extends Error {
   constructor(request: string, reason: string) {
     super(`${request} not sent: ${reason}`);
   }
+}
+
+/** Throws NotSentError for `request` when the work the caller does has ended; outside any test it never has. */
+export function ensureWorkGoesOn(request: string): void {
+  const ended = endedFor.getStore()?.();
+  if (ended !== undefined) throw new NotSentError(request, ended);
 }

@@ -24,13 +24,18 @@ async function sendThrough(
   return sentAt;
 }
 
+/** A test of a new pace without a ceiling, on a clock whose sleeps return at once. */
+const withPace =
+  (body: (pace: Pace, clock: ReturnType<typeof fakeClock>) => Promise<void>) => async (): Promise<void> => {
+    const clock = fakeClock();
+    await body(new Pace(clock), clock);
+  };
+
 describe('Pace', () => {
   it(
     'lets a request free to go now go, however late it was asked for, ' +
       'and refuses one a pause holds past its deadline',
-    async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+    withPace(async (pace, clock) => {
       // A budget of 0 ms that a millisecond of work before the request already used up.
       const asked = clock.now();
       clock.advance(1);
@@ -44,21 +49,22 @@ describe('Pace', () => {
       const before = clock.now();
       expect(await paced.acquire(clock.now() + 500), 'its slot, a second away').toBe(1_000);
       expect(clock.now() - before).toBe(1_000);
-    },
+    }),
   );
 
-  it('lets at most a few requests be in flight at once, the next as soon as one is answered', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
-    let next = false;
-    const waiting = pace.acquire().then(() => (next = true));
-    await new Promise((settled) => setImmediate(settled));
-    expect(next, 'waits while the window is full').toBe(false);
-    pace.finished({ sentAt: clock.now(), throttled: false });
-    await waiting;
-    expect(next).toBe(true);
-  });
+  it(
+    'lets at most a few requests be in flight at once, the next as soon as one is answered',
+    withPace(async (pace, clock) => {
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      let next = false;
+      const waiting = pace.acquire().then(() => (next = true));
+      await new Promise((settled) => setImmediate(settled));
+      expect(next, 'waits while the window is full').toBe(false);
+      pace.finished({ sentAt: clock.now(), throttled: false });
+      await waiting;
+      expect(next).toBe(true);
+    }),
+  );
 
   it('holds nothing back until the target throttles, and spaces requests at a ceiling set from the start', async () => {
     const clock = fakeClock();
@@ -71,16 +77,14 @@ describe('Pace', () => {
   it(
     'pauses every caller until the Retry-After of one throttled answer has passed, ' +
       'and sets no rate for one refusal',
-    async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+    withPace(async (pace, clock) => {
       await pace.acquire();
       pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
       const started = clock.now();
       await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
       expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
       expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
-    },
+    }),
   );
 
   it(
@@ -124,9 +128,7 @@ describe('Pace', () => {
   it(
     'lowers the rate below what the target accepted when a burst is refused, once per burst, ' +
       'and not for one refusal now and then',
-    async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock);
+    withPace(async (pace, clock) => {
       const sentAt = clock.now();
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       // Of one burst of four, the target accepted two.
@@ -138,7 +140,7 @@ describe('Pace', () => {
       const steady = new Pace(clock, 50);
       await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
       expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
-    },
+    }),
   );
 
   it(
