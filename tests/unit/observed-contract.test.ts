@@ -7,7 +7,7 @@ import { validate } from '@readme/openapi-parser';
 import { DEFAULT_PATHS } from '../../support/run/config.js';
 import { describe, expect, it } from 'vitest';
 import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
-import { buildContract, timingOf, type ObservedContract } from '../../support/evidence/observed/model.js';
+import { buildContract, type ObservedContract } from '../../support/evidence/observed/model.js';
 import { observedOpenApi } from '../../support/evidence/observed/openapi.js';
 import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evidence/observed/page.js';
 import { catalogue } from '../../support/run/catalogue.js';
@@ -135,7 +135,13 @@ describe('the observed contract', () => {
       delete: { waits: 1, reads: 2, statuses: { '200': 2 } },
     });
     expect(contract.cases.find((observed) => observed.operation === 'op7')?.paging).toBe('Link header');
-    expect(timingOf([1, 2, 3, 4, 100])).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
+    const waits = [1, 2, 3, 4, 100].map((ms): ObservationLine => ({
+      kind: 'wait',
+      transition: 'update',
+      consistentAfterMs: ms,
+      notYetStatuses: [],
+    }));
+    expect(buildContract(waits).timings.update).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

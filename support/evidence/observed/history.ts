@@ -13,82 +13,64 @@ export interface KeptContract {
   contract: ObservedContract;
 }
 
-export function keptContracts(dir: string): KeptContract[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as KeptContract);
-}
+const keptNames = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+    : [];
+
+export const keptContracts = (dir: string): KeptContract[] =>
+  keptNames(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as KeptContract);
 
 /** Keeps this run's contract, the `limit` newest in all. */
 export function keepContract(dir: string, kept: KeptContract, limit: number): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${kept.at.replace(/[:.]/g, '-')}.json`), redactText(`${JSON.stringify(kept)}\n`));
-  const names = readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort();
+  const names = keptNames(dir);
   for (const name of names.slice(0, Math.max(0, names.length - limit))) rmSync(join(dir, name));
 }
 
-/**
- * What changed from the previous run to this one: statuses, media types, response keys, paging, token lifetime, the
- * status of early reads.
- */
+const listOf = (values: Record<string, unknown> | undefined): string =>
+  Object.keys(values ?? {})
+    .sort()
+    .join(', ');
+
+/** What changed from the previous run to this one, per kind of request and overall. */
 export function changesSince(previous: ObservedContract, current: ObservedContract): string[] {
   const changes: string[] = [];
-  const key = (operation: string, purpose: string) => `${operation} "${purpose}"`;
-  const before = new Map(previous.cases.map((observed) => [key(observed.operation, observed.purpose), observed]));
+  const compare = <T>(what: string, sides: T[], show: (side: T) => string) => {
+    const [then, now] = sides.map(show);
+    if (then !== now) changes.push(`${what} ${then} → ${now}`);
+  };
   for (const observed of current.cases) {
-    const was = before.get(key(observed.operation, observed.purpose));
+    const kind = `${observed.operation} "${observed.purpose}"`;
+    const was = previous.cases.find((old) => old.operation === observed.operation && old.purpose === observed.purpose);
     if (!was) continue;
-    const statuses = Object.keys(observed.statuses).sort().join(', ');
-    const earlier = Object.keys(was.statuses).sort().join(', ');
-    if (statuses !== earlier)
-      changes.push(`${key(observed.operation, observed.purpose)}: statuses ${earlier} → ${statuses}`);
+    compare(`${kind}: statuses`, [was, observed], (side) => listOf(side.statuses));
     for (const [status, seen] of Object.entries(observed.statuses)) {
-      const keysNow = Object.keys((seen.schema?.properties as Record<string, unknown> | undefined) ?? {});
-      const keysThen = Object.keys(
-        (was.statuses[status]?.schema?.properties as Record<string, unknown> | undefined) ?? {},
+      const before = was.statuses[status];
+      if (!before) continue;
+      compare(
+        `${kind} ${status}: Content-Type`,
+        [before, seen],
+        (side) => side.headers['content-type']?.join(', ') || 'none',
       );
-      const mediaNow = (seen.headers['content-type'] ?? []).join(', ');
-      const mediaThen = (was.statuses[status]?.headers['content-type'] ?? []).join(', ');
-      if (was.statuses[status] && mediaNow !== mediaThen)
-        changes.push(
-          `${key(observed.operation, observed.purpose)} ${status}: Content-Type ${mediaThen || 'none'} → ` +
-            `${mediaNow || 'none'}`,
-        );
-      if (!was.statuses[status] || keysThen.length === 0) continue;
-      const added = keysNow.filter((name) => !keysThen.includes(name));
-      const gone = keysThen.filter((name) => !keysNow.includes(name));
-      const fieldChanges = [
-        added.length ? `new fields ${added.join(', ')}` : '',
-        gone.length ? `fields no longer seen ${gone.join(', ')}` : '',
-      ].filter(Boolean);
-      if (fieldChanges.length)
-        changes.push(`${key(observed.operation, observed.purpose)} ${status}: ${fieldChanges.join('; ')}`);
+      const [keysThen, keysNow] = [before, seen].map((side) => Object.keys(side.schema?.properties ?? {}));
+      const added = keysNow.filter((name) => !keysThen.includes(name)).join(', ');
+      const gone = keysThen.filter((name) => !keysNow.includes(name)).join(', ');
+      const fields = [added && `new fields ${added}`, gone && `fields no longer seen ${gone}`].filter(Boolean);
+      if (keysThen.length && fields.length) changes.push(`${kind} ${status}: ${fields.join('; ')}`);
     }
-    if ((observed.paging ?? '') !== (was.paging ?? ''))
-      changes.push(
-        `${key(observed.operation, observed.purpose)}: paging ${was.paging ?? 'one page'} → ` +
-          `${observed.paging ?? 'one page'}`,
-      );
+    compare(`${kind}: paging`, [was, observed], (side) => side.paging ?? 'one page');
   }
   // Contracts kept before early reads were recorded have none to compare.
-  const earlier = (previous.earlyReads as ObservedContract['earlyReads'] | undefined) ?? {};
   for (const [transition, early] of Object.entries(current.earlyReads)) {
-    const then = Object.keys(earlier[transition]?.statuses ?? {})
-      .sort()
-      .join(', ');
-    const now = Object.keys(early.statuses).sort().join(', ');
-    if (earlier[transition] && then !== now)
-      changes.push(`reads before the ${transition} showed: ${then || 'none'} → ${now || 'none'}`);
+    const then = previous.earlyReads?.[transition];
+    if (then)
+      compare(`reads before the ${transition} showed:`, [then, early], (side) => listOf(side.statuses) || 'none');
   }
-  if (previous.tokenLifetimesS.join() !== current.tokenLifetimesS.join())
-    changes.push(
-      `token lifetime ${previous.tokenLifetimesS.join(', ') || '?'} s → ` +
-        `${current.tokenLifetimesS.join(', ') || '?'} s`,
-    );
+  compare('token lifetime', [previous, current], (side) => `${side.tokenLifetimesS.join(', ') || '?'} s`);
   return changes;
 }
 

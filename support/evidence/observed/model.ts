@@ -1,7 +1,6 @@
-// Owns the observed contract of one run: the recorded lines merged into what the target did, per
-// operation and kind of request (statuses with counts, the headers that matter, an inferred schema
-// and a redacted example per status, where the documented values sit, the paging convention), the
-// token lifetime, the time to consistency per transition and what the reads answered before they saw it.
+// Owns the observed contract of one run: the recorded lines merged per operation and kind of request
+// (statuses, headers, an inferred schema and an example per status, where the documented values sit,
+// the paging convention), the token lifetime, and per transition its time to consistency and early reads.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';
@@ -28,25 +27,14 @@ export interface ObservedCase {
   paging?: string;
 }
 
-export interface Timing {
-  n: number;
-  p50Ms: number;
-  p95Ms: number;
-  maxMs: number;
-}
-
-/** The reads inside the waits for one transition that did not yet see its effect. */
-export interface EarlyReads {
-  waits: number;
-  reads: number;
-  statuses: Record<string, number>;
-}
+export type Timing = Record<'n' | 'p50Ms' | 'p95Ms' | 'maxMs', number>;
 
 export interface ObservedContract {
   cases: ObservedCase[];
   tokenLifetimesS: number[];
   timings: Record<string, Timing>;
-  earlyReads: Record<string, EarlyReads>;
+  /** Per transition, what the reads inside its waits answered before one saw the effect. */
+  earlyReads: Record<string, { waits: number; reads: number; statuses: Record<string, number> }>;
 }
 
 /** The names and values the documentation gives, looked for in every answer. */
@@ -68,26 +56,17 @@ export function readObservationLines(dir: string): ObservationLine[] {
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
-    const group = groups.get(key(item));
-    if (group) group.push(item);
-    else groups.set(key(item), [item]);
+    if (!groups.has(key(item))) groups.set(key(item), []);
+    groups.get(key(item))!.push(item);
   }
   return groups;
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], share: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
-}
-
-export function timingOf(values: number[]): Timing {
+/** n, and the nearest-rank p50, p95 and maximum. */
+function timingOf(values: number[]): Timing {
   const sorted = [...values].sort((a, b) => a - b);
-  return {
-    n: sorted.length,
-    p50Ms: Math.round(percentile(sorted, 0.5)),
-    p95Ms: Math.round(percentile(sorted, 0.95)),
-    maxMs: Math.round(sorted.at(-1)!),
-  };
+  const at = (share: number) => Math.round(sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]!);
+  return { n: sorted.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1) };
 }
 
 function statusObservation(lines: ExchangeLine[]): StatusObservation {
@@ -105,51 +84,29 @@ function statusObservation(lines: ExchangeLine[]): StatusObservation {
 }
 
 function observedCase(lines: ExchangeLine[]): ObservedCase {
-  const [first] = lines;
-  const byStatus = groupBy(lines, (line) => String(line.status ?? 'no answer'));
-  const accepted = lines.filter(
-    (line) => line.status !== null && line.status >= 200 && line.status < 300 && line.body !== undefined,
-  );
-  const documentedValues = Object.fromEntries(
-    DOCUMENTED_KEYS.map(
-      (key) =>
-        [
-          key,
-          pathsOf(
-            accepted.map((line) => line.body),
-            (name) => name === key,
-          ),
-        ] as const,
-    ).filter(([, paths]) => paths.length > 0),
-  );
-  const states = pathsOf(
-    accepted.map((line) => line.body),
-    (_name, value) => value === 'IDENTIFIED',
-  );
-  if (states.length > 0) documentedValues.IDENTIFIED = states;
-  const pagings = accepted.map((line) => {
-    const step = nextPage({ body: line.body, headers: line.headers });
-    return step.next || step.unreachable ? step.convention : undefined;
-  });
-  const paging = pagings.find((convention) => convention !== undefined);
+  const [{ operation, purpose, method, path }] = lines as [ExchangeLine];
+  const accepted = lines.filter((line) => String(line.status).startsWith('2') && line.body !== undefined);
+  const bodies = accepted.map((line) => line.body);
+  const documentedValues: Record<string, string[]> = {};
+  for (const key of [...DOCUMENTED_KEYS, 'IDENTIFIED']) {
+    const paths = pathsOf(bodies, (name, value) => (key === 'IDENTIFIED' ? value === key : name === key));
+    if (paths.length > 0) documentedValues[key] = paths;
+  }
+  const byStatus = [...groupBy(lines, (line) => String(line.status ?? 'no answer'))];
   return {
-    operation: first!.operation,
-    purpose: first!.purpose,
-    method: first!.method,
-    path: first!.path,
+    operation,
+    purpose,
+    method,
+    path,
     samples: lines.length,
     statuses: Object.fromEntries(
-      [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([status, group]) => [status, statusObservation(group)]),
+      byStatus.sort(([a], [b]) => a.localeCompare(b)).map(([status, group]) => [status, statusObservation(group)]),
     ),
     documentedValues,
-    ...(paging ? { paging } : {}),
+    paging: accepted
+      .map((line) => nextPage({ body: line.body, headers: line.headers }))
+      .find((step) => step.next || step.unreachable)?.convention,
   };
-}
-
-function earlyReadsOf(waits: WaitLine[]): EarlyReads {
-  const statuses: Record<string, number> = {};
-  for (const status of waits.flatMap((wait) => wait.notYetStatuses)) statuses[status] = (statuses[status] ?? 0) + 1;
-  return { waits: waits.length, reads: Object.values(statuses).reduce((sum, count) => sum + count, 0), statuses };
 }
 
 /** Where a path names a person by gedi, the template does: one case per operation, not per person. */
@@ -158,30 +115,54 @@ const templatePath = (path: string): string =>
 
 export function buildContract(lines: ObservationLine[]): ObservedContract {
   const exchanges = lines.filter((line): line is ExchangeLine => line.kind === 'exchange');
-  const groups = groupBy(
+  const cases = groupBy(
     exchanges.map((line) => ({ ...line, path: templatePath(line.path) })),
     (line) => `${line.operation} ${line.purpose}`,
   );
-  const waitsByTransition = [
+  const waits = [
     ...groupBy(
-      lines.filter((line) => line.kind === 'wait'),
+      lines.filter((line): line is WaitLine => line.kind === 'wait'),
       (wait) => wait.transition,
     ),
-  ].sort(([a], [b]) => (a < b ? -1 : 1));
-  const timings = waitsByTransition.flatMap(([transition, waits]) => {
-    const delays = waits.flatMap((wait) => (wait.consistentAfterMs === undefined ? [] : [wait.consistentAfterMs]));
+  ];
+  waits.sort(([a], [b]) => (a < b ? -1 : 1));
+  const timings = waits.flatMap(([transition, group]) => {
+    const delays = group.flatMap((wait) => wait.consistentAfterMs ?? []);
     return delays.length ? [[transition, timingOf(delays)] as const] : [];
   });
-  const tokens = exchanges.filter(
-    (line) =>
-      line.operation === 'token' && typeof (line.body as { expires_in?: unknown } | undefined)?.expires_in === 'number',
+  const earlyReads = waits.map(([transition, group]) => {
+    const statuses: Record<string, number> = {};
+    for (const status of group.flatMap((wait) => wait.notYetStatuses)) statuses[status] = (statuses[status] ?? 0) + 1;
+    return [transition, { waits: group.length, reads: group.flatMap((wait) => wait.notYetStatuses).length, statuses }];
+  });
+  const lifetimes = exchanges.map(
+    (line) => line.operation === 'token' && (line.body as { expires_in?: unknown })?.expires_in,
   );
   return {
-    cases: [...groups.values()]
+    cases: [...cases.values()]
       .map(observedCase)
       .sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
-    tokenLifetimesS: [...new Set(tokens.map((line) => (line.body as { expires_in: number }).expires_in))],
+    tokenLifetimesS: [...new Set(lifetimes.filter((seconds) => typeof seconds === 'number'))],
     timings: Object.fromEntries(timings),
-    earlyReads: Object.fromEntries(waitsByTransition.map(([transition, waits]) => [transition, earlyReadsOf(waits)])),
+    earlyReads: Object.fromEntries(earlyReads),
   };
 }
+
+/** Where each documented name was found in the accepted answers of these cases. */
+export function documentedValuesOf(cases: ObservedCase[]): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (const observed of cases)
+    for (const [name, paths] of Object.entries(observed.documentedValues))
+      found[name] = [...new Set([...(found[name] ?? []), ...paths])].sort();
+  return found;
+}
+
+/** The media types a status was answered with, without parameters (`application/problem+json`). */
+export const mediaTypesOf = (seen: StatusObservation): string[] => [
+  ...new Set((seen.headers['content-type'] ?? []).map((value) => value.split(';')[0]!.trim())),
+];
+
+/** The paging conventions of these cases' answers. */
+export const pagingsOf = (cases: ObservedCase[]): string[] => [
+  ...new Set(cases.map((observed) => observed.paging).filter((paging) => paging !== undefined)),
+];

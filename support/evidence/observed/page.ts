@@ -1,36 +1,30 @@
 // Owns the page a person reads: for every "not shown" of the documentation (docs/not-shown.json),
-// quoted, what this target did and the evidence (kind of request, how many samples), what the run
-// could not observe and why, where the documented names sit, and what changed since the last run.
+// quoted, what this target did and the evidence, or why no run can observe it; the time to
+// consistency; and what changed since the last run.
 import { readFileSync } from 'node:fs';
-import type { ObservedCase, ObservedContract, StatusObservation, Timing } from './model.js';
+import {
+  documentedValuesOf,
+  mediaTypesOf,
+  pagingsOf,
+  type ObservedCase,
+  type ObservedContract,
+  type StatusObservation,
+  type Timing,
+} from './model.js';
 
-export interface NotShownItem {
-  id: string;
-  /** Where the documentation says it. */
-  where: string;
-  /** The documentation's sentence, verbatim. */
-  quote: string;
-  /** Which part of the sentence this item answers, when it names several things. */
-  topic?: string;
-  /** Why no run can observe it. */
-  unobservable?: string;
-}
-
-export const NOT_SHOWN: NotShownItem[] = (
+/** `topic`: the part of the quoted sentence an item answers; `unobservable`: why no run can observe it. */
+export const NOT_SHOWN = (
   JSON.parse(readFileSync(new URL('../../../docs/not-shown.json', import.meta.url), 'utf8')) as {
-    items: NotShownItem[];
+    items: { id: string; where: string; quote: string; topic?: string; unobservable?: string }[];
   }
 ).items;
 
 type Answer = (contract: ObservedContract) => string | undefined;
+type Schema = { type?: unknown; properties?: Record<string, unknown>; items?: unknown; enum?: unknown[] };
 
 function shapeOf(schema: unknown, depth = 0): string {
   if (!schema || typeof schema !== 'object' || depth > 2) return '…';
-  const { type, properties, items } = schema as {
-    type?: unknown;
-    properties?: Record<string, unknown>;
-    items?: unknown;
-  };
+  const { type, properties, items } = schema as Schema;
   if (properties)
     return `{${Object.entries(properties)
       .map(([key, inner]) =>
@@ -43,52 +37,48 @@ function shapeOf(schema: unknown, depth = 0): string {
   return String(type);
 }
 
-/** The media type the target named, without parameters (`application/problem+json`). */
-const mediaOf = (seen: StatusObservation): string =>
-  [...new Set((seen.headers['content-type'] ?? []).map((value) => value.split(';')[0]!.trim()))].join(' or ') ||
-  'no Content-Type';
+/** A schema and every schema inside it, depth first. */
+function* schemasIn(schema: unknown): Generator<Schema> {
+  if (!schema || typeof schema !== 'object') return;
+  yield schema;
+  for (const inner of Object.values((schema as Schema).properties ?? {})) yield* schemasIn(inner);
+  yield* schemasIn((schema as Schema).items);
+}
+
+const mediaOf = (seen: StatusObservation): string => mediaTypesOf(seen).join(' or ') || 'no Content-Type';
 
 const of = (contract: ObservedContract, operation: string, purpose?: RegExp): ObservedCase[] =>
   contract.cases.filter((observed) => observed.operation === operation && (!purpose || purpose.test(observed.purpose)));
 
 function statusLine(cases: ObservedCase[]): string {
   const counts = new Map<string, number>();
-  for (const observed of cases)
-    for (const [status, seen] of Object.entries(observed.statuses))
-      counts.set(status, (counts.get(status) ?? 0) + seen.count);
+  for (const [status, seen] of cases.flatMap((observed) => Object.entries(observed.statuses)))
+    counts.set(status, (counts.get(status) ?? 0) + seen.count);
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
   return [...counts].map(([status, count]) => `${status} in ${count} of ${total}`).join(', ');
 }
 
 function bodies(cases: ObservedCase[]): string {
-  const shapes = new Set<string>();
-  for (const observed of cases) {
-    for (const [status, seen] of Object.entries(observed.statuses))
-      if (status.startsWith('2') && seen.schema) shapes.add(`${status} \`${shapeOf(seen.schema)}\``);
-  }
-  return shapes.size ? [...shapes].join('; ') : 'no body';
+  const shapes = cases.flatMap((observed) =>
+    Object.entries(observed.statuses).flatMap(([status, seen]) =>
+      status.startsWith('2') && seen.schema ? [`${status} \`${shapeOf(seen.schema)}\``] : [],
+    ),
+  );
+  return [...new Set(shapes)].join('; ') || 'no body';
 }
 
 /** Where the documented names (gedi, IDENTIFIED, ...) were found in the accepted answers. */
 function documentedNames(cases: ObservedCase[]): string {
-  const found = new Map<string, Set<string>>();
-  for (const observed of cases)
-    for (const [name, paths] of Object.entries(observed.documentedValues))
-      paths.forEach((path) => found.set(name, (found.get(name) ?? new Set()).add(path)));
-  const places = [...found].map(([name, paths]) => `${name} at ${[...paths].map((path) => `\`${path}\``).join(', ')}`);
-  return found.size ? ` ${places.join('; ')}.` : '';
+  const places = Object.entries(documentedValuesOf(cases)).map(
+    ([name, paths]) => `${name} at ${paths.map((path) => `\`${path}\``).join(', ')}`,
+  );
+  return places.length ? ` ${places.join('; ')}.` : '';
 }
 
-function paging(cases: ObservedCase[]): string {
-  return [...new Set(cases.map((observed) => observed.paging).filter(Boolean))].join(', ') || 'one page';
-}
-
-const evidence = (cases: ObservedCase[]): string =>
-  cases.map((observed) => `"${observed.purpose}" ×${observed.samples}`).join(', ');
-
-function answered(cases: ObservedCase[], say: (cases: ObservedCase[]) => string): string | undefined {
-  return cases.length === 0 ? undefined : `${say(cases)} (evidence: ${evidence(cases)})`;
-}
+const answered = (cases: ObservedCase[], say: (cases: ObservedCase[]) => string): string | undefined =>
+  cases.length === 0
+    ? undefined
+    : `${say(cases)} (evidence: ${cases.map((observed) => `"${observed.purpose}" ×${observed.samples}`).join(', ')})`;
 
 const response =
   (operation: string, purpose?: RegExp): Answer =>
@@ -98,38 +88,18 @@ const response =
       (cases) => `Statuses: ${statusLine(cases)}. Body: ${bodies(cases)}.${documentedNames(cases)}`,
     );
 
-/** The list item of the first list in a schema (a consumer, a subscribed person). */
-function listItem(schema: unknown): unknown {
-  if (!schema || typeof schema !== 'object') return undefined;
-  const { type, items, properties } = schema as {
-    type?: unknown;
-    items?: unknown;
-    properties?: Record<string, unknown>;
-  };
-  if (type === 'array' && items && typeof items === 'object' && 'properties' in items) return items;
-  for (const inner of Object.values(properties ?? {})) {
-    const found = listItem(inner);
-    if (found) return found;
-  }
-  return undefined;
-}
+const list =
+  (operation: string): Answer =>
+  (c) =>
+    answered(
+      of(c, operation),
+      (cases) =>
+        `Body: ${bodies(cases)}. Paging: ${pagingsOf(cases).join(', ') || 'one page'}.${documentedNames(cases)}`,
+    );
 
-function consumerStates(cases: ObservedCase[]): string {
-  const values = new Set<string>();
-  const walk = (schema: unknown): void => {
-    if (!schema || typeof schema !== 'object') return;
-    const {
-      enum: choices,
-      properties,
-      items,
-    } = schema as { enum?: unknown[]; properties?: Record<string, unknown>; items?: unknown };
-    if (choices?.includes('IDENTIFIED')) choices.forEach((choice) => values.add(String(choice)));
-    Object.values(properties ?? {}).forEach(walk);
-    walk(items);
-  };
-  for (const observed of cases) for (const seen of Object.values(observed.statuses)) walk(seen.schema);
-  return [...values].join(', ');
-}
+/** Schemas of every status these cases answered. */
+const schemasOf = (cases: ObservedCase[]): unknown[] =>
+  cases.flatMap((observed) => Object.values(observed.statuses).map((seen) => seen.schema));
 
 /**
  * Refusals grouped by what they looked like: status, media type and body shape, with the kinds of request that met
@@ -147,6 +117,28 @@ function refusals(contract: ObservedContract): string | undefined {
   return groups.size === 0 ? undefined : [...groups].map(([key, kinds]) => `${key} (${kinds.join(', ')})`).join('; ');
 }
 
+/** What the reads of the waits for a new person answered before one saw it. */
+function notYet(c: ObservedContract): string | undefined {
+  const early = c.earlyReads.create;
+  if (!early || early.waits === 0) return undefined;
+  if (early.reads === 0)
+    return `Every one of ${early.waits} waits for a new person saw it at its first read: no early read was made.`;
+  const reads = of(c, 'op3', /create shows/);
+  const described = Object.entries(early.statuses).map(([status, count]) => {
+    // A 2xx read that did not hold shares its status with the read that did: only a refusal's body is the early
+    // reads' own.
+    if (status.startsWith('2'))
+      return `${status} in ${count} of ${early.reads} early reads (a record not yet showing the write)`;
+    const seen = reads.map((observed) => observed.statuses[status]).find(Boolean);
+    const body = seen?.schema ? `; body \`${shapeOf(seen.schema)}\` (${mediaOf(seen)})` : '';
+    return `${status} in ${count} of ${early.reads} early reads${body}`;
+  });
+  return (
+    `${described.join('; ')}. (evidence: the reads made before the person was seen, in ${early.waits} waits for ` +
+    'a new person)'
+  );
+}
+
 const ANSWERS: Record<string, Answer> = {
   'person-fields': (c) =>
     answered(
@@ -156,15 +148,13 @@ const ANSWERS: Record<string, Answer> = {
     ),
   'consumer-fields': (c) =>
     answered(of(c, 'op6', /^list consumers$/), (cases) => {
-      const items = new Set(
-        cases.flatMap((observed) =>
-          Object.values(observed.statuses)
-            .map((seen) => listItem(seen.schema))
-            .filter(Boolean)
-            .map((item) => `\`${shapeOf(item)}\``),
-        ),
-      );
-      return `A listed consumer: ${[...items].join('; ') || 'no list item seen'}.`;
+      const items = schemasOf(cases).flatMap((schema) => {
+        const list = [...schemasIn(schema)].find(
+          (inner) => inner.type === 'array' && (inner.items as Schema)?.properties,
+        );
+        return list ? [`\`${shapeOf(list.items)}\``] : [];
+      });
+      return `A listed consumer: ${[...new Set(items)].join('; ') || 'no list item seen'}.`;
     }),
   'company-screening-request': (c) =>
     answered(
@@ -175,43 +165,19 @@ const ANSWERS: Record<string, Answer> = {
     ),
   'screening-response': (c) => answered([...of(c, 'op8'), ...of(c, 'op9')], (cases) => `Body: ${bodies(cases)}.`),
   'consumer-states': (c) =>
-    answered(
-      of(c, 'op6', /^list consumers$/),
-      (cases) => `States seen: ${consumerStates(cases) || 'none besides IDENTIFIED'}.${documentedNames(cases)}`,
-    ),
+    answered(of(c, 'op6', /^list consumers$/), (cases) => {
+      const choices = schemasOf(cases).flatMap((schema) => [...schemasIn(schema)].map((inner) => inner.enum ?? []));
+      const states = new Set(choices.filter((values) => values.includes('IDENTIFIED')).flat());
+      return `States seen: ${[...states].join(', ') || 'none besides IDENTIFIED'}.${documentedNames(cases)}`;
+    }),
   'op1-response': response('op1', /^write person$/),
   'op2-response': response('op2'),
   'op3-shape': (c) => answered(of(c, 'op3'), (cases) => `Record: ${bodies(cases)}.${documentedNames(cases)}`),
-  'op3-not-yet': (c) => {
-    const early = c.earlyReads.create;
-    if (!early || early.waits === 0) return undefined;
-    if (early.reads === 0)
-      return `Every one of ${early.waits} waits for a new person saw it at its first read: no early read was made.`;
-    const reads = of(c, 'op3', /create shows/);
-    const described = Object.entries(early.statuses).map(([status, count]) => {
-      // A 2xx read that did not hold shares its status with the read that did: only a refusal's body is the early
-      // reads' own.
-      const seen = status.startsWith('2')
-        ? undefined
-        : reads.map((observed) => observed.statuses[status]).find(Boolean);
-      const body = seen?.schema
-        ? `; body \`${shapeOf(seen.schema)}\` (${mediaOf(seen)})`
-        : status.startsWith('2')
-          ? ' (a record not yet showing the write)'
-          : '';
-      return `${status} in ${count} of ${early.reads} early reads${body}`;
-    });
-    return (
-      `${described.join('; ')}. (evidence: the reads made before the person was seen, in ${early.waits} waits for ` +
-      'a new person)'
-    );
-  },
+  'op3-not-yet': notYet,
   'op4-response': response('op4'),
   'op5-response': response('op5', /^upload consumers$/),
-  'op6-response': (c) =>
-    answered(of(c, 'op6'), (cases) => `Body: ${bodies(cases)}. Paging: ${paging(cases)}.${documentedNames(cases)}`),
-  'op7-response': (c) =>
-    answered(of(c, 'op7'), (cases) => `Body: ${bodies(cases)}. Paging: ${paging(cases)}.${documentedNames(cases)}`),
+  'op6-response': list('op6'),
+  'op7-response': list('op7'),
   'op9-path': (c) =>
     answered(
       of(c, 'op9'),
@@ -245,11 +211,9 @@ const ANSWERS: Record<string, Answer> = {
     );
     return limited.length ? limited.join('; ') : 'No 413, 429 or 503 was answered in this run: no limit was met.';
   },
-  'availability-delay': (c) =>
-    c.timings.create
-      ? `Creation: p50 ${c.timings.create.p50Ms} ms, p95 ${c.timings.create.p95Ms} ms, max ` +
-        `${c.timings.create.maxMs} ms over ${c.timings.create.n} persons.`
-      : undefined,
+  'availability-delay': ({ timings: { create } }) =>
+    create &&
+    `Creation: p50 ${create.p50Ms} ms, p95 ${create.p95Ms} ms, max ${create.maxMs} ms over ${create.n} persons.`,
   deprecation: (c) => {
     const announced = c.cases.flatMap((observed) =>
       Object.values(observed.statuses).flatMap((seen) =>
@@ -258,18 +222,12 @@ const ANSWERS: Record<string, Answer> = {
           .map((name) => `${observed.operation} ${name}: ${seen.headers[name]!.join(', ')}`),
       ),
     );
-    return c.cases.length === 0
-      ? undefined
-      : announced.length
-        ? [...new Set(announced)].join('; ')
-        : 'No Deprecation or Sunset header was answered in this run.';
+    if (c.cases.length === 0) return undefined;
+    return [...new Set(announced)].join('; ') || 'No Deprecation or Sunset header was answered in this run.';
   },
 };
 
-/**
- * The items of docs/not-shown.json that neither have an answer nor say why they cannot have one (a unit test keeps this
- * empty).
- */
+/** The items of docs/not-shown.json with neither an answer nor the reason there can be none. */
 export const unanswerable = (): string[] =>
   NOT_SHOWN.filter((item) => !item.unobservable && !ANSWERS[item.id]).map((item) => item.id);
 
@@ -284,6 +242,10 @@ export function timingsTable(timings: Record<string, Timing>): string[] {
   return rows.length ? ['| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...rows] : [];
 }
 
+const INTRO =
+  'What this run saw the target do wherever the documentation says "not shown". Everything here was observed, ' +
+  'not documented; `openapi.json` beside this page holds the same as an OpenAPI 3.1 document.';
+
 export function renderObservedPage(contract: ObservedContract, changes: string[] | undefined): string {
   const rows = NOT_SHOWN.map((item) => {
     const answer = item.unobservable
@@ -291,30 +253,26 @@ export function renderObservedPage(contract: ObservedContract, changes: string[]
       : (ANSWERS[item.id]?.(contract) ?? 'Not observed in this run.');
     return `| ${item.where} | "${cell(item.quote)}"${item.topic ? ` (${item.topic})` : ''} | ${cell(answer)} |`;
   });
-  const timings = timingsTable(contract.timings);
-  return [
-    '# The API as observed',
-    '',
-    'What this run saw the target do wherever the documentation says "not shown". Everything here was observed, ' +
-      'not documented; `openapi.json` beside this page holds the same as an OpenAPI 3.1 document.',
-    '',
-    '| where | the documentation says | observed |',
-    '|---|---|---|',
-    ...rows,
-    '',
-    '## Time to consistency',
-    '',
-    'From the acknowledged write to the first read that saw its effect.',
-    '',
-    ...(timings.length ? timings : ['No transition was awaited in this run.']),
-    '',
-    '## Since the last run',
-    '',
-    ...(changes === undefined
-      ? ['No earlier run is kept in the history: nothing to compare with.']
-      : changes.length
-        ? changes.map((change) => `- ${change}`)
-        : ['Nothing observed changed.']),
-    '',
-  ].join('\n');
+  const changed =
+    changes === undefined
+      ? 'No earlier run is kept in the history: nothing to compare with.'
+      : changes.map((change) => `- ${change}`).join('\n') || 'Nothing observed changed.';
+  return `# The API as observed
+
+${INTRO}
+
+| where | the documentation says | observed |
+|---|---|---|
+${rows.join('\n')}
+
+## Time to consistency
+
+From the acknowledged write to the first read that saw its effect.
+
+${timingsTable(contract.timings).join('\n') || 'No transition was awaited in this run.'}
+
+## Since the last run
+
+${changed}
+`;
 }
