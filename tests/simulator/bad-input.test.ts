@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LegalIdGenerator, type Market } from '../../support/data/legal-ids.js';
 import { seededRandom } from '../../support/data/random.js';
-import {
-  CONSUMERS,
-  findPath,
-  Harness,
-  PERSONS,
-  personPath,
-  screeningPath,
-  SUBSCRIPTIONS,
-  startForBlock,
-} from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 describe('bad input gets a clear JSON error and changes nothing', () => {
   let h: Harness;
   let token: string;
-  startForBlock({ control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 }, (started) => ({ h, token } = started));
+  Harness.forBlock(
+    { control: true, bodyLimitBytes: 4096, availabilityDelayMs: 0 },
+    (started) => ({ h, token } = started),
+  );
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;
 

@@ -3,7 +3,7 @@
 // 400 naming the field, and nothing is stored.
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_NAMES } from '../../simulator/options.js';
-import { CONSUMERS, Harness, PERSONS, startForBlock } from './harness.js';
+import { CONSUMERS, Harness, PERSONS } from './harness.js';
 
 const STRICT = { removed: false, deregistered: false, protectedIdentity: false, socialSecurityNumberTemporary: false };
 const long = (length: number) => 'x'.repeat(length);
@@ -11,7 +11,7 @@ const long = (length: number) => 'x'.repeat(length);
 describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  startForBlock({ layout, control: true, availabilityDelayMs: 0 }, (started) => ({ h, token } = started));
+  Harness.forBlock({ layout, control: true, availabilityDelayMs: 0 }, (started) => ({ h, token } = started));
 
   const storedPersons = async () => (await h.request('GET', '/__control/persons')).body.persons.length;
 
@@ -106,7 +106,7 @@ describe.each(LAYOUT_NAMES)('the %s layout', (layout) => {
 describe.each(LAYOUT_NAMES)('the strict-booleans mode in the %s layout', (layout) => {
   let h: Harness;
   let token: string;
-  startForBlock({ layout, strictBooleans: true, availabilityDelayMs: 0 }, (started) => ({ h, token } = started));
+  Harness.forBlock({ layout, strictBooleans: true, availabilityDelayMs: 0 }, (started) => ({ h, token } = started));
 
   it.each(Object.keys(STRICT))('refuses a PUT without %s', async (flag) => {
     const answer = await h.request('PUT', PERSONS, { token, json: h.person({ ...STRICT, [flag]: undefined }) });

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONSUMERS,
-  findPath,
-  Harness,
-  PERSONS,
-  personPath,
-  SUBSCRIPTIONS,
-  withHarness,
-  startForBlock,
-} from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, SUBSCRIPTIONS, withHarness } from './harness.js';
 
 // Real time: every effect is awaited by polling, as a client must; when an effect comes is checked
 // on the manual clock below ("effect timing"), never against real time here.
 describe('the documented flows, in real time', () => {
   let h: Harness;
   let token: string;
-  startForBlock({ realTime: true, backgroundRecords: 30, pageSize: 10 }, (started) => ({ h, token } = started));
+  Harness.forBlock({ realTime: true, backgroundRecords: 30, pageSize: 10 }, (started) => ({ h, token } = started));
 
   const read = (gedi: string) => h.request('GET', personPath(gedi), { token });
   const statusOf = async (gedi: string) => (await read(gedi)).status;

@@ -84,6 +84,19 @@ export class Harness {
     return new Harness(simulator, clock);
   }
 
+  /**
+   * What most describe blocks begin with: a harness started as `start` does, and a token of its first client, handed
+   * to `started` before the block's tests and closed after them.
+   */
+  static forBlock(options: HarnessOptions, started: (harness: { h: Harness; token: string }) => void): void {
+    let h: Harness | undefined;
+    beforeAll(async () => {
+      h = await Harness.start(options);
+      started({ h, token: await h.token() });
+    });
+    afterAll(() => h?.close());
+  }
+
   get baseUrl(): string {
     return this.simulator.baseUrl;
   }
@@ -171,20 +184,4 @@ export async function withHarness<T>(options: HarnessOptions, use: (h: Harness) 
   } finally {
     await h.close();
   }
-}
-
-/**
- * What most describe blocks begin with: a harness started as `Harness.start` does, and a token of its first client,
- * handed to `started` before the block's tests and closed after them.
- */
-export function startForBlock(
-  options: HarnessOptions,
-  started: (harness: { h: Harness; token: string }) => void,
-): void {
-  let h: Harness | undefined;
-  beforeAll(async () => {
-    h = await Harness.start(options);
-    started({ h, token: await h.token() });
-  });
-  afterAll(() => h?.close());
 }

@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONSUMERS,
-  findPath,
-  Harness,
-  PERSONS,
-  personPath,
-  screeningPath,
-  SUBSCRIPTIONS,
-  startForBlock,
-} from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 // The alternate layout keeps every documented name and value but shapes everything else differently.
 describe('the alternate layout', () => {
   let h: Harness;
   let token: string;
-  startForBlock({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 }, (started) => ({ h, token } = started));
+  Harness.forBlock({ layout: 'alternate', backgroundRecords: 5, pageSize: 2 }, (started) => ({ h, token } = started));
 
   it('answers the token request as the standard layout does', async () => {
     expect((await h.tokenRequest()).body).toMatchObject({

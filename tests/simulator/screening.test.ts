@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Harness, screeningPath, startForBlock } from './harness.js';
+import { Harness, screeningPath } from './harness.js';
 
 describe('screening test cases', () => {
   let h: Harness;
   let token: string;
-  startForBlock({}, (started) => ({ h, token } = started));
+  Harness.forBlock({}, (started) => ({ h, token } = started));
 
   const screen = (subject: 'person' | 'company', json: object, root = false) =>
     h.request('POST', screeningPath(subject, root), { token, json });

@@ -1,20 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  CONSUMERS,
-  findPath,
-  Harness,
-  PERSONS,
-  personPath,
-  screeningPath,
-  SUBSCRIPTIONS,
-  startForBlock,
-} from './harness.js';
+import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 // The vendor layout answers in the shapes the vendor's public pages show (../../shared/vendor-public-notes.md).
 describe('the vendor layout', () => {
   let h: Harness;
   let token: string;
-  startForBlock({ layout: 'vendor', backgroundRecords: 25 }, (started) => ({ h, token } = started));
+  Harness.forBlock({ layout: 'vendor', backgroundRecords: 25 }, (started) => ({ h, token } = started));
 
   const put = (json: unknown) => h.request('PUT', PERSONS, { token, json });
   const read = async (gedi: string) => (await h.request('GET', personPath(gedi), { token })).body;
