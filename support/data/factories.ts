@@ -1,91 +1,31 @@
-// Owns the test data: consistent, reproducible sandbox persons, relatives and consumers per test.
-/**
- * Test data: sandbox persons, relatives and consumers that are internally consistent (the legal
- * id agrees with the date of birth and gender, names follow the gender, address and phone belong
- * to the market) and reproducible (same seed and scope: same data).
- *
- * One factory per test (the scope is the test's name), so adding a test never changes another
- * test's data. Ids carry the run id, so whatever a run leaves in a shared sandbox is traceable.
- *
- * Everything stays inside the bounds of the documentation, its samples and the vendor's published
- * pages (../shared/vendor-public-notes.md), which schemas/sandbox-person.schema.json and
- * schemas/consumer.schema.json carry and the verbs check before sending: ids of at most 15
- * characters, names of at most 100, one to two first names, never firstName beside firstNames,
- * and the four booleans one variant of the vendor's reference requires, sent as its full-import
- * example sends them (false where they do not apply).
- */
+// Owns the test data: sandbox persons, relatives and consumers, consistent (the legal id agrees with the date of birth
+// and gender, names with the gender, address and phone with the market) and reproducible (same seed and scope, same
+// data). One factory per test, so adding a test never changes another's data. Everything stays inside the bounds of
+// the documentation and the vendor's pages (../shared/vendor-public-notes.md), which the schemas the verbs check carry.
 import { newFaker } from './fakers.js';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
 import { containsValue } from '../readings/lookup.js';
 import { seededRandom } from './random.js';
 
-export interface ValidityPeriod {
-  startDate?: string;
-  startYear?: number;
-  startMonth?: number;
-  startDay?: number;
-  endDate?: string;
-  endYear?: number;
-  endMonth?: number;
-  endDay?: number;
-}
-
-export interface DeprecatedLegalId {
-  socialSecurityNumber?: string;
-  socialSecurityNumberTemporary?: boolean;
-  socialSecurityNumberValidityPeriod?: ValidityPeriod;
-}
-
-export interface Address {
-  type?: string;
-  subType?: string;
-  restricted?: string;
-  postOfficeBox?: string;
-  careOf?: string;
-  streetName?: string;
-  streetNumber?: string;
-  postalCode?: string;
-  city?: string;
-  floor?: string;
-  entrance?: string;
-  apartment?: string;
-  county?: string;
-  countyCode?: string;
-  municipality?: string;
-  municipalityCode?: string;
-  district?: string;
-  districtCode?: string;
-  dispatchingInformation?: string;
-  country?: string;
-}
-
-export interface Phone {
-  type?: string;
-  number?: string;
-  telemarketingRestriction?: boolean;
-}
-
+/**
+ * A related person (an element of relationshipList): the fields the suite sets or reads. The closed schema
+ * schemas/sandbox-person.schema.json declares the others and checks every body before it is sent.
+ */
 export interface Relationship {
   hierarchicalRelationship?: string;
-  nonHierarchicalRelationship?: string | null;
-  startDate?: string;
-  endDate?: string;
-  legalId?: DeprecatedLegalId;
+  legalId?: { socialSecurityNumber?: string };
   firstNames?: string[];
-  firstName?: string;
   preferredFirstName?: string;
-  additionalName?: string;
   familyName?: string;
   dateOfBirth?: string;
   dateOfDeath?: string;
-  deceased?: boolean;
   gender?: string;
-  citizenship?: string[];
   deregistered?: boolean;
   deregisteredReason?: string;
+  [documented: string]: unknown;
 }
 
-/** The documented sandbox person (schemas/sandbox-person.schema.json). */
+/** The documented sandbox person: the fields the suite sets or reads; the schema declares and checks the others. */
 export interface SandboxPerson {
   id: string;
   country: string;
@@ -94,32 +34,14 @@ export interface SandboxPerson {
   firstName?: string;
   firstNames?: string[];
   preferredFirstName?: string;
-  additionalName?: string;
   familyName?: string;
   gender?: Gender;
-  dateOfDeath?: string;
-  protectedIdentity?: boolean;
-  removed?: boolean;
-  deregistered?: boolean;
-  deregisteredReason?: string | null;
-  deregisteredDate?: string;
-  deregisteredYear?: string;
-  deregisteredMonth?: string;
-  deregisteredDay?: string;
-  socialSecurityNumberTemporary?: boolean;
-  socialSecurityNumberValidityPeriod?: ValidityPeriod;
-  deprecatedLegalIds?: DeprecatedLegalId[];
-  diplomaticImmunity?: boolean;
-  addressList?: Address[];
-  phoneList?: Phone[];
-  directMarketingRestriction?: boolean;
-  charityMarketingRestriction?: boolean;
-  onlineMarketingRestriction?: boolean;
-  futureAuthorization?: boolean;
-  identificationClaim?: boolean;
+  addressList?: Record<string, string>[];
+  phoneList?: { type?: string; number?: string; telemarketingRestriction?: boolean }[];
   citizenship?: string[];
   relationshipList?: Relationship[];
   merged?: { gedi: string };
+  [documented: string]: unknown;
 }
 
 /** An element of the consumer upload (schemas/consumer.schema.json). */
@@ -129,23 +51,9 @@ export interface Consumer {
   data: { legalId: string };
 }
 
-export interface DataFactoryOptions {
-  seed: number;
-  runId: string;
-  market: Market;
-  /** What the data is for (a test's name): different scopes give independent data. */
-  scope?: string;
-}
-
-/** What differs per market besides faker's language: formats faker does not get right for our purpose. */
-interface MarketData {
-  /** A pattern for faker.helpers.fromRegExp. */
-  postalCode: string;
-  /** Mobile numbers: country calling code, a mobile prefix, then random digits. */
-  mobile: { countryCode: string; prefixes: readonly string[]; digits: number };
-}
-
-const MARKET_DATA: Readonly<Record<Market, MarketData>> = {
+// What faker's languages do not get right for our purpose: a postal code pattern (for faker.helpers.fromRegExp), and
+// mobile numbers as the country calling code, a mobile prefix, then random digits.
+const MARKET_DATA = {
   SE: {
     postalCode: '[1-9][0-9]{4}',
     mobile: { countryCode: '46', prefixes: ['70', '72', '73', '76', '79'], digits: 7 },
@@ -156,7 +64,7 @@ const MARKET_DATA: Readonly<Record<Market, MarketData>> = {
     mobile: { countryCode: '45', prefixes: ['20', '30', '40', '50', '60'], digits: 6 },
   },
   FI: { postalCode: '[0-9]{5}', mobile: { countryCode: '358', prefixes: ['40', '41', '44', '45', '50'], digits: 7 } },
-};
+} satisfies Record<Market, unknown>;
 
 // Fixed ranges instead of ages relative to today, so a seed reproduces the same data on any day.
 // Persons are adults; parents are at least 20 years older than any person; "past" dates (deaths,
@@ -165,20 +73,9 @@ const PERSON_BIRTH = { from: '1975-01-01', to: '2005-12-31' };
 const PARENT_BIRTH = { from: '1925-01-01', to: '1955-12-31' };
 const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
-/**
- * The booleans one variant of the vendor's reference requires, as its full-import example sends them where they do not
- * apply.
- */
-const REQUIRED_FLAGS_UNSET = {
-  removed: false,
-  deregistered: false,
-  protectedIdentity: false,
-  socialSecurityNumberTemporary: false,
-} as const;
-
 const DEREGISTRATION_REASONS = ['Emigrated', 'Missing', 'Other'];
 
-/** FNV-1a: a stable 32-bit hash of a string, for seeds and the short scope tag in ids. */
+/** FNV-1a: a stable 32-bit hash of a string, for seeds and the short scope tag. */
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (const character of text) {
@@ -188,22 +85,14 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-const sexOf = (gender: Gender) => (gender === 'Male' ? 'male' : 'female');
-
-/** The longest person `id` the vendor's sandbox reference allows; consumer ids are kept as short. */
-export const MAX_ID_LENGTH = 15;
-
-type IdKind = 'p' | 'c';
 const issued = new Map<string, number>();
 
 /**
- * `p` or `c`, the run's tag (its id without the `r`: the ledger and the report's environment name the
- * run), the worker (vitest's pool id, so workers of one run never collide) and a sequence in base
- * 36: 15 characters, unique within the run and across runs, traceable to the run at a glance.
- * Ids are drawn per run rather than per test: 15 characters leave no room for a test's hash that
- * could not collide with another test's.
+ * `p` or `c`, the run's id without its `r` (nine characters), the worker (vitest's pool id) and a sequence in base 36:
+ * unique within and across runs, and traceable to the run. Drawn per run, not per test: 15 characters leave no room
+ * for a hash of the test that could not collide with another test's.
  */
-export function newId(kind: IdKind, runId: string): string {
+export function newId(kind: 'p' | 'c', runId: string): string {
   const runTag = runId
     .replace(/[^A-Za-z0-9]+/g, '')
     .toLowerCase()
@@ -215,169 +104,149 @@ export function newId(kind: IdKind, runId: string): string {
   const sequence = (issued.get(key) ?? 0) + 1;
   issued.set(key, sequence);
   const id = `${kind}${runTag}${worker.toString(36)}${sequence.toString(36).padStart(4, '0')}`;
-  if (id.length > MAX_ID_LENGTH)
+  // 15 characters: the longest person `id` the vendor's sandbox reference allows; consumer ids are kept as short.
+  if (id.length > 15)
     throw new Error(`run ${runId} has used up its ${36 ** 4 - 1} ${kind === 'p' ? 'person' : 'consumer'} ids`);
   return id;
 }
 
-export function createDataFactory(options: DataFactoryOptions) {
-  const { seed, market } = options;
-  const scope = options.scope ?? '';
-  const marketData = MARKET_DATA[market];
+/** `scope` says what the data is for (a test's name): different scopes give independent data. */
+export function createDataFactory(options: { seed: number; runId: string; market: Market; scope: string }) {
+  const { seed, runId, market, scope } = options;
   // Separate streams: a change in how names are drawn must not change which legal ids are drawn.
   const faker = newFaker(market, fnv1a(`${seed}|${scope}|faker`));
   const legalIds = new LegalIdGenerator(market, seededRandom(fnv1a(`${seed}|${scope}|legal-ids`)));
   // Free text that a test sends and later recognises in a record (never an id: see newId).
-  const tag = `${options.runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
-  const nextId = (kind: IdKind) => newId(kind, options.runId);
+  const tag = `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
   const isoDateBetween = (range: { from: string; to: string }) =>
     faker.date
       .between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` })
       .toISOString()
       .slice(0, 10);
-  const randomGender = (): Gender => faker.helpers.arrayElement(['Male', 'Female']);
+  const { postalCode, mobile } = MARKET_DATA[market];
+  const mobileNumber = () =>
+    `+${mobile.countryCode}${faker.helpers.arrayElement(mobile.prefixes)}${faker.string.numeric(mobile.digits)}`;
   const firstNamesFor = (gender: Gender) =>
-    faker.helpers.uniqueArray(() => faker.person.firstName(sexOf(gender)), faker.number.int({ min: 1, max: 2 }));
+    faker.helpers.uniqueArray(
+      () => faker.person.firstName(gender === 'Male' ? 'male' : 'female'),
+      faker.number.int({ min: 1, max: 2 }),
+    );
 
   /** Legal id, date of birth and gender that agree with each other and with what the caller fixed. */
-  function identity(
-    wish: { legalId?: string; dateOfBirth?: string; gender?: Gender },
-    birth: { from: string; to: string },
-  ) {
+  function identity(wish: { legalId?: string; dateOfBirth?: string; gender?: Gender }, birth: typeof PERSON_BIRTH) {
     if (wish.legalId !== undefined && isValidLegalId(market, wish.legalId)) {
-      return {
-        legalId: wish.legalId,
-        dateOfBirth: dateOfBirthOf(market, wish.legalId),
-        gender: genderOf(market, wish.legalId),
-      };
+      const { legalId } = wish;
+      return { legalId, dateOfBirth: dateOfBirthOf(market, legalId), gender: genderOf(market, legalId) };
     }
     return legalIds.next({
       dateOfBirth: wish.dateOfBirth ?? isoDateBetween(birth),
-      gender: wish.gender ?? randomGender(),
+      gender: wish.gender ?? faker.helpers.arrayElement<Gender>(['Male', 'Female']),
     });
   }
 
-  function address(): Address {
+  /** A family name that occurs nowhere in `avoiding`, so seeing it proves a change arrived. */
+  function familyName(avoiding?: unknown): string {
+    let name = faker.person.lastName();
+    while (avoiding !== undefined && containsValue(avoiding, name)) name = faker.person.lastName();
+    return name;
+  }
+
+  /** A parent (old enough for any person of this factory) with its own legal id. */
+  function relationship(overrides: Relationship = {}): Relationship {
+    const { legalId, dateOfBirth, gender } = identity({}, PARENT_BIRTH);
+    const firstNames = firstNamesFor(gender);
     return {
-      type: 'Postal',
-      subType: 'Domicile',
-      streetName: faker.location.street(),
-      streetNumber: faker.location.buildingNumber(),
-      postalCode: faker.helpers.fromRegExp(marketData.postalCode),
-      city: faker.location.city(),
+      hierarchicalRelationship: 'Parent',
+      legalId: { socialSecurityNumber: legalId },
+      firstNames,
+      preferredFirstName: faker.helpers.arrayElement(firstNames),
+      familyName: faker.person.lastName(),
+      dateOfBirth,
+      gender,
+      ...overrides,
+    };
+  }
+
+  /** A full, consistent person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the others. */
+  function person(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
+    const { legalId, dateOfBirth, gender } = identity(overrides, PERSON_BIRTH);
+    const firstNames = firstNamesFor(gender);
+    return {
+      id: newId('p', runId),
       country: market,
+      legalId,
+      firstNames,
+      preferredFirstName: faker.helpers.arrayElement(firstNames),
+      familyName: faker.person.lastName(),
+      gender,
+      dateOfBirth,
+      addressList: [
+        {
+          type: 'Postal',
+          subType: 'Domicile',
+          streetName: faker.location.street(),
+          streetNumber: faker.location.buildingNumber(),
+          postalCode: faker.helpers.fromRegExp(postalCode),
+          city: faker.location.city(),
+          country: market,
+        },
+      ],
+      phoneList: [{ type: 'Mobile', number: mobileNumber() }],
+      citizenship: [market],
+      directMarketingRestriction: false,
+      charityMarketingRestriction: false,
+      onlineMarketingRestriction: false,
+      relationshipList: [relationship()],
+      // One variant of the vendor's reference requires these; its full-import example sends them false.
+      removed: false,
+      deregistered: false,
+      protectedIdentity: false,
+      socialSecurityNumberTemporary: false,
+      ...overrides,
     };
   }
 
-  function mobilePhone(): Phone {
-    const { countryCode, prefixes, digits } = marketData.mobile;
-    return {
-      type: 'Mobile',
-      number: `+${countryCode}${faker.helpers.arrayElement(prefixes)}${faker.string.numeric(digits)}`,
-    };
-  }
-
-  const factory = {
-    market,
-
-    /**
-     * A full, consistent sandbox person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the
-     * others.
-     */
-    person(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
-      const { legalId, dateOfBirth, gender } = identity(overrides, PERSON_BIRTH);
-      const firstNames = firstNamesFor(gender);
-      return {
-        id: nextId('p'),
-        country: market,
-        legalId,
-        firstNames,
-        preferredFirstName: faker.helpers.arrayElement(firstNames),
-        familyName: faker.person.lastName(),
-        gender,
-        dateOfBirth,
-        addressList: [address()],
-        phoneList: [mobilePhone()],
-        citizenship: [market],
-        directMarketingRestriction: false,
-        charityMarketingRestriction: false,
-        onlineMarketingRestriction: false,
-        relationshipList: [factory.relationship()],
-        ...REQUIRED_FLAGS_UNSET,
-        ...overrides,
-      };
-    },
+  return {
+    person,
+    relationship,
+    familyName,
 
     /** Like the documentation's first sandbox person example: a single `firstName` instead of `firstNames`. */
     firstSamplePerson(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
-      const { firstNames: _firstNames, preferredFirstName, ...person } = factory.person();
-      return { ...person, firstName: preferredFirstName, ...overrides };
+      const { firstNames: _firstNames, preferredFirstName, ...rest } = person();
+      return { ...rest, firstName: preferredFirstName, ...overrides };
     },
 
-    /** A parent (old enough for any person of this factory) with its own legal id. */
-    relationship(overrides: Relationship = {}): Relationship {
-      const { legalId, dateOfBirth, gender } = identity({}, PARENT_BIRTH);
-      const firstNames = firstNamesFor(gender);
-      return {
-        hierarchicalRelationship: 'Parent',
-        legalId: { socialSecurityNumber: legalId },
-        firstNames,
-        preferredFirstName: faker.helpers.arrayElement(firstNames),
-        familyName: faker.person.lastName(),
-        dateOfBirth,
-        gender,
-        ...overrides,
-      };
-    },
-
-    consumer(legalId: string, overrides: Partial<Consumer> = {}): Consumer {
-      return { consumerId: factory.consumerId(), market, data: { legalId }, ...overrides };
-    },
+    consumer: (legalId: string, overrides: Partial<Consumer> = {}): Consumer => ({
+      consumerId: newId('c', runId),
+      market,
+      data: { legalId },
+      ...overrides,
+    }),
 
     /** A valid legal id that no person or relative of this factory has. */
-    unknownLegalId(): string {
-      return legalIds.next().legalId;
-    },
+    unknownLegalId: (): string => legalIds.next().legalId,
 
-    /**
-     * A gedi shaped like `like` (same kinds of characters in the same places) but drawn anew, so no person is likely to
-     * have it.
-     */
+    /** A gedi shaped like `like` (the same kinds of characters in the same places) but drawn anew. */
     unknownGedi(like: string): string {
       const redrawn = like
         .replace(/[0-9]/g, () => faker.string.numeric(1))
         .replace(/[a-z]/gi, (letter) =>
-          letter === letter.toUpperCase()
-            ? faker.string.alpha({ casing: 'upper' })
-            : faker.string.alpha({ casing: 'lower' }),
+          faker.string.alpha({ casing: letter === letter.toUpperCase() ? 'upper' : 'lower' }),
         );
       // Only a gedi without letters and digits (or a one-in-ten draw for a one-digit gedi) comes back unchanged.
       return redrawn === like ? `${like}0` : redrawn;
     },
 
-    personId: (): string => nextId('p'),
-    consumerId: (): string => nextId('c'),
-    /** A family name that occurs nowhere in `avoiding`, so seeing it proves a change arrived. */
-    familyName(avoiding?: unknown): string {
-      let name = faker.person.lastName();
-      while (avoiding !== undefined && containsValue(avoiding, name)) name = faker.person.lastName();
-      return name;
-    },
     /** A first and last name in the market's language, as the person screening request takes them. */
-    personName: (): { firstName: string; lastName: string } => ({
-      firstName: faker.person.firstName(),
-      lastName: faker.person.lastName(),
-    }),
-    /**
-     * A client secret that cannot be the organization's: the prefix alone rules it out for any real secret without it.
-     */
+    personName: () => ({ firstName: faker.person.firstName(), lastName: faker.person.lastName() }),
+    /** A client secret that cannot be the organization's: the prefix alone rules out any real secret without it. */
     wrongSecret: (): string => `wrong-${faker.string.alphanumeric(32)}`,
     /** A date after every birth date this factory draws and before today: for deaths and deregistrations. */
     pastDate: (): string => isoDateBetween(PAST),
-    /** Reasons are free text (allowed values not shown); the tag makes the one a test sent recognisable in a record. */
+    /** Reasons are free text (allowed values not shown); the tag makes the one a test sent recognisable. */
     deregistrationReason: (): string => `${faker.helpers.arrayElement(DEREGISTRATION_REASONS)} (${tag})`,
   };
-  return factory;
 }
 
 export type DataFactory = ReturnType<typeof createDataFactory>;

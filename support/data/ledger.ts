@@ -1,14 +1,10 @@
-// Owns the cleanup ledger: every person the suite creates, written down before its PUT is sent.
+// Owns the cleanup ledger: every custom person the suite creates is written down before its PUT is sent, and again
+// when it has been deleted, so `npm run sweep` can delete what a killed run left. One JSON line per event: appends of
+// short lines are atomic, so parallel workers can share one file.
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEDGER_DIR } from '../run/paths.js';
 
-/**
- * Every custom person the suite creates is written here before the PUT is sent, and again when it
- * has been deleted. A run that is killed midway leaves its ledger behind; `npm run sweep` deletes
- * what it names. One JSON line per event; appends of short lines are atomic, so parallel workers
- * can share one file.
- */
 export { LEDGER_DIR };
 
 export interface LedgerEntry {
@@ -20,6 +16,12 @@ export interface LedgerEntry {
   at: string;
 }
 
+export interface Leftover {
+  file: string;
+  personId: string;
+  clientId: string;
+}
+
 export function ledgerFile(runId: string, dir = LEDGER_DIR): string {
   return join(dir, `${runId}.jsonl`);
 }
@@ -29,63 +31,42 @@ export function recordInLedger(file: string, entry: Omit<LedgerEntry, 'at'>): vo
   appendFileSync(file, `${JSON.stringify({ ...entry, at: new Date().toISOString() })}\n`);
 }
 
-function readEntries(file: string): LedgerEntry[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as LedgerEntry];
-      } catch {
-        return []; // a line cut short by a killed process names nothing it could clean up
-      }
-    });
-}
-
-export interface Leftover {
-  file: string;
-  personId: string;
-  clientId: string;
-}
-
-/** Persons that ledgers under `dir` record as created on `target` and never as deleted. */
-export function leftovers(target: string, dir = LEDGER_DIR): Leftover[] {
-  let files: string[];
-  try {
-    files = readdirSync(dir)
-      .filter((name) => name.endsWith('.jsonl'))
-      .map((name) => join(dir, name));
-  } catch {
-    return [];
-  }
-  return files.flatMap((file) => {
-    const open = new Map<string, Leftover>();
-    // Ids are chosen per client: two clients may have a person with the same id.
-    for (const entry of readEntries(file).filter((e) => e.target === target)) {
-      const key = `${entry.clientId} ${entry.personId}`;
-      if (entry.event === 'created') open.set(key, { file, personId: entry.personId, clientId: entry.clientId });
-      else open.delete(key);
-    }
-    return [...open.values()];
-  });
-}
-
-/** Drops ledgers that no longer name anything left on any target. */
-export function pruneLedgers(dir = LEDGER_DIR): void {
+/** Per ledger under `dir`, its persons created and not deleted (on `target`, or on any target). */
+function openPersons(dir: string, target?: string): Map<string, Leftover[]> {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
   } catch {
-    return;
+    return new Map();
   }
-  for (const name of names) {
-    const file = join(dir, name);
-    const open = new Set<string>();
-    for (const entry of readEntries(file)) {
-      const key = `${entry.target} ${entry.clientId} ${entry.personId}`;
-      if (entry.event === 'created') open.add(key);
-      else open.delete(key);
-    }
-    if (open.size === 0) rmSync(file);
-  }
+  return new Map(
+    names.map((name) => {
+      const file = join(dir, name);
+      const open = new Map<string, Leftover>();
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        let entry: LedgerEntry;
+        try {
+          entry = JSON.parse(line) as LedgerEntry;
+        } catch {
+          continue; // an empty line, or one cut short by a killed process: it names nothing to clean up
+        }
+        if (target !== undefined && entry.target !== target) continue;
+        // Ids are chosen per client: two clients may have a person with the same id.
+        const key = `${entry.target} ${entry.clientId} ${entry.personId}`;
+        if (entry.event === 'created') open.set(key, { file, personId: entry.personId, clientId: entry.clientId });
+        else open.delete(key);
+      }
+      return [file, [...open.values()]];
+    }),
+  );
+}
+
+/** Persons that ledgers under `dir` record as created on `target` and never as deleted. */
+export function leftovers(target: string, dir = LEDGER_DIR): Leftover[] {
+  return [...openPersons(dir, target).values()].flat();
+}
+
+/** Drops ledgers that no longer name anything left on any target. */
+export function pruneLedgers(dir = LEDGER_DIR): void {
+  for (const [file, open] of openPersons(dir)) if (open.length === 0) rmSync(file);
 }

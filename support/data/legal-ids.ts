@@ -1,15 +1,8 @@
-/** Owns the suite's national identity numbers ("legal ids") of the four markets.
- *
- * Validation checks the suite's own data (the simulator checks with code of its own,
- * simulator/legal-ids.ts); generation gives test persons a legal id that agrees with their date of birth and gender.
- * Everything that differs between the markets lives in one table of formats (FORMATS); validation and generation are
- * written once against that table. The file is longer than most (~380 lines) for that reason: split by market, the one
- * validator and the one generator would have to be written four times.
- */
-
+// Owns the legal ids of the four markets: validating the suite's own data, and generating ids that agree with a
+// person's birth date and gender, both written once against one table of formats (FORMATS). SE stays hand-written:
+// the `personnummer` package is the simulator's SE check and this file's test oracle, and a shared bug would fool both.
 import type { Market } from '../run/config.js';
 
-// Re-exported so that callers needing only legal ids (the simulator) import one module.
 export type { Market };
 export type Gender = 'Male' | 'Female';
 
@@ -25,10 +18,7 @@ interface Range {
   to: number;
 }
 
-/**
- * One row of a century table: ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in
- * `century` + year.
- */
+/** Ids whose serial lies in `serials` and whose two-digit year lies in `years` were born in `century` + year. */
 interface CenturyRule {
   serials: Range;
   years: Range;
@@ -36,7 +26,7 @@ interface CenturyRule {
 }
 
 interface IdFormat {
-  /** For messages: what the id is called and how it is laid out. */
+  /** What the id is called and how it is laid out, for messages. */
   name: string;
   layout: string;
   shape: RegExp;
@@ -56,42 +46,34 @@ interface IdFormat {
 
 const pad = (value: number, width: number): string => String(value).padStart(width, '0');
 
-const digitsOf = (text: string): number[] => [...text].map(Number);
-
-/**
- * The check digit that makes the weighted sum divisible by 11, or undefined when it would be 10 (such serials are
- * skipped).
- */
+/** The digit that makes the weighted sum divisible by 11; undefined when it would be 10 (no such id is issued). */
 function mod11CheckDigit(text: string, weights: readonly number[]): number | undefined {
-  const sum = digitsOf(text).reduce((total, digit, index) => total + digit * weights[index], 0);
+  const sum = [...text].reduce((total, digit, index) => total + Number(digit) * weights[index], 0);
   const check = (11 - (sum % 11)) % 11;
   return check === 10 ? undefined : check;
 }
 
 /** Luhn check digit; the leftmost digit is doubled (Swedish convention over the 9 digits YYMMDDNNN). */
 function luhnCheckDigit(text: string): number {
-  const sum = digitsOf(text).reduce((total, digit, index) => {
-    const product = digit * (index % 2 === 0 ? 2 : 1);
+  const sum = [...text].reduce((total, digit, index) => {
+    const product = Number(digit) * (index % 2 === 0 ? 2 : 1);
     return total + (product > 9 ? product - 9 : product);
   }, 0);
   return (10 - (sum % 10)) % 10;
 }
 
-function centuryOf(rules: readonly CenturyRule[], serial: number, twoDigitYear: number): number | undefined {
-  const inRange = (value: number, range: Range) => value >= range.from && value <= range.to;
-  return rules.find((rule) => inRange(serial, rule.serials) && inRange(twoDigitYear, rule.years))?.century;
+const inRange = (value: number, range: Range) => value >= range.from && value <= range.to;
+
+/** DDMMYY… layouts: day, month and two-digit year come first; the century follows from the serial by `rules`. */
+function readShortDate(id: string, rules: readonly CenturyRule[], serial: number, why: string): CivilDate | string {
+  const twoDigitYear = Number(id.slice(4, 6));
+  const rule = rules.find((each) => inRange(serial, each.serials) && inRange(twoDigitYear, each.years));
+  if (rule === undefined) return `${why} is not used with the two-digit year ${id.slice(4, 6)}`;
+  return { year: rule.century + twoDigitYear, month: Number(id.slice(2, 4)), day: Number(id.slice(0, 2)) };
 }
 
 function serialsFor(rules: readonly CenturyRule[], year: number): Range[] {
-  return rules
-    .filter((rule) => year >= rule.century + rule.years.from && year <= rule.century + rule.years.to)
-    .map((rule) => rule.serials);
-}
-
-/** DDMMYY… layouts: day, month and two-digit year come first; the century is decided elsewhere. */
-function readShortDate(id: string, century: number | undefined, why: string): CivilDate | string {
-  if (century === undefined) return why;
-  return { year: century + Number(id.slice(4, 6)), month: Number(id.slice(2, 4)), day: Number(id.slice(0, 2)) };
+  return rules.filter((rule) => inRange(year - rule.century, rule.years)).map((rule) => rule.serials);
 }
 
 const shortDate = (birth: CivilDate): string => pad(birth.day, 2) + pad(birth.month, 2) + pad(birth.year % 100, 2);
@@ -118,23 +100,9 @@ const DK_CENTURIES: readonly CenturyRule[] = [
 ];
 const DK_WEIGHTS = [4, 3, 2, 7, 6, 5, 4, 3, 2];
 
-const FI_CENTURY_SIGNS: Readonly<Record<string, number>> = {
-  '+': 1800,
-  '-': 1900,
-  Y: 1900,
-  X: 1900,
-  W: 1900,
-  V: 1900,
-  U: 1900,
-  A: 2000,
-  B: 2000,
-  C: 2000,
-  D: 2000,
-  E: 2000,
-  F: 2000,
-};
-// Generated ids use the traditional signs only: the extra signs of 2023 are valid but older systems may still reject
-// them.
+// The FI shape admits only the century signs + (1800s), - and U–Y (1900s), A–F (2000s). Generated ids use the
+// traditional signs only: the extra signs of 2023 are valid, but older systems may still reject them.
+const fiCentury = (sign: string): number => (sign === '+' ? 1800 : /[A-F]/.test(sign) ? 2000 : 1900);
 const FI_GENERATED_SIGNS: Readonly<Record<number, string>> = { 1800: '+', 1900: '-', 2000: 'A' };
 const FI_CHECK_CHARACTERS = '0123456789ABCDEFHJKLMNPRSTUVWXY';
 const FI_SERIALS: Range = { from: 2, to: 899 };
@@ -170,12 +138,7 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     genderDigit: 8,
     // D-numbers (for people not in the population register) add 40 to the day.
     coordinationDayOffset: 40,
-    readBirth: (id) =>
-      readShortDate(
-        id,
-        centuryOf(NO_CENTURIES, Number(id.slice(6, 9)), Number(id.slice(4, 6))),
-        `individual number ${id.slice(6, 9)} is not used with the two-digit year ${id.slice(4, 6)}`,
-      ),
+    readBirth: (id) => readShortDate(id, NO_CENTURIES, Number(id.slice(6, 9)), `individual number ${id.slice(6, 9)}`),
     checkProblem(id) {
       const first = mod11CheckDigit(id.slice(0, 9), NO_WEIGHTS_1);
       if (first === undefined) return 'the first control digit would be 10: no such number is issued';
@@ -198,15 +161,9 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     layout: '10 digits DDMMYYSSSS, no hyphen',
     shape: /^\d{10}$/,
     genderDigit: 9,
-    readBirth: (id) =>
-      readShortDate(
-        id,
-        centuryOf(DK_CENTURIES, Number(id[6]), Number(id.slice(4, 6))),
-        `7th digit ${id[6]} is not used with the two-digit year ${id.slice(4, 6)}`,
-      ),
-    // The modulus-11 check has not been mandatory since 2007 (CPR ran out of such numbers for some
-    // dates), so a well-formed number with a real date and a valid century is accepted without it.
-    // Generated numbers still satisfy it, so they also pass older validators.
+    readBirth: (id) => readShortDate(id, DK_CENTURIES, Number(id[6]), `7th digit ${id[6]}`),
+    // The modulus-11 check has not been mandatory since 2007 (CPR ran out of such numbers for some dates), so it is
+    // not asked for; generated numbers still satisfy it, so they also pass older validators.
     checkProblem: () => undefined,
     // The serial is the first three digits of SSSS; the fourth is the modulus-11 digit.
     serials: (year) =>
@@ -222,10 +179,13 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
     layout: 'DDMMYYCZZZQ (C a century sign, Q a check character)',
     shape: /^\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y]$/,
     genderDigit: 9,
-    readBirth: (id) => readShortDate(id, FI_CENTURY_SIGNS[id[6]], `unknown century sign ${id[6]}`),
+    readBirth: (id) => ({
+      year: fiCentury(id[6]) + Number(id.slice(4, 6)),
+      month: Number(id.slice(2, 4)),
+      day: Number(id.slice(0, 2)),
+    }),
     checkProblem(id) {
-      const serial = Number(id.slice(7, 10));
-      if (serial < FI_SERIALS.from || serial > FI_SERIALS.to)
+      if (!inRange(Number(id.slice(7, 10)), FI_SERIALS))
         return `individual number ${id.slice(7, 10)} is outside 002–899`;
       const expected = fiCheckCharacter(id.slice(0, 6) + id.slice(7, 10));
       return id[10] === expected ? undefined : `check character should be ${expected}, not ${id[10]}`;
@@ -239,78 +199,51 @@ const FORMATS: Readonly<Record<Market, IdFormat>> = {
   },
 };
 
-const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
+// Day 0 of the next month is the last of this one; setUTCFullYear, unlike Date.UTC, takes years below 100 as they are.
+const daysInMonth = (year: number, month: number) => new Date(new Date(0).setUTCFullYear(year, month, 0)).getUTCDate();
 
 const isCalendarDate = ({ year, month, day }: CivilDate) =>
   month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
 const isoDate = ({ year, month, day }: CivilDate) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
 
-function parseIsoDate(text: string): CivilDate {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const date = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
-  if (!date || !isCalendarDate(date))
-    throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(text)}`);
-  return date;
-}
+const genderIn = (format: IdFormat, id: string): Gender =>
+  Number(id[format.genderDigit]) % 2 === 1 ? 'Male' : 'Female';
 
-/** The real birth date of a well-shaped id (coordination offset removed), or why it has none. */
-function birthDateOf(format: IdFormat, id: string): CivilDate | string {
-  const encoded = format.readBirth(id);
-  if (typeof encoded === 'string') return encoded;
-  const offset = format.coordinationDayOffset;
-  const date = offset !== undefined && encoded.day > offset ? { ...encoded, day: encoded.day - offset } : encoded;
-  return isCalendarDate(date) ? date : `encodes the date of birth ${isoDate(encoded)}, which does not exist`;
-}
-
-/** Why `value` is not a valid legal id of `market` (for a clear 400 message), or undefined when it is valid. */
-export function describeLegalIdProblem(market: Market, value: unknown): string | undefined {
+/** A valid id's format and real birth date (coordination offset removed), or why `value` is not a valid id. */
+function readLegalId(market: Market, value: unknown): { format: IdFormat; birth: CivilDate } | string {
   const format = FORMATS[market];
   if (typeof value !== 'string' || !format.shape.test(value)) {
     return `expected a ${format.name} (${format.layout}), got ${JSON.stringify(value)}`;
   }
-  const birth = birthDateOf(format, value);
-  if (typeof birth === 'string') return `${format.name} ${value}: ${birth}`;
-  const problem = format.checkProblem(value);
-  return problem === undefined ? undefined : `${format.name} ${value}: ${problem}`;
+  const encoded = format.readBirth(value);
+  if (typeof encoded === 'string') return `${format.name} ${value}: ${encoded}`;
+  const offset = format.coordinationDayOffset;
+  const birth = offset !== undefined && encoded.day > offset ? { ...encoded, day: encoded.day - offset } : encoded;
+  const problem = isCalendarDate(birth)
+    ? format.checkProblem(value)
+    : `encodes the date of birth ${isoDate(encoded)}, which does not exist`;
+  return problem === undefined ? { format, birth } : `${format.name} ${value}: ${problem}`;
 }
 
 export function isValidLegalId(market: Market, value: unknown): value is string {
-  return describeLegalIdProblem(market, value) === undefined;
+  return typeof readLegalId(market, value) !== 'string';
 }
 
-function validFormatOf(market: Market, legalId: string): IdFormat {
-  const problem = describeLegalIdProblem(market, legalId);
-  if (problem !== undefined) throw new RangeError(problem);
-  return FORMATS[market];
+function validLegalId(market: Market, legalId: string): { format: IdFormat; birth: CivilDate } {
+  const read = readLegalId(market, legalId);
+  if (typeof read === 'string') throw new RangeError(read);
+  return read;
 }
 
-/** The date of birth (YYYY-MM-DD) a valid legal id encodes; throws RangeError for an invalid one. */
+/** The date of birth (YYYY-MM-DD) a valid legal id encodes; throws RangeError, saying why, for an invalid one. */
 export function dateOfBirthOf(market: Market, legalId: string): string {
-  const birth = birthDateOf(validFormatOf(market, legalId), legalId);
-  // Unreachable for a validated id; the check narrows the type.
-  if (typeof birth === 'string') throw new RangeError(birth);
-  return isoDate(birth);
+  return isoDate(validLegalId(market, legalId).birth);
 }
 
-/** The gender a valid legal id encodes; throws RangeError for an invalid one. */
+/** The gender a valid legal id encodes; throws RangeError, saying why, for an invalid one. */
 export function genderOf(market: Market, legalId: string): Gender {
-  const format = validFormatOf(market, legalId);
-  return Number(legalId[format.genderDigit]) % 2 === 1 ? 'Male' : 'Female';
-}
-
-export interface LegalIdRequest {
-  market: Market;
-  /** YYYY-MM-DD */
-  dateOfBirth: string;
-  gender: Gender;
-  /** SE coordination number (day + 60) or NO D-number (day + 40); not available for DK and FI. */
-  coordination?: boolean;
+  return genderIn(validLegalId(market, legalId).format, legalId);
 }
 
 // Each serial fits one gender about half of the time (DK also skips serials without a check
@@ -328,62 +261,33 @@ function drawSerial(ranges: readonly Range[], random: () => number): number {
   throw new RangeError(`random() must return a number in [0, 1)`);
 }
 
-/** A valid legal id for the given birth date and gender; `random` (in [0, 1)) chooses the serial. */
-export function newLegalId(request: LegalIdRequest, random: () => number): string {
-  const { market, gender, coordination = false } = request;
-  const format = FORMATS[market];
-  const birth = parseIsoDate(request.dateOfBirth);
-  const offset = format.coordinationDayOffset;
-  if (coordination && offset === undefined) throw new RangeError(`${market} has no coordination numbers`);
-  const encoded = coordination ? { ...birth, day: birth.day + (offset ?? 0) } : birth;
-  const ranges = format.serials(birth.year);
-  if (ranges.length === 0) throw new RangeError(`a ${format.name} cannot encode the birth year ${birth.year}`);
-  const parity = gender === 'Male' ? 1 : 0;
-  for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
-    const id = format.compose(encoded, drawSerial(ranges, random));
-    if (id !== undefined && Number(id[format.genderDigit]) % 2 === parity) return id;
-  }
-  throw new Error(`no ${format.name} found for ${request.dateOfBirth} (${gender}) in ${MAX_DRAWS} draws`);
-}
-
-export interface GeneratedLegalId {
-  legalId: string;
-  dateOfBirth: string;
-  gender: Gender;
-}
-
 export interface LegalIdWish {
   dateOfBirth?: string;
   gender?: Gender;
+  /** SE coordination number (day + 60) or NO D-number (day + 40); not available for DK and FI. */
   coordination?: boolean;
 }
 
 /**
- * Reproducible legal ids (same market and random sequence: same ids) that never repeat within one
- * generator. Birth dates default to a fixed range of years rather than an age relative to today,
- * so a seed reproduces the same data on any day; every such person is an adult.
+ * Reproducible legal ids (same market and random sequence: same ids) that never repeat within one generator. Birth
+ * dates default to a fixed range of years, not an age relative to today, so a seed reproduces the same data on any
+ * day; every such person is an adult.
  */
 export class LegalIdGenerator {
-  readonly #random: () => number;
   readonly #issued = new Set<string>();
 
   /** `random` (numbers in [0, 1), e.g. support/data/random.ts `seededRandom`) decides every draw. */
   constructor(
     readonly market: Market,
-    random: () => number,
+    private readonly random: () => number,
     readonly birthYears: Readonly<Range> = { from: 1940, to: 2005 },
-  ) {
-    this.#random = random;
-  }
+  ) {}
 
-  next(wish: LegalIdWish = {}): GeneratedLegalId {
+  next(wish: LegalIdWish = {}): { legalId: string; dateOfBirth: string; gender: Gender } {
     for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
       const dateOfBirth = wish.dateOfBirth ?? this.#randomBirthDate();
-      const gender = wish.gender ?? (this.#random() < 0.5 ? 'Female' : 'Male');
-      const legalId = newLegalId(
-        { market: this.market, dateOfBirth, gender, coordination: wish.coordination },
-        this.#random,
-      );
+      const gender = wish.gender ?? (this.random() < 0.5 ? 'Female' : 'Male');
+      const legalId = this.#newLegalId(dateOfBirth, gender, wish.coordination);
       if (!this.#issued.has(legalId)) {
         this.#issued.add(legalId);
         return { legalId, dateOfBirth, gender };
@@ -392,8 +296,27 @@ export class LegalIdGenerator {
     throw new Error(`no unused ${this.market} legal id left for ${JSON.stringify(wish)} after ${MAX_DRAWS} draws`);
   }
 
+  /** A valid legal id for the birth date (YYYY-MM-DD) and gender; the random source chooses the serial. */
+  #newLegalId(dateOfBirth: string, gender: Gender, coordination = false): string {
+    const format = FORMATS[this.market];
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
+    const birth = match && { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+    if (!birth || !isCalendarDate(birth))
+      throw new RangeError(`dateOfBirth must be a real date YYYY-MM-DD, got ${JSON.stringify(dateOfBirth)}`);
+    const offset = format.coordinationDayOffset;
+    if (coordination && offset === undefined) throw new RangeError(`${this.market} has no coordination numbers`);
+    const encoded = coordination ? { ...birth, day: birth.day + (offset ?? 0) } : birth;
+    const ranges = format.serials(birth.year);
+    if (ranges.length === 0) throw new RangeError(`a ${format.name} cannot encode the birth year ${birth.year}`);
+    for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
+      const id = format.compose(encoded, drawSerial(ranges, this.random));
+      if (id !== undefined && genderIn(format, id) === gender) return id;
+    }
+    throw new Error(`no ${format.name} found for ${dateOfBirth} (${gender}) in ${MAX_DRAWS} draws`);
+  }
+
   #randomBirthDate(): string {
-    const pick = (from: number, to: number) => from + Math.floor(this.#random() * (to - from + 1));
+    const pick = (from: number, to: number) => from + Math.floor(this.random() * (to - from + 1));
     const year = pick(this.birthYears.from, this.birthYears.to);
     const month = pick(1, 12);
     return isoDate({ year, month, day: pick(1, daysInMonth(year, month)) });

@@ -20,11 +20,15 @@ import { attachJson } from '../evidence/report.js';
 import { coveredBy } from '../evidence/refusals.js';
 
 type ListName = 'consumers' | 'subscribed persons';
+type Found = (bodies: unknown[]) => boolean;
+
+/** A list read that failed after its first page never saw the rest of the list. */
+const incomplete = (path: string, { paging, status }: ListRead) =>
+  new ListIncompleteError(path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
 
 /**
- * Operations 5–7 for one client. Neither the order nor the parameters of the lists are documented,
- * so a record can be on any page: a look for a record reads pages until it is found, and a check
- * that a record is absent reads them all, or fails as a list that could not be read.
+ * Operations 5–7 for one client. The order and parameters of the lists are not documented, so a record can be on any
+ * page: a look for it reads until it is found; a check that it is absent reads every page, or fails as incomplete.
  */
 export class ConsumerData {
   constructor(
@@ -40,48 +44,30 @@ export class ConsumerData {
   /** Operation 5. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
-    return this.api.request('POST', this.config.paths.consumers, {
-      json: consumers,
-      operation: 'op5',
-      purpose: 'upload consumers',
-    });
+    const options = { json: consumers, operation: 'op5', purpose: 'upload consumers' };
+    return this.api.request('POST', this.config.paths.consumers, options);
   }
 
   /** Where a list is served and how its reads are published (operation 6 or 7), with the page size when one is set. */
   private listAt(list: ListName): { path: string; options: RequestOptions } {
-    const { pageSize } = this.config;
+    const { pageSize, paths } = this.config;
     const query = pageSize ? { [pageSize.parameter]: String(pageSize.size) } : undefined;
     return list === 'consumers'
-      ? { path: this.config.paths.consumers, options: { operation: 'op6', purpose: 'list consumers', query } }
-      : {
-          path: this.config.paths.subscribedPersons,
-          options: { operation: 'op7', purpose: 'list subscribed persons', query },
-        };
-  }
-
-  /** Reads the list from its first page until `found` holds for the pages read, or to its end. */
-  private readUntil(list: ListName, found: (bodies: unknown[]) => boolean): Promise<ListRead> {
-    const { path, options } = this.listAt(list);
-    return readPages(this.api, path, options, found);
+      ? { path: paths.consumers, options: { operation: 'op6', purpose: 'list consumers', query } }
+      : { path: paths.subscribedPersons, options: { operation: 'op7', purpose: 'list subscribed persons', query } };
   }
 
   /**
-   * Every page of a list: what a check that a record is absent needs. A refusal of its first page
-   * is returned for the caller to judge; a list that fails after that, or answers 5xx, shows
-   * nothing about its other records and is never evidence of an absence.
+   * Every page of a list, for a check that a record is absent. A refusal of its first page is returned for the caller
+   * to judge; a list that fails after that, or answers 5xx, is never evidence of an absence.
    */
   private async readWhole(list: ListName): Promise<ListRead> {
-    const read = await this.readUntil(list, () => false);
-    if (read.paging.complete) return read;
+    const { path, options } = this.listAt(list);
+    const read = await readPages(this.api, path, options);
     const { status, paging } = read;
-    if (paging.pages === 0 && status >= 400 && status < 500) return read;
+    if (paging.complete || (paging.pages === 0 && status >= 400 && status < 500)) return read;
     await attachJson(`The ${paging.pages} page(s) of the ${list} read before it failed`, read.body);
-    throw new ListIncompleteError(
-      this.listAt(list).path,
-      paging.convention,
-      paging.pages,
-      `page ${paging.pages + 1} answered ${status}`,
-    );
+    throw incomplete(path, read);
   }
 
   /** Operation 6, every page: for a check that a record is absent. */
@@ -94,13 +80,10 @@ export class ConsumerData {
     return this.readWhole('subscribed persons');
   }
 
-  /**
-   * Operation 6, for one consumer listed before: its record as the list shows it now; undefined
-   * when the list, read to its end, has no record of it. A list the target refuses fails as that
-   * refusal (a 403 as not permitted), never as a consumer missing from it.
-   */
+  /** Operation 6: a consumer's record as the list shows it now, or undefined; a refused list fails as that refusal. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
-    const read = await this.readUntil('consumers', (bodies) => consumerRecord(bodies, consumerId) !== undefined);
+    const { path, options } = this.listAt('consumers');
+    const read = await readPages(this.api, path, options, (bodies) => consumerRecord(bodies, consumerId) !== undefined);
     expectAccepted(read, 'the consumer list');
     return consumerRecord(read.body, consumerId);
   }
@@ -112,13 +95,9 @@ export class ConsumerData {
     until: RecordCheck = () => true,
     transition?: Transition,
   ): Promise<unknown> {
-    return this.awaitItem(
-      `consumer ${consumerId} ${what}`,
-      'consumers',
-      { find: (body) => consumerRecord(body, consumerId), carrying: `consumerId ${consumerId}` },
-      until,
-      transition,
-    );
+    const find = (body: unknown) => consumerRecord(body, consumerId);
+    const wanted = { what: `consumer ${consumerId} ${what}`, find, carrying: `consumerId ${consumerId}` };
+    return this.awaitItem('consumers', wanted, until, transition);
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
@@ -129,33 +108,26 @@ export class ConsumerData {
     transition?: Transition,
   ): Promise<unknown> {
     const { gedi, person } = stored;
-    return this.awaitItem(
-      `person ${gedi} (legal id ${person.legalId}) ${what}`,
-      'subscribed persons',
-      {
-        find: (body) => recordsOwning(body, gedi)[0]?.item ?? recordsOwning(body, person.legalId)[0]?.item,
-        carrying: `gedi ${gedi} or legal id ${person.legalId}`,
-      },
-      until,
-      transition,
-    );
+    const wanted = {
+      what: `person ${gedi} (legal id ${person.legalId}) ${what}`,
+      find: (body: unknown) => recordsOwning(body, gedi)[0]?.item ?? recordsOwning(body, person.legalId)[0]?.item,
+      carrying: `gedi ${gedi} or legal id ${person.legalId}`,
+    };
+    return this.awaitItem('subscribed persons', wanted, until, transition);
   }
 
   /**
-   * Re-reads a list (only as far as the item) until `wanted.find` locates the item (the record
-   * carrying `wanted.carrying`) and `until` holds for it. A wait joins a read of the list already in
-   * flight for other waits (single flight): a state only moves on, so a read that began before this
-   * wait's write can only make it look again.
+   * Re-reads a list, only as far as the item, until `find` locates it (the record carrying `carrying`) and `until`
+   * holds for it. A wait joins a read of the list in flight for other waits (single flight): a state only moves on, so
+   * a read begun before this wait's write can only make it look again.
    */
   private async awaitItem(
-    what: string,
     list: ListName,
-    wanted: { find: (body: unknown) => unknown; carrying: string },
+    { what, find, carrying }: { what: string; find: (body: unknown) => unknown; carrying: string },
     until: RecordCheck,
     transition?: Transition,
   ): Promise<unknown> {
     const { path, options } = this.listAt(list);
-    const { find, carrying } = wanted;
     let last: ListRead | undefined;
     const { value } = await eventually(
       what,
@@ -176,25 +148,14 @@ export class ConsumerData {
         },
       },
     ).catch((error: unknown) => {
-      // A wait whose last read failed after the first page never saw the rest of the list.
-      if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok) {
-        throw new ListIncompleteError(
-          path,
-          last.paging.convention,
-          last.paging.pages,
-          `page ${last.paging.pages + 1} answered ${last.status}`,
-        );
-      }
+      if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok)
+        throw incomplete(path, last);
       throw error;
     });
     return value.item;
   }
 
-  /**
-   * Uploads a consumer for an available person and waits until it is IDENTIFIED: the promise of
-   * transition.consumer-identified, whose own spec reports it when a test that depends on it fails
-   * here. Returns the upload's answer.
-   */
+  /** Uploads a consumer for an available person and waits until it is IDENTIFIED (transition.consumer-identified). */
   async identify(consumer: Consumer): Promise<ApiResponse> {
     const response = await this.upload([consumer]);
     try {
@@ -206,10 +167,7 @@ export class ConsumerData {
     return response;
   }
 
-  /**
-   * `identify`, then waits until the person is subscribed: the promise of
-   * transition.subscription-created, reported by its own spec likewise. Returns the upload's answer.
-   */
+  /** `identify`, then waits until the person is subscribed (transition.subscription-created). */
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
     const response = await this.identify(consumer);
     await this.awaitSubscription(stored, 'to be subscribed', undefined, 'subscription').catch((error: unknown) => {
@@ -219,9 +177,9 @@ export class ConsumerData {
   }
 
   /**
-   * Reads a list, every page, at the end of `windowMs`, watching for a record of its own for a
-   * person that must not be there (by its gedi or legal id, not as another record's relative): the
-   * reading that shows one, or a reading that holds for none when the window stayed quiet.
+   * Reads a list, every page, at the end of `windowMs`, watching for a record of its own for a person that must not
+   * be there (by its gedi or legal id, not as another record's relative): the reading that shows one, or one that
+   * holds for none when the window stayed quiet.
    */
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
@@ -249,21 +207,12 @@ export class ConsumerData {
   }
 }
 
-/** Per client and list, the read in flight and what each wait that joined it looks for. */
-const inFlight = new WeakMap<
-  ApiClient,
-  Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>
->();
+/** Per client and list path: the read in flight and what each wait that joined it looks for. */
+const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: Found[] }>>();
 
 /** A read of the list until every joined wait's `found` holds, or to its end; joined while in flight. */
-function readTogether(
-  api: ApiClient,
-  path: string,
-  options: RequestOptions,
-  found: (bodies: unknown[]) => boolean,
-): Promise<ListRead> {
-  const reads =
-    inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: ((bodies: unknown[]) => boolean)[] }>();
+function readTogether(api: ApiClient, path: string, options: RequestOptions, found: Found): Promise<ListRead> {
+  const reads = inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: Found[] }>();
   inFlight.set(api, reads);
   const current = reads.get(path);
   if (current) {
@@ -279,6 +228,6 @@ function readTogether(
 }
 
 /** The consumer's own record in a consumer list (an entry that carries its consumerId as a field of its own). */
-export function consumerRecord(body: unknown, consumerId: string): unknown {
+function consumerRecord(body: unknown, consumerId: string): unknown {
   return recordsOwning(body, consumerId)[0]?.item;
 }

@@ -1,6 +1,5 @@
-// Owns the spec-facing test API: `rule(id).test(title, body)` — a documented rule as a test, labelled
-// from the catalogue, whose failures name that rule. The fixtures a body may ask for are declared
-// once, in support/verbs/fixtures.ts.
+// Owns the spec-facing test API: `rule(id).test(title, body)`, a documented rule as a test, labelled from the
+// catalogue, whose failures name that rule. Its fixtures are declared in support/verbs/fixtures.ts.
 import type { TestAPI, TestContext } from 'vitest';
 import { asTest, test } from './fixtures.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
@@ -13,10 +12,9 @@ import { testWork } from '../transport/work.js';
 export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixtures : never;
 
 /**
- * A documented rule as a test API: `rule('transition.delete').test('…', async ({ persons }) => …)`.
- * Every test is labelled from the catalogue (epic = interface, feature = operation, story = rule)
- * and any failure inside it is reported as a break of that rule, unless it says nothing about the
- * contract (support/evidence/failures.ts).
+ * A documented rule as a test API: `rule('transition.delete').test('…', async ({ persons }) => …)`. Every test is
+ * labelled from the catalogue (epic = interface, feature = operation, story = rule), and any failure inside it is
+ * reported as a break of that rule unless it says nothing about the contract (support/evidence/failures.ts).
  */
 export function rule(id: string) {
   const entry = ruleById(id);
@@ -24,39 +22,9 @@ export function rule(id: string) {
   const feature = entry.epic ? entry.id : operation.feature;
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      // vitest builds the fixtures a test function destructures, read from its source: naming each one
-      // here builds them all for every test, which costs no request (they act only when called).
-      const wrapped = async ({
-        run,
-        observers,
-        config,
-        api,
-        secondApi,
-        data,
-        persons,
-        secondPersons,
-        consumers,
-        screeningApi,
-        screening,
-        skipBecause,
-        task,
-        signal,
-      }: ContractContext & TestContext): Promise<void> => {
-        // Typed as the whole context, so a fixture declared later and not named above fails to compile.
-        const fixtures: ContractContext = {
-          run,
-          observers,
-          config,
-          api,
-          secondApi,
-          data,
-          persons,
-          secondPersons,
-          consumers,
-          screeningApi,
-          screening,
-          skipBecause,
-        };
+      test(title, async ({ task, signal }) => {
+        // Every fixture is automatic, so the test's context (vitest's `task.context`) holds them all.
+        const context = task.context as TestContext & ContractContext;
         await labels({
           epic: entry.epic ?? operation.epic,
           feature,
@@ -65,16 +33,15 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          const { timeout, result } = task;
           // Its requests stop when it ends, out of time as well (support/transport/work.ts).
+          const startedAt = task.result?.startTime ?? Date.now();
           await asTest(title, () =>
-            testWork(signal, () => spendTestTime(result?.startTime ?? Date.now(), timeout, () => body(fixtures))),
+            testWork(signal, () => spendTestTime(startedAt, task.timeout, () => body(context))),
           );
         } catch (error) {
           throw attributeToRule(error, id);
         }
-      };
-      test(title, wrapped);
+      });
     },
   };
 }

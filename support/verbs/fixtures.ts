@@ -1,6 +1,6 @@
-// Owns the fixtures a contract test may name, each declared once here with its scope and its
-// cleanup: worker scope for the run, the observers and the API clients; test scope for data, the
-// domain verbs and skipping with a reason. vitest builds a fixture only when a test names it.
+// Owns the fixtures a contract test may use, each declared once with its scope and its cleanup: worker scope for the
+// run, the observers and the API clients; test scope for data, the domain verbs and skipping with a reason. Every one
+// is automatic (`rule().test` hands a test its whole context); they cost no request until a test calls them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import { inject, test as base } from 'vitest';
@@ -20,11 +20,7 @@ import { proxySettings } from '../transport/dispatcher.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 
-/**
- * A client's API calls and its token renewals share one pace (support/transport/pace.ts): every test
- * of the run slows down together when the target throttles that client, its screening token's calls
- * included. A throttled request is retried until the availability deadline.
- */
+/** A client's calls and token renewals share one pace (support/transport/pace.ts), screening token's included. */
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
   const limits = { maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs };
   return new ApiClient({
@@ -42,14 +38,12 @@ function readRun() {
   const run = inject('contract');
   for (const credentials of [run.config.client, run.config.secondClient])
     if (credentials) registerCredentials(credentials);
-  registerSecret(run.tokens.primary.accessToken);
-  registerSecret(run.tokens.second?.accessToken);
-  registerSecret(run.tokens.screening?.accessToken);
+  for (const token of [run.tokens.primary, run.tokens.second, run.tokens.screening]) registerSecret(token?.accessToken);
   proxySettings(); // registers the proxy's credentials, if its address has any
   return run;
 }
 
-// The test a piece of async work belongs to. The worker runs its spec files at once
+// The test a piece of async work belongs to: the worker runs its spec files at once
 // (support/run/concurrent-files.js), so vitest's own "current test" may be another file's.
 const runningTest = new AsyncLocalStorage<string>();
 
@@ -58,14 +52,15 @@ export function asTest<T>(title: string, body: () => Promise<T>): Promise<T> {
   return runningTest.run(title, body);
 }
 
+const WORKER = { scope: 'worker', auto: true } as const;
+const TEST = { auto: true } as const;
+
 export const test = base
-  .extend('run', { scope: 'worker' }, readRun)
-  // The one place where this worker's observers of the HTTP client and of the waits subscribe:
-  // report evidence and what each test's requests spent always; the observed-contract recording
-  // when the run writes reports; the wait log when npm run bench sets CONTRACT_WAIT_LOG to count
-  // polling attempts per wait across workers.
+  .extend('run', WORKER, readRun)
+  // The one place this worker's observers subscribe: report evidence and each test's time spent always; the
+  // observed-contract recording when the run writes reports; the wait log when npm run bench sets CONTRACT_WAIT_LOG.
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
-  .extend('observers', { scope: 'worker', auto: true }, ({}, { onCleanup }) => {
+  .extend('observers', WORKER, ({}, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
     const unsubscribe = [
       attachExchanges(),
@@ -77,46 +72,38 @@ export const test = base
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
-  .extend('config', { scope: 'worker' }, ({ run }) => run.config)
-  .extend('api', { scope: 'worker' }, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))
-  .extend('secondApi', { scope: 'worker' }, ({ run }): ApiClient | undefined =>
+  .extend('config', WORKER, ({ run }) => run.config)
+  .extend('api', WORKER, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))
+  .extend('secondApi', WORKER, ({ run }): ApiClient | undefined =>
     run.config.secondClient && run.tokens.second
       ? clientFor(run.config, run.config.secondClient, run.tokens.second)
       : undefined,
   )
-  .extend('data', ({ config, task }) =>
-    createDataFactory({
-      seed: config.seed,
-      runId: config.runId,
-      market: config.market,
-      scope: `${task.file.name} > ${task.name}`,
-    }),
+  .extend('data', TEST, ({ config, task }) =>
+    createDataFactory({ ...config, scope: `${task.file.name} > ${task.name}` }),
   )
-  .extend('persons', async ({ api, config, data }, { onCleanup }) => {
+  .extend('persons', TEST, async ({ api, config, data }, { onCleanup }) => {
     const persons = new SandboxPersons(api, config, data);
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  /**
-   * The second client's own persons (write-isolation checks), cleaned up like the first client's; undefined without a
-   * second client.
-   */
-  .extend('secondPersons', async ({ secondApi, config, data }, { onCleanup }) => {
+  // The second client's own persons (write-isolation checks), cleaned up alike; undefined without a second client.
+  .extend('secondPersons', TEST, async ({ secondApi, config, data }, { onCleanup }) => {
     if (!secondApi || !config.secondClient) return undefined;
     const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data);
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  .extend('consumers', ({ api, config }) => new ConsumerData(api, config))
-  /** Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope. */
-  .extend('screeningApi', { scope: 'worker' }, ({ run, api }) =>
+  .extend('consumers', TEST, ({ api, config }) => new ConsumerData(api, config))
+  // Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope.
+  .extend('screeningApi', WORKER, ({ run, api }) =>
     run.tokens.screening
       ? clientFor(run.config, run.config.client, run.tokens.screening, run.config.screeningScope)
       : api,
   )
-  .extend('screening', ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
-  /** Skips the test with a reason that shows in the console and in the report, not only in a count. */
-  .extend('skipBecause', ({ skip, task }) => async (reason: string): Promise<never> => {
+  .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
+  // Skips the test with a reason that shows in the console and in the report, not only in a count.
+  .extend('skipBecause', TEST, ({ skip, task }) => async (reason: string): Promise<never> => {
     console.warn(`skipped: ${task.name}: ${reason}`);
     await attachText('Why this test was skipped', reason);
     return skip(reason);

@@ -43,30 +43,31 @@ export function gediIn(body: unknown): string | undefined {
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
 }
 
-/** Operation 2 with only `id`: deletes the custom person (shared by SandboxPersons and the sweep). */
+/**
+ * Operation 2: with a person id alone it deletes the custom person (SandboxPersons and the sweep); with a person it
+ * sends the person's fields and `removed: true`, which marks the person as removed.
+ */
 export function deleteSandboxPerson(
   api: ApiClient,
   config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>,
-  personId: string,
+  person: string | SandboxPerson,
 ): Promise<ApiResponse> {
   assertSandboxTarget(config, 'operation 2 (DELETE sandbox person)');
-  const body = { id: personId };
+  const byId = typeof person === 'string';
+  const body = byId ? { id: person } : { ...person, removed: true };
   expectSchema('delete-person-request', body);
-  return api.request('DELETE', config.paths.sandboxPersons, { json: body, operation: 'op2', purpose: 'delete person' });
+  const purpose = byId ? 'delete person' : 'mark person removed';
+  return api.request('DELETE', config.paths.sandboxPersons, { json: body, operation: 'op2', purpose });
 }
 
-/**
- * A person record "describes" a stored person when it is that person's own: its own gedi or its own
- * legal id, never one that a relative, a merge field or an echo of the request carries.
- */
+/** A record of the stored person's own: its gedi or legal id, never a relative's, a merge field's or an echo's. */
 export function describes(body: unknown, stored: StoredPerson): Reading {
   return listsPerson(body, { gedi: stored.gedi, legalId: stored.person.legalId });
 }
 
 /**
- * The persons one test creates, with the domain verbs of the sandbox person interface. Every id is
- * written to the run's ledger before its PUT is sent, and `cleanUp` deletes whatever is left when
- * the test ends, pass or fail.
+ * The persons one test creates, with the sandbox person verbs. Every id goes to the run's ledger before its PUT is
+ * sent, and `cleanUp` deletes whatever is left when the test ends, pass or fail.
  */
 export class SandboxPersons {
   private readonly open = new Set<string>();
@@ -83,43 +84,28 @@ export class SandboxPersons {
     this.ledger = ledgerFile(config.runId);
   }
 
-  /** Writes the id to the ledger before its first PUT is sent; false when it was already tracked. */
-  private track(personId: string): boolean {
-    if (this.open.has(personId)) return false;
-    this.note('created', personId);
-    this.open.add(personId);
-    return true;
-  }
-
-  private untrack(personId: string): void {
-    this.note('deleted', personId);
-    this.open.delete(personId);
-  }
-
   private note(event: LedgerEntry['event'], personId: string): void {
-    recordInLedger(this.ledger, {
-      event,
-      personId,
-      target: new URL(this.config.baseUrl).origin,
-      clientId: this.config.client.clientId,
-    });
+    const { baseUrl, client } = this.config;
+    recordInLedger(this.ledger, { event, personId, target: new URL(baseUrl).origin, clientId: client.clientId });
+    if (event === 'created') this.open.add(personId);
+    else this.open.delete(personId);
   }
 
   /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
   async put(person: SandboxPerson, purpose = 'write person'): Promise<ApiResponse> {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
-    const first = this.track(person.id);
-    // A first PUT that was refused, or never sent (its test had ended), created nobody: nothing for
-    // the cleanup (and a DELETE of an id another client owns could only be refused again). A refused
-    // update leaves the person to clean up.
+    const first = !this.open.has(person.id);
+    if (first) this.note('created', person.id);
+    // A first PUT refused, or never sent (its test had ended), created nobody to clean up (and a DELETE of an id
+    // another client owns could only be refused again). A refused update leaves the person to clean up.
     const response = await this.api
       .request('PUT', this.config.paths.sandboxPersons, { json: person, operation: 'op1', purpose })
       .catch((error: unknown) => {
-        if (first && error instanceof NotSentError) this.untrack(person.id);
+        if (first && error instanceof NotSentError) this.note('deleted', person.id);
         throw error;
       });
-    if (first && response.status >= 400 && response.status < 500) this.untrack(person.id);
+    if (first && response.status >= 400 && response.status < 500) this.note('deleted', person.id);
     return response;
   }
 
@@ -129,18 +115,15 @@ export class SandboxPersons {
     const response = await this.put(person);
     // A first PUT without a merge has no resource that could be missing: a 404 says the path is wrong.
     if (response.status === 404 && first && person.merged === undefined) {
-      throw operationNotFound(
-        'op1',
-        response,
-        'a PUT that creates a person addresses no resource that could be missing',
-      );
+      const detail = 'a PUT that creates a person addresses no resource that could be missing';
+      throw operationNotFound('op1', response, detail);
     }
     return this.acknowledged(person, response);
   }
 
   /**
-   * The documented answer to a PUT that was sent: a 2xx that contains the person's gedi. Both are
-   * rule person.create-returns-gedi's promise; a missing gedi is that rule's break wherever it shows.
+   * A sent PUT's documented answer, a 2xx containing the gedi: rule person.create-returns-gedi's promise, which a
+   * missing gedi breaks wherever it shows.
    */
   acknowledged(person: SandboxPerson, response: ApiResponse): StoredPerson {
     try {
@@ -173,29 +156,19 @@ export class SandboxPersons {
   /** Operation 2 with only `id`: deletes the custom person. */
   async delete(personId: string): Promise<ApiResponse> {
     const response = await deleteSandboxPerson(this.api, this.config, personId);
-    if (response.ok) this.untrack(personId);
+    if (response.ok) this.note('deleted', personId);
     return response;
   }
 
   /** Operation 2 with `removed: true` plus the person fields: marks the person as removed. */
   async markRemoved(person: SandboxPerson): Promise<ApiResponse> {
-    assertSandboxTarget(this.config, 'operation 2 (DELETE sandbox person)');
-    const body = { ...person, removed: true };
-    expectSchema('delete-person-request', body);
-    return this.api.request('DELETE', this.config.paths.sandboxPersons, {
-      json: body,
-      operation: 'op2',
-      purpose: 'mark person removed',
-    });
+    return deleteSandboxPerson(this.api, this.config, person);
   }
 
   /** Operation 3: the person record by gedi within the configured market. */
   async retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
-    const response = await this.api.request(
-      'GET',
-      expandPath(this.config.paths.person, { market: this.config.market, gedi }),
-      { operation: 'op3', purpose },
-    );
+    const path = expandPath(this.config.paths.person, { market: this.config.market, gedi });
+    const response = await this.api.request('GET', path, { operation: 'op3', purpose });
     if (response.ok) this.seen.add(gedi);
     return response;
   }
@@ -204,17 +177,11 @@ export class SandboxPersons {
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
-    return this.api.request('POST', expandPath(this.config.paths.findPerson, { market: this.config.market }), {
-      json: body,
-      operation: 'op4',
-      purpose: 'find person',
-    });
+    const path = expandPath(this.config.paths.findPerson, { market: this.config.market });
+    return this.api.request('POST', path, { json: body, operation: 'op4', purpose: 'find person' });
   }
 
-  /**
-   * Waits until operation 3 answers 2xx for the gedi and `until` holds for the record. With the
-   * transition it waits for, the time from the write to the first read that saw it is measured.
-   */
+  /** Waits until operation 3 answers 2xx for the gedi and `until` holds; a transition's time to show is measured. */
   async awaitRecord(gedi: string, what: string, until: RecordCheck, transition?: Transition): Promise<unknown> {
     try {
       const { value } = await eventually(
@@ -234,36 +201,23 @@ export class SandboxPersons {
   }
 
   /**
-   * A wait on a person this test stored that operation 3 never once answered 2xx for is about its
-   * availability (rule 2, person.eventually-available), whatever the wait was for; and when
-   * operation 4 does find the person, operation 3 is served somewhere else.
+   * A timed-out wait on a person this test stored that operation 3 never answered 2xx for is about its availability
+   * (person.eventually-available); and when operation 4 finds the person, operation 3 is served somewhere else.
    */
   private async neverRetrievable(gedi: string, error: unknown): Promise<unknown> {
     const legalId = this.legalIds.get(gedi);
     const last = (error as { lastResponse?: ApiResponse }).lastResponse;
-    if (
-      !(error instanceof Error) ||
-      error.name !== 'NotConsistentError' ||
-      this.seen.has(gedi) ||
-      legalId === undefined ||
-      last?.status !== 404
-    )
-      return error;
+    const timedOut = error instanceof Error && error.name === 'NotConsistentError';
+    if (!timedOut || this.seen.has(gedi) || legalId === undefined || last?.status !== 404) return error;
     const found = await this.find(legalId).catch(() => undefined);
     if (found?.ok && personWithLegalId(found.body, legalId).holds) {
-      return operationNotFound(
-        'op3',
-        last,
-        `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`,
-      );
+      const detail = `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`;
+      return operationNotFound('op3', last, detail);
     }
     return coveredBy(error, EVENTUALLY_AVAILABLE, true);
   }
 
-  /**
-   * Waits (rule 2) until operation 3 returns the stored person and `until` holds for its record; by default, its
-   * creation.
-   */
+  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds; by default, for its creation. */
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
@@ -279,9 +233,8 @@ export class SandboxPersons {
   }
 
   /**
-   * Reads the person by gedi for `windowMs` and returns the first answer `changed` holds for, or
-   * the last answer when none did: a negative, watched for as long as the caller's positive
-   * controls took to show, so an asynchronous effect had that long to appear.
+   * Reads the person by gedi for `windowMs`: the first answer `changed` holds for, or the last answer when none did.
+   * A negative, watched as long as the caller's positive controls took to show, so an effect had that long to appear.
    */
   async watchFor(
     stored: StoredPerson,
@@ -293,19 +246,16 @@ export class SandboxPersons {
     await watch(
       `person ${stored.gedi} ${what} (it must not)`,
       async () => (last = await this.retrieve(stored.gedi, 'watch for a change')),
-      (answer) => changed(answer),
+      changed,
       { timeoutMs: windowMs },
     );
-    // A watch reads at least once, at the end of its window.
-    return last!;
+    return last!; // a watch reads at least once, at the end of its window
   }
 
   /**
-   * Waits until operation 4 finds the person by its legal id (rule 2's promise, checked by
-   * person.eventually-available), or answers with one of `others` (by legal id or gedi) instead: a
-   * find that answers one person whatever the legal id would otherwise only end in a timeout, never
-   * in the answer that shows it found the wrong person. Each is found by a person record of its
-   * own in the answer, never by the legal id the request carried, which an answer may echo.
+   * Waits until operation 4 finds the person by its legal id (person.eventually-available), or answers with one of
+   * `others` instead: a find that answers one person whatever it is asked should end in that answer, not a timeout.
+   * Each is found by a record of its own in the answer, never by the legal id asked for, which an answer may echo.
    */
   async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<unknown> {
     const namesSomeone = (body: unknown) =>
@@ -345,22 +295,15 @@ export class SandboxPersons {
     if (this.open.size === 0) return;
     await step(`Clean up: delete the ${this.open.size} person(s) this test created`, async () => {
       for (const personId of [...this.open]) {
+        let problem: string | undefined;
         try {
           const response = await this.delete(personId);
-          if (GONE_STATUSES.has(response.status)) this.untrack(personId);
-          else if (!response.ok)
-            console.warn(
-              `cleanup: DELETE of person ${personId} answered ${response.status}; it stays in ${this.ledger} for ` +
-                `\`npm run sweep\`.`,
-            );
+          if (GONE_STATUSES.has(response.status)) this.note('deleted', personId);
+          else if (!response.ok) problem = `DELETE of person ${personId} answered ${response.status}`;
         } catch (error) {
-          console.warn(
-            redactText(
-              `cleanup: could not delete person ${personId} (${String(error)}); it stays in ${this.ledger} for ` +
-                `\`npm run sweep\`.`,
-            ),
-          );
+          problem = `could not delete person ${personId} (${String(error)})`;
         }
+        if (problem) console.warn(redactText(`cleanup: ${problem}; it stays in ${this.ledger} for \`npm run sweep\`.`));
       }
     });
   }

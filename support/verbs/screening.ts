@@ -13,47 +13,22 @@ export const TEST_REFERENCES = {
 const VERSIONED = /^\/aml-real-time-screening\/v2\//;
 
 /**
- * Versioning: the screening interface also exists under the root path /aml-real-time-screening/,
- * i.e. the same path without the version segment; undefined for a path not under the versioned
- * form (a path the vendor's other pages give), whose root form the documentation does not define.
+ * Versioning: the same path without the version segment, under /aml-real-time-screening/; undefined for a path not
+ * under the versioned form (one the vendor's other pages give), whose root form the documentation does not define.
  */
 export function rootForm(path: string): string | undefined {
   return VERSIONED.test(path) ? path.replace(VERSIONED, '/aml-real-time-screening/') : undefined;
 }
 
-export interface PersonScreeningRequest {
-  reference: string;
-  firstName: string;
-  lastName: string;
-  provider: string;
-}
-
-export interface CompanyScreeningRequest {
-  reference: string;
-  provider: string;
-}
-
 /**
- * Keys that name an identifier or a moment, and so may differ between two calls of one test case:
- * whole names (`id`, `timestamp`) or a camelCase / snake_case name whose last word is one
- * (`screeningId`, `created_at`, `requestUUID`). Never a part of another word: `candidates`,
- * `validated` and `format` are compared like everything else.
+ * Keys that name an identifier or a moment, and so may differ between two calls of one test case: whole names (`id`,
+ * `timestamp`) or a camelCase / snake_case name whose last word is one (`screeningId`, `created_at`, `requestUUID`).
+ * Never a part of another word: `candidates`, `validated` and `format` are compared like everything else.
  */
-const VOLATILE_NAMES = new Set([
-  'id',
-  'uuid',
-  'guid',
-  'timestamp',
-  'date',
-  'time',
-  'datetime',
-  'created',
-  'updated',
-  'at',
-]);
 const VOLATILE_LAST_WORDS = new Set(['id', 'uuid', 'guid', 'timestamp', 'at', 'time', 'datetime']);
+const VOLATILE_NAMES = new Set([...VOLATILE_LAST_WORDS, 'date', 'created', 'updated']);
 
-export function isVolatileKey(key: string): boolean {
+function isVolatileKey(key: string): boolean {
   const words = key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_-]+/)
@@ -69,9 +44,8 @@ const VOLATILE_VALUES = [
 ];
 
 /**
- * The result of a screening without what is proven volatile (identifier and timestamp keys and
- * values) and what merely echoes the request, so that calls of one test case can be compared for
- * what the test case decides. Everything else is compared, the number of matches included.
+ * The result of a screening without what is volatile (identifier and timestamp keys and values) or merely echoes the
+ * request, so that calls of one test case compare by what the test case decides, the number of matches included.
  */
 export function screeningOutcome(body: unknown, request: object): unknown {
   const echoed = new Set(Object.values(request).filter((value): value is string => typeof value === 'string'));
@@ -100,11 +74,11 @@ export class AmlScreening {
     private readonly config: ContractConfig,
   ) {}
 
-  personRequest(reference: string, name: { firstName: string; lastName: string }): PersonScreeningRequest {
+  personRequest(reference: string, name: { firstName: string; lastName: string }) {
     return { reference, ...name, provider: this.config.screeningProvider };
   }
 
-  companyRequest(reference: string): CompanyScreeningRequest {
+  companyRequest(reference: string) {
     return { reference, provider: this.config.screeningProvider };
   }
 
@@ -115,15 +89,16 @@ export class AmlScreening {
 
   screenPerson(request: PersonScreeningRequest, path = this.personPath): Promise<ApiResponse> {
     expectSchema('person-screening-request', request);
-    return this.api.request('POST', path, {
-      json: request,
-      operation: 'op8',
-      purpose: path === this.personPath ? 'screen person' : 'screen person (root path)',
-    });
+    const purpose = path === this.personPath ? 'screen person' : 'screen person (root path)';
+    return this.api.request('POST', path, { json: request, operation: 'op8', purpose });
   }
 
-  screenCompany(request: CompanyScreeningRequest, path = this.config.paths.companyScreening): Promise<ApiResponse> {
+  screenCompany(request: CompanyScreeningRequest): Promise<ApiResponse> {
     expectSchema('company-screening-request', request);
-    return this.api.request('POST', path, { json: request, operation: 'op9', purpose: 'screen company' });
+    const options = { json: request, operation: 'op9', purpose: 'screen company' };
+    return this.api.request('POST', this.config.paths.companyScreening, options);
   }
 }
+
+export type PersonScreeningRequest = ReturnType<AmlScreening['personRequest']>;
+export type CompanyScreeningRequest = ReturnType<AmlScreening['companyRequest']>;

@@ -154,16 +154,16 @@ describe('createDataFactory ids and helpers', () => {
     const data = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'some test' });
     const other = createDataFactory({ seed: 1, runId: 'rab12cd3ef', market: 'SE', scope: 'other test' });
     const ids = [
-      data.personId(),
       data.person().id,
-      other.personId(),
-      data.consumerId(),
+      data.person().id,
+      other.person().id,
+      data.consumer('198507099805').consumerId,
       other.consumer('198507099805').consumerId,
     ];
     for (const id of ids) expect(id).toMatch(/^[pc]ab12cd3ef[0-9a-z]{5}$/);
     expect(ids.map((id) => id[0])).toEqual(['p', 'p', 'p', 'c', 'c']);
     expect(new Set(ids).size, 'tests of one run draw from one sequence').toBe(ids.length);
-    const later = createDataFactory({ seed: 1, runId: 'rab12cd3eg', market: 'SE', scope: 'some test' }).personId();
+    const later = createDataFactory({ seed: 1, runId: 'rab12cd3eg', market: 'SE', scope: 'some test' }).person().id;
     expect(later.slice(1, 10), 'another run, another tag').toBe('ab12cd3eg');
     expect(newId('p', 'r_42/x'), 'any run id is folded into nine letters and digits').toMatch(
       /^p00000042x[0-9a-z]{5}$/,

@@ -12,7 +12,7 @@ import {
   refusalQuote,
 } from '../../support/evidence/refusals.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
-import { expectClientError, expectClientErrors } from '../../support/verbs/conformance.js';
+import { expectClientErrorsFor, type BodyOperation } from '../../support/verbs/conformance.js';
 import { Given } from '../../support/evidence/report.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
@@ -164,8 +164,21 @@ describe('refusalQuote', () => {
   });
 });
 
-describe("HTTP's verdict on a bad body (expectClientError)", () => {
+describe("HTTP's verdict on a bad body (expectClientErrorsFor)", () => {
   const SCREENING = '/aml-real-time-screening/v2/api/aml/kyc/person/screening';
+
+  /** The verdict on answers each named by its own `what`, whatever operation they came from. */
+  const expectClientErrors = (answers: { response: ApiResponse; what: string }[]) => {
+    const operations = answers.map((): BodyOperation => ({
+      id: 'op8',
+      method: 'POST',
+      path: SCREENING,
+      takes: 'object',
+    }));
+    const responses = answers.map(({ response }) => response);
+    expectClientErrorsFor(operations, responses, (operation) => answers[operations.indexOf(operation)]!.what);
+  };
+  const expectClientError = (response: ApiResponse, what: string) => expectClientErrors([{ response, what }]);
 
   const screened = (status: number, text: string) => answer(status, text, 'op8', SCREENING);
   const what = 'screening with malformed JSON';
