@@ -10,7 +10,7 @@ import { startSimulator } from '../simulator/listen.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import type { WaitAttempts } from '../support/readings/eventually.js';
 import { runVitestWithResults } from '../support/run/child-runs.js';
-import { simulatorAsRemoteTarget, simulatorControl, type SimulatorRequests } from '../support/run/simulator-target.js';
+import { simulatorAsRemoteTarget, simulatorRequests, type SimulatorRequests } from '../support/run/simulator-target.js';
 import { BENCH_DIR } from '../support/run/paths.js';
 
 /** The vendor's shapes, paths, scopes and paging, a sandbox with history, faults and a rate limit. */
@@ -80,7 +80,7 @@ async function bench(name: string, profile: Profile, seed: number) {
     const started = Date.now();
     const run = await runVitestWithResults(['--project', 'contract'], env);
     const wallMs = Date.now() - started;
-    const counts = await simulatorControl<SimulatorRequests>(simulator, 'GET', 'requests');
+    const counts = await simulatorRequests(simulator);
     const waits = readFileSync(waitLog, 'utf8')
       .split('\n')
       .filter(Boolean)

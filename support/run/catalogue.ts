@@ -1,7 +1,6 @@
 // Owns the documentation catalogue (docs/catalogue.json): every documented operation and rule, by id.
 import { readFileSync } from 'node:fs';
 
-/** The documentation catalogue (docs/catalogue.json): every documented operation and rule, by id. */
 export interface CatalogueOperation {
   id: string;
   epic: string;
@@ -38,12 +37,9 @@ export const catalogue: Catalogue = JSON.parse(
 
 export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);
-  if (!rule)
-    throw new Error(
-      `Unknown rule id "${id}": add it to docs/catalogue.json or use one of ` +
-        `${catalogue.rules.map((r) => r.id).join(', ')}.`,
-    );
-  return rule;
+  if (rule) return rule;
+  const known = catalogue.rules.map((r) => r.id).join(', ');
+  throw new Error(`Unknown rule id "${id}": add it to docs/catalogue.json or use one of ${known}.`);
 }
 
 const RFC_9110 = 'https://www.rfc-editor.org/rfc/rfc9110';

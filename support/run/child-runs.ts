@@ -1,17 +1,16 @@
-// Owns running the suite in a child process: vitest itself, or the whole `npm run contract`
-// command. The commands and the self-checks start their runs here, so each sees its own exit code
-// and output, as a user's terminal would.
+// Owns running the suite in a child process (vitest, or a command of scripts/), so the commands and
+// the self-checks each see a run's own exit code and output, as a user's terminal would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { FileResult } from './project-results.js';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
 const vitestBin = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-const contractScript = fileURLToPath(new URL('../../scripts/contract.ts', import.meta.url));
 
 export interface RunOptions {
   /** Echo the output as it arrives (commands do; self-checks keep it for their assertions). */
@@ -28,11 +27,7 @@ export interface ChildRun {
 }
 
 /** Runs Node with `args` in a child process and resolves with its exit code and everything it printed. */
-export function runNode(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  options: RunOptions = {},
-): Promise<ChildRun> {
+export function runNode(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       env,
@@ -53,38 +48,19 @@ export function runNode(
 }
 
 /** `vitest run ...args` in a child process. */
-export function runVitest(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  options: RunOptions = {},
-): Promise<ChildRun> {
+export function runVitest(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
   return runNode([vitestBin, 'run', ...args], env, options);
 }
 
-/**
- * `npm run contract -- args` for the self-checks: the whole command, report and console summary, outside the report
- * history.
- */
-export function runContract(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  options: RunOptions = {},
-): Promise<ChildRun> {
-  return runNode([tsxCli, contractScript, ...args], { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
+/** `npm run <script>` without npm in between: a command of scripts/ under tsx. */
+export function runScript(script: string, args: string[], env = process.env, options: RunOptions = {}) {
+  const path = fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url));
+  return runNode([tsxCli, path, ...args], env, options);
 }
 
-/** `npm run <script>` without npm in between: a command of scripts/ under tsx. */
-export function runScript(
-  script: string,
-  args: string[] = [],
-  env: NodeJS.ProcessEnv = process.env,
-  options: RunOptions = {},
-): Promise<ChildRun> {
-  return runNode(
-    [tsxCli, fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url)), ...args],
-    env,
-    options,
-  );
+/** `npm run contract -- args`, report and console summary, outside the report history. */
+export function runContract(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
+  return runScript('contract', args, { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
 /** The environment of a contract run against a fresh embedded simulator, whatever a developer's .env says. */
@@ -94,43 +70,32 @@ export function embeddedSimulatorEnv(simulator: Record<string, string> = {}): No
 
 /** What vitest's json reporter writes, as far as the commands and self-checks read it. */
 export interface VitestJson {
-  success: boolean;
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
-  testResults: {
-    name: string;
-    startTime: number;
-    endTime: number;
-    status: string;
-    message?: string;
-    assertionResults: { title: string; status: string; failureMessages?: string[] }[];
-  }[];
+  testResults: (FileResult & { startTime: number; endTime: number })[];
 }
 
-/**
- * `vitest run ...args` with vitest's json reporter next to the usual one, so the counts come from
- * vitest's own results file rather than from its console text. `results` is undefined when the
- * run ended before writing it (a failure in global setup).
- */
-export async function runVitestWithResults(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-  options: RunOptions = {},
-): Promise<ChildRun & { results?: VitestJson }> {
+/** Runs a child given a file in a scratch folder; `results` is what it wrote there (JSON), if anything. */
+export async function withResultsFile<T>(
+  run: (file: string) => Promise<ChildRun>,
+): Promise<ChildRun & { results?: T }> {
   const scratch = mkdtempSync(join(tmpdir(), 'vitest-results-'));
-  const outputFile = join(scratch, 'results.json');
+  const file = join(scratch, 'results.json');
   try {
-    const run = await runVitest(
-      [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
-      env,
-      options,
-    );
-    return {
-      ...run,
-      results: existsSync(outputFile) ? (JSON.parse(readFileSync(outputFile, 'utf8')) as VitestJson) : undefined,
-    };
+    const outcome = await run(file);
+    return { ...outcome, results: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * `vitest run ...args` with vitest's json reporter beside the usual one, so counts come from its
+ * results file, not its console text; `results` is undefined when the run stopped in global setup.
+ */
+export function runVitestWithResults(args: string[], env = process.env, options: RunOptions = {}) {
+  return withResultsFile<VitestJson>((file) =>
+    runVitest([...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env, options),
+  );
 }

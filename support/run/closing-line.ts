@@ -1,5 +1,5 @@
-// Owns the closing line of `npm test`: "N passed, N failed" alone on a line, the form CI reads,
-// counted by vitest itself over every project that ran (an error outside any test counts as a failure).
+// Owns the closing line of `npm test`, "N passed, N failed", the form CI reads, over every project
+// that ran; an error outside any test counts as a failure.
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class ClosingLine implements Reporter {

@@ -1,8 +1,9 @@
 // Owns the run's setup: the target (the embedded simulator unless configured) and one token per client.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { Stage, Status } from 'allure-js-commons';
+import { createTestResult, FileSystemWriter } from 'allure-js-commons/sdk/reporter';
 import type { TestProject } from 'vitest/node';
+import type { RunningSimulator } from '../../simulator/listen.js';
 import {
   CLIENT_VARIABLES,
   readSettings,
@@ -25,15 +26,8 @@ export interface ContractRun {
   config: ContractConfig;
   /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
   tokens: { primary: IssuedToken; second?: IssuedToken; screening?: IssuedToken };
-  /** The documented token request of this run, redacted, so the authentication spec can show it. */
-  tokenEvidence: TokenEvidence;
-}
-
-export interface TokenEvidence {
-  status: number;
-  bodyKeys: string[];
-  tokenType?: string;
-  exchanges: HttpExchange[];
+  /** The run's documented token request, redacted, for the authentication spec to show. */
+  tokenEvidence: { status: number; bodyKeys: string[]; tokenType?: string; exchanges: HttpExchange[] };
 }
 
 declare module 'vitest' {
@@ -42,10 +36,7 @@ declare module 'vitest' {
   }
 }
 
-/**
- * The rules global setup checks itself: a run that breaks one stops before any test (the mutant
- * matrix runs their mutants on their own, since such a stop ends every project of a run).
- */
+/** The rules setup checks: a run breaking one stops before any test, so the mutant matrix runs those alone. */
 const TOKEN_ISSUED = 'auth.token-issued';
 export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
 
@@ -70,57 +61,33 @@ async function issueToken(
 }
 
 /**
- * A run stopped in setup has no test results, so the report and the console summary would only say
- * "nothing ran". Written as one broken result (only when reports are written, see
- * vitest.config.ts), the failure lands in its category like any test's: "Target unavailable" for a
- * token service that does not answer, "Configuration error" for rejected credentials.
+ * A run stopped in setup says why in one message (no stack, none of what vitest prints after a failed
+ * global setup) and, when reports are written, in one broken result filed in its category like a test's.
  */
-function recordSetupFailure(error: unknown): void {
-  if (process.env.CONTRACT_REPORTS !== '1') return;
-  const failure = error instanceof Error ? error : new Error(String(error));
-  const now = Date.now();
-  const uuid = randomUUID();
-  mkdirSync(ALLURE_RESULTS_DIR, { recursive: true });
-  writeFileSync(
-    join(ALLURE_RESULTS_DIR, `${uuid}-result.json`),
-    JSON.stringify({
-      uuid,
-      historyId: 'support/run/global-setup.ts',
+function stopInSetup(error: unknown): never {
+  if (process.env.CONTRACT_REPORTS === '1') {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    const now = Date.now();
+    new FileSystemWriter({ resultsDir: ALLURE_RESULTS_DIR }).writeResult({
+      ...createTestResult(randomUUID(), 'support/run/global-setup.ts'),
       name: 'Run setup: resolve the target and request one token per client',
       fullName: 'support/run/global-setup.ts',
-      status: 'broken',
-      stage: 'finished',
-      // The taxonomy reads the error class from the start of the trace, as in a test's result. The
-      // stack itself is left out: the message is the whole explanation of a setup failure, and
-      // reading a stack here, where vitest's module cache (vitest.config.ts) has loaded this file,
-      // crashes vitest 4.1's source mapping and loses the run's message.
+      status: Status.BROKEN,
+      stage: Stage.FINISHED,
+      // The trace is the error class the taxonomy reads, not the stack: reading a stack under vitest's
+      // module cache (vitest.config.ts) crashes vitest 4.1's source mapping and loses the message.
       statusDetails: redact({ message: failure.message, trace: `${failure.name}: ${failure.message}` }),
       labels: [{ name: 'suite', value: 'Run setup' }],
       start: now,
       stop: now,
-      steps: [],
-      attachments: [],
-      parameters: [],
-      links: [],
-    }),
-  );
-}
-
-/**
- * A run stopped in setup says why in one message, as the person at the terminal needs it: no stack
- * trace, and none of what vitest would print after a failed global setup ("No test files found").
- * The report still gets the failure (recordSetupFailure above).
- */
-function stopWithOneMessage(error: unknown): never {
+    });
+  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   console.error(redactText(`\ncontract: the run stopped in setup, before any test.\n${message}\n`));
   process.exit(1);
 }
 
-/**
- * The simulator (fastify and some forty files to transform) is loaded only by a run that starts it:
- * a run against a sandbox never does.
- */
+/** Loaded only by a run that starts it: fastify and some forty files to transform. */
 async function startEmbeddedSimulator(env: NodeJS.ProcessEnv) {
   const [{ startSimulator }, { simulatorOptionsFromEnv }] = await Promise.all([
     import('../../simulator/listen.js'),
@@ -130,24 +97,16 @@ async function startEmbeddedSimulator(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * Resolves the target once per run: starts the embedded simulator when no CONTRACT_BASE_URL is
- * set, then fetches exactly one token per client for all workers (the token service is shared and
- * rate-limited; one request per client per run is the budget).
+ * Starts the embedded simulator unless CONTRACT_BASE_URL is set, then fetches exactly one token per
+ * client for all workers: the token service is shared and rate-limited.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
   const env = { ...process.env, ...project.config.env };
-  const { settings, simulator } = await (async () => {
-    try {
-      const read = readSettings(env);
-      return { settings: read, simulator: read.baseUrl ? undefined : await startEmbeddedSimulator(env) };
-    } catch (error) {
-      recordSetupFailure(error);
-      return stopWithOneMessage(error);
-    }
-  })();
-  const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
+  let simulator: RunningSimulator | undefined;
   try {
+    const settings = readSettings(env);
+    if (!settings.baseUrl) simulator = await startEmbeddedSimulator(env);
     const config = resolveConfig(
       settings,
       simulator && {
@@ -156,7 +115,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         provider: simulator.options.provider,
       },
       env[RUN_ID_VARIABLE] || newRunId(),
-      seed,
+      settings.seed ?? Math.floor(Math.random() * 2 ** 31),
     );
 
     // The first client's token request is part of what the target did (the token lifetime among them).
@@ -182,8 +141,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (simulator) console.log(`contract: embedded simulator listening on ${simulator.baseUrl}`);
   } catch (error) {
     await simulator?.close();
-    recordSetupFailure(error);
-    stopWithOneMessage(error);
+    stopInSetup(error);
   }
   return async () => {
     await simulator?.close();

@@ -1,14 +1,13 @@
-// Owns how the mutant matrix hands its plan to vitest: which mutant runs which spec files, and how
-// many mutants at once. Apart from support/run/mutant-matrix.ts because vitest.config.ts reads it,
-// and every vitest start loads that config.
+// Owns the plan the mutant matrix hands vitest.config.ts: which mutant runs which spec files in which
+// layout, and how many at once. A file apart because every vitest start loads that config.
 
-/** The environment variable that carries the plan (JSON) from the matrix to vitest.config.ts. */
+/** Carries the plan (JSON) from the matrix to vitest.config.ts. */
 export const MUTANT_PLAN_VARIABLE = 'CONTRACT_MUTANT_PLAN';
 
 export interface MutantPlan {
-  /** Where the run writes its results by project (support/run/project-results.ts). */
+  /** Where support/run/project-results.ts writes the run's results by project. */
   resultsFile: string;
-  /** Mutant projects whose spec files run at the same time (each in a worker of its own). */
+  /** Mutant projects whose spec files run at the same time, each in a worker of its own. */
   mutantsAtOnce: number;
   mutants: MutantRun[];
 }
@@ -21,11 +20,9 @@ export interface MutantRun {
   env: Record<string, string>;
 }
 
-/** The name of a mutant's vitest project: the matrix runs them all with `--project mutant:*`. */
+/** The matrix runs them all with `--project mutant:*`. */
 export const mutantProjectName = (mutant: string, layout = 'standard'): string =>
   layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`;
 
-export function readMutantPlan(raw: string | undefined): MutantPlan | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  return JSON.parse(raw) as MutantPlan;
-}
+export const readMutantPlan = (raw: string | undefined): MutantPlan | undefined =>
+  raw ? (JSON.parse(raw) as MutantPlan) : undefined;

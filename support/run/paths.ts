@@ -5,7 +5,7 @@
 export function reportPaths(root: string) {
   return {
     root,
-    /** Where allure-vitest writes results (vitest.config.ts) and where the report is generated from. */
+    /** Where allure-vitest writes results and the report is generated from. */
     allureResults: `${root}/allure-results`,
     /** The generated report (allurerc.mjs `output`). */
     allureReport: `${root}/allure-report`,
@@ -24,14 +24,11 @@ export function reportPaths(root: string) {
 
 export type ReportPaths = ReturnType<typeof reportPaths>;
 
-/** The environment variable that moves a run's reports out of `reports/` (allurerc.mjs reads it too). */
+/** Moves a run's reports out of `reports/`: the self-checks run several whole runs at once, each its own. */
 export const REPORTS_DIR_VARIABLE = 'CONTRACT_REPORTS_DIR';
 
-// A run of its own writes somewhere of its own: the project's self-checks run several complete
-// runs at once, each reading back only what it wrote.
 const paths = reportPaths(process.env[REPORTS_DIR_VARIABLE] || 'reports');
 
-export const REPORTS_DIR = paths.root;
 export const ALLURE_RESULTS_DIR = paths.allureResults;
 export const ALLURE_REPORT_DIR = paths.allureReport;
 export const JUNIT_FILE = paths.junit;

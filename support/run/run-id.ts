@@ -10,8 +10,7 @@ export const RUN_ID_VARIABLE = 'CONTRACT_RUN_ID';
  * vendor's sandbox caps at 15 characters, and unique for runs that start in the same second.
  */
 export function newRunId(now = Date.now()): string {
-  const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000);
-  return `r${seconds.toString(36).padStart(6, '0')}${randomInt(36 ** 3)
-    .toString(36)
-    .padStart(3, '0')}`;
+  const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000).toString(36);
+  const random = randomInt(36 ** 3).toString(36);
+  return `r${seconds.padStart(6, '0')}${random.padStart(3, '0')}`;
 }

@@ -2,10 +2,8 @@
 import type { RunningSimulator } from '../../simulator/listen.js';
 
 /**
- * The environment that points a contract run at `simulator` as if it were a remote sandbox: its
- * first two clients and its provider code come in through CONTRACT_* variables. The self-checks
- * use it when they must outlive the run (count its requests, list its tokens, sweep after a kill)
- * — the suite's own embedded simulator ends with the run. Empty values unset whatever a .env says.
+ * For runs that a simulator must outlive (to count its requests, list its tokens, sweep after a
+ * kill): the suite's embedded simulator ends with its run. Empty values unset whatever a .env says.
  */
 export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.ProcessEnv {
   const [client, second] = simulator.options.clients;
@@ -22,7 +20,7 @@ export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.Pro
   };
 }
 
-/** What the simulator's control route says of the requests it has served (counts per route). */
+/** What the simulator's control route says of the requests it has served. */
 export interface SimulatorRequests {
   counts: Record<string, number>;
   tokensIssued: number;
@@ -31,13 +29,9 @@ export interface SimulatorRequests {
   faultsInjected: number;
 }
 
-/** Calls a control route of `simulator` (started with `control: true`), as the bench reads its counts. */
-export async function simulatorControl<T>(
-  simulator: RunningSimulator,
-  method: 'GET' | 'POST',
-  route: string,
-): Promise<T> {
-  const response = await fetch(`${simulator.baseUrl}/__control/${route}`, { method });
-  if (!response.ok) throw new Error(`${method} /__control/${route} answered ${response.status}`);
-  return (await response.json()) as T;
+/** What the simulator (started with `control: true`) has served, as the bench counts it. */
+export async function simulatorRequests(simulator: RunningSimulator): Promise<SimulatorRequests> {
+  const response = await fetch(`${simulator.baseUrl}/__control/requests`);
+  if (!response.ok) throw new Error(`GET /__control/requests answered ${response.status}`);
+  return (await response.json()) as SimulatorRequests;
 }

@@ -8,57 +8,43 @@ import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/led
 import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
 import { requestToken, TokenProvider } from './tokens.js';
 
-export interface SweepResult {
-  deleted: number;
-  failed: number;
-}
-
-/** Deletes the leftovers of `target` (an API origin) with the given clients' credentials. */
+/** Deletes the leftovers on `config.baseUrl`'s origin with the given clients' credentials. */
 export async function sweep(
   config: Pick<ContractConfig, 'baseUrl' | 'authUrl' | 'prodBaseUrl' | 'paths'>,
   clients: Credentials[],
   ledgerDir = LEDGER_DIR,
-): Promise<SweepResult> {
+): Promise<{ deleted: number; failed: number }> {
   const { baseUrl, authUrl } = config;
   const target = new URL(baseUrl).origin;
-  const found = leftovers(target, ledgerDir);
-  const result: SweepResult = { deleted: 0, failed: 0 };
+  const result = { deleted: 0, failed: 0 };
   const apis = new Map<string, ApiClient>();
-  for (const leftover of found) {
-    const credentials = clients.find((client) => client.clientId === leftover.clientId);
+  for (const { personId, clientId, file } of leftovers(target, ledgerDir)) {
+    const credentials = clients.find((client) => client.clientId === clientId);
     if (!credentials) {
       console.warn(
-        `sweep: person ${leftover.personId} belongs to client ${leftover.clientId}, whose credentials are not ` +
-          `configured; left in ${leftover.file}`,
+        `sweep: person ${personId} belongs to client ${clientId}, whose credentials are not ` +
+          `configured; left in ${file}`,
       );
       result.failed += 1;
       continue;
     }
-    if (!apis.has(credentials.clientId)) {
+    let api = apis.get(clientId);
+    if (!api) {
       const { token } = await requestToken(authUrl, credentials);
-      apis.set(
-        credentials.clientId,
-        new ApiClient({
-          baseUrl,
-          addressSetting: 'CONTRACT_BASE_URL',
-          pace: sharedPace(target, credentials.clientId, systemClock),
-          auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) },
-        }),
-      );
-    }
-    const response = await deleteSandboxPerson(apis.get(credentials.clientId)!, config, leftover.personId);
-    if (response.ok || GONE_STATUSES.has(response.status)) {
-      recordInLedger(leftover.file, {
-        event: 'deleted',
-        personId: leftover.personId,
-        target,
-        clientId: leftover.clientId,
+      api = new ApiClient({
+        baseUrl,
+        addressSetting: 'CONTRACT_BASE_URL',
+        pace: sharedPace(target, clientId, systemClock),
+        auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) },
       });
+      apis.set(clientId, api);
+    }
+    const response = await deleteSandboxPerson(api, config, personId);
+    if (response.ok || GONE_STATUSES.has(response.status)) {
+      recordInLedger(file, { event: 'deleted', personId, target, clientId });
       result.deleted += 1;
     } else {
-      console.warn(
-        `sweep: DELETE of person ${leftover.personId} answered ${response.status}; left in ${leftover.file}`,
-      );
+      console.warn(`sweep: DELETE of person ${personId} answered ${response.status}; left in ${file}`);
       result.failed += 1;
     }
   }
