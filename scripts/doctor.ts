@@ -1,6 +1,7 @@
 // npm run doctor [-- --create-person]: one line per check of the configured sandbox, what works and
 // what to fix (support/run/doctor.ts).
-import { formatDoctor, runDoctor } from '../support/run/doctor.js';
+import { runDoctor } from '../support/run/doctor.js';
+import { formatDoctor } from '../support/run/doctor-report.js';
 import { redactText } from '../support/transport/redact.js';
 
 const started = performance.now();

@@ -1,13 +1,9 @@
-// Owns `npm run doctor`: the first thing a new user runs against a sandbox. In a few seconds and a
-// handful of requests it says, one line per check, what works and what to fix: the configuration,
-// DNS, the proxy, TLS, a token for each client, each operation at its configured path, the
-// screening provider and scope, and the rate limit its answers showed. Every failing line names the
-// setting that fixes it. It creates no person and uploads no consumer: the probes of write
-// operations carry bodies the service must refuse (an empty person, an empty consumer list), and
-// reads read.
+// Owns `npm run doctor`: in a handful of requests, one line per check of the configured sandbox, each failing line
+// naming the setting that fixes it. It creates nothing: its writes carry bodies the service must refuse.
 import { lookup } from 'node:dns/promises';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { isIP } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import {
   CLIENT_VARIABLES,
@@ -19,267 +15,107 @@ import {
   type ContractConfig,
   type Credentials,
   type CredentialVariables,
-  type OperationPaths,
 } from './config.js';
 import { assertSandboxTarget, resolveConfig } from './target.js';
-import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
+import { requestToken, TokenProvider, type IssuedToken } from './tokens.js';
+import { fail, failureLine, note, ok, skip, type DoctorLine, type DoctorReport } from './doctor-report.js';
 import { describeProxy, routeFor } from '../transport/dispatcher.js';
-import { ApiClient, TargetThrottledError, TargetUnavailableError, type ApiResponse } from '../transport/http.js';
+import { ApiClient, TargetThrottledError, type ApiResponse } from '../transport/http.js';
 import { NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { permissionNeeded } from '../evidence/refusals.js';
 import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 
-export type Verdict = 'ok' | 'FAIL' | 'skip' | 'note';
-
-export interface DoctorLine {
-  check: string;
-  verdict: Verdict;
-  detail: string;
-  /** The setting that fixes a failing check. */
-  setting?: string;
-}
-
-/** One operation as the doctor probes it: where it is, what it sends, and which setting moves it. */
-export interface DoctorOperation {
-  id: string;
-  method: string;
-  path: string;
-  /** The setting that holds the path (a 404 or 405 names it). */
-  pathSetting: string;
-  /**
-   * The setting a 403 names: the client's for sandbox persons, the market for the consumer data, the screening scope
-   * for screening.
-   */
-  permissionSetting: string;
-  /** A body the service must refuse or may answer without any effect. */
-  body?: unknown;
-  /** What the probe's answer proves, said on its line. */
-  probe: string;
-  /** An answer that cannot tell a wrong path from a right one (404 for an unknown gedi). */
-  ambiguous?: number;
-}
-
-const UNKNOWN_GEDI = 'doctor-no-such-gedi';
 const BASE = 'CONTRACT_BASE_URL';
-const SCREENING_SCOPE = 'CONTRACT_SCREENING_SCOPE';
+const AUTH = 'CONTRACT_AUTH_URL';
+const MARKET = 'CONTRACT_MARKET';
+const SCOPE = 'CONTRACT_SCREENING_SCOPE';
+const MAX_RPS = 'CONTRACT_MAX_RPS';
+const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_NAME = { firstName: 'Doctor', lastName: 'Probe' };
 
-/**
- * What each operation's probe sends, and which setting a 403 names (the permission it needs:
- * support/evidence/refusals.ts says the same).
- */
-const PROBES: Record<
-  string,
-  { path: keyof OperationPaths; method: string; body?: unknown; probe: string; permission: string; ambiguous?: number }
-> = {
-  op1: {
-    path: 'sandboxPersons',
-    method: 'PUT',
-    body: {},
-    probe: 'an empty person (no person created)',
-    permission: CLIENT_VARIABLES.id,
-  },
-  op2: {
-    path: 'sandboxPersons',
-    method: 'DELETE',
-    body: {},
-    probe: 'a body without an id (nothing deleted)',
-    permission: CLIENT_VARIABLES.id,
-  },
-  op3: {
-    path: 'person',
-    method: 'GET',
-    probe: 'a gedi that does not exist',
-    permission: 'CONTRACT_MARKET',
-    ambiguous: 404,
-  },
-  op4: {
-    path: 'findPerson',
-    method: 'POST',
-    body: {},
-    probe: 'a search without a legal id',
-    permission: 'CONTRACT_MARKET',
-  },
-  op5: {
-    path: 'consumers',
-    method: 'POST',
-    body: [],
-    probe: 'an empty consumer list (nothing uploaded)',
-    permission: 'CONTRACT_MARKET',
-  },
-  op6: { path: 'consumers', method: 'GET', probe: 'a read of the consumers', permission: 'CONTRACT_MARKET' },
-  op7: {
-    path: 'subscribedPersons',
-    method: 'GET',
-    probe: 'a read of the subscribed persons',
-    permission: 'CONTRACT_MARKET',
-  },
-  op8: {
-    path: 'personScreening',
-    method: 'POST',
-    probe: `the sandbox test case ${TEST_REFERENCES.politician}`,
-    permission: SCREENING_SCOPE,
-  },
-  op9: {
-    path: 'companyScreening',
-    method: 'POST',
-    probe: `the sandbox test case ${TEST_REFERENCES.firstCompany}`,
-    permission: SCREENING_SCOPE,
-  },
+/** Each operation's probe as its line says it, and the setting a 403 names (the permission, as in refusals.ts). */
+const PROBES: Record<string, [method: string, probe: string, permissionSetting: string, body?: unknown]> = {
+  op1: ['PUT', 'an empty person (no person created)', CLIENT_VARIABLES.id, {}],
+  op2: ['DELETE', 'a body without an id (nothing deleted)', CLIENT_VARIABLES.id, {}],
+  op3: ['GET', 'a gedi that does not exist', MARKET],
+  op4: ['POST', 'a search without a legal id', MARKET, {}],
+  op5: ['POST', 'an empty consumer list (nothing uploaded)', MARKET, []],
+  op6: ['GET', 'a read of the consumers', MARKET],
+  op7: ['GET', 'a read of the subscribed persons', MARKET],
+  op8: ['POST', `the sandbox test case ${TEST_REFERENCES.politician}`, SCOPE],
+  op9: ['POST', `the sandbox test case ${TEST_REFERENCES.firstCompany}`, SCOPE],
 };
 
-/**
- * Every operation the doctor probes, at the path the configuration gives it (CONTRACT_*_PATH, the
- * documentation's by default), with the variable that moves it: the one table of the doctor's
- * operations and their settings.
- */
-export function doctorOperations(config: ContractConfig): DoctorOperation[] {
-  return Object.entries(PROBES).map(([id, { path, method, body, probe, permission, ambiguous }]) => ({
-    id,
-    method,
-    path: expandPath(config.paths[path], { market: config.market, gedi: UNKNOWN_GEDI }),
-    pathSetting: pathSettingOf(id)?.variable ?? BASE,
-    permissionSetting: permission,
-    body,
-    probe,
-    ambiguous,
-  }));
+/** Every operation the doctor probes, at its configured path, with the variable that moves it. */
+export function doctorOperations(config: ContractConfig) {
+  return Object.entries(PROBES).map(([id, [method, probe, permissionSetting, body]]) => {
+    const { key, variable: pathSetting } = pathSettingOf(id)!;
+    const path = expandPath(config.paths[key], { market: config.market, gedi: 'doctor-no-such-gedi' });
+    // A made-up gedi's 404 cannot tell a wrong path from a right one.
+    const ambiguous = id === 'op3' ? 404 : undefined;
+    return { id, method, path, pathSetting, permissionSetting, body, probe, ambiguous };
+  });
 }
+type DoctorOperation = ReturnType<typeof doctorOperations>[number];
+type Client = { credentials: Credentials; variables: CredentialVariables };
 
 /** What an operation's answer means, as one line. */
-export function judgeAnswer(
-  operation: DoctorOperation,
-  status: number,
-): Pick<DoctorLine, 'verdict' | 'detail' | 'setting'> {
+export function judgeAnswer(operation: DoctorOperation, status: number): DoctorLine {
+  const check = `${operation.id} ${operation.method}`;
   const answered = `${operation.path}: ${status} to ${operation.probe}`;
+  const { permissionSetting, pathSetting } = operation;
+  const failed = (why: string, setting: string) => fail(check, `${answered}: ${why}`, setting);
   if (status === operation.ambiguous) {
-    return {
-      verdict: 'ok',
-      detail: `${answered}, as expected (a wrong path would answer the same: this proves only that the host answers)`,
-    };
+    const proves = 'a wrong path would answer the same: this proves only that the host answers';
+    return ok(check, `${answered}, as expected (${proves})`);
   }
   if (status === 401) {
-    return {
-      verdict: 'FAIL',
-      detail:
-        `${answered}: the token was not accepted here (401). The client may not be entitled to this API, or the ` +
-        "token's scope does not cover it",
-      setting: operation.permissionSetting === SCREENING_SCOPE ? SCREENING_SCOPE : CLIENT_VARIABLES.id,
-    };
+    const why = "The client may not be entitled to this API, or the token's scope does not cover it";
+    const setting = permissionSetting === SCOPE ? SCOPE : CLIENT_VARIABLES.id;
+    return failed(`the token was not accepted here (401). ${why}`, setting);
   }
   if (status === 403) {
-    return {
-      verdict: 'FAIL',
-      detail:
-        `${answered}: authenticated but not permitted (403): ` +
-        `${permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation'}`,
-      setting: operation.permissionSetting,
-    };
+    const needed = permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation';
+    return failed(`authenticated but not permitted (403): ${needed}`, permissionSetting);
   }
-  if (status === 404 || status === 405) {
-    const why =
-      status === 404
-        ? 'nothing answers at this path (or, the vendor says, no access to it)'
-        : 'the path is there but not for this method';
-    return {
-      verdict: 'FAIL',
-      detail: `${answered}: ${why} (${status})`,
-      setting: operation.pathSetting,
-    };
-  }
-  if (status === 429)
-    return {
-      verdict: 'FAIL',
-      detail: `${answered}: rate-limited even after the retries; try again later`,
-      setting: MAX_RPS,
-    };
+  if (status === 404)
+    return failed('nothing answers at this path (or, the vendor says, no access to it) (404)', pathSetting);
+  if (status === 405) return failed('the path is there but not for this method (405)', pathSetting);
+  if (status === 429) return failed('rate-limited even after the retries; try again later', MAX_RPS);
   if (status >= 500)
-    return {
-      verdict: 'FAIL',
-      detail: `${answered}: the service failed (${status}); if it persists, the path may be wrong`,
-      setting: operation.pathSetting,
-    };
-  return { verdict: 'ok', detail: `${answered}: the operation is there` };
+    return failed(`the service failed (${status}); if it persists, the path may be wrong`, pathSetting);
+  return ok(check, `${answered}: the operation is there`);
 }
 
-export interface DoctorReport {
-  lines: DoctorLine[];
-  requests: number;
-  failed: number;
-  personCreated: boolean;
-  /** Why there was no sandbox to check, when there was none: the doctor then claims no check. */
-  nothingToCheck?: string;
-}
+/** A client for the doctor's probes, with the setting its address comes from. */
+const client = (
+  baseUrl: string,
+  addressSetting: string,
+  options: Partial<ConstructorParameters<typeof ApiClient>[0]>,
+) => new ApiClient({ baseUrl, addressSetting, requestTimeoutMs: PROBE_TIMEOUT_MS, ...options });
 
-export interface DoctorOptions {
-  /** Also create one sandbox person, wait until operation 3 returns it, and delete it (`--create-person`). */
-  createPerson?: boolean;
-}
-
-const PROBE_TIMEOUT_MS = 5_000;
-const MAX_RPS = 'CONTRACT_MAX_RPS';
-
-function failureLine(check: string, error: unknown, fallbackSetting: string): DoctorLine {
-  if (error instanceof NetworkSetupError)
-    return { check, verdict: 'FAIL', detail: error.message, setting: error.setting };
-  if (error instanceof TokenError)
-    return { check, verdict: 'FAIL', detail: error.message, setting: error.variables.join(' or ') };
-  if (error instanceof TargetUnavailableError)
-    return { check, verdict: 'FAIL', detail: `${error.message}`, setting: fallbackSetting };
-  // Throttled to its deadline, the probe says nothing about the path or the credentials it used.
-  if (error instanceof TargetThrottledError) return { check, verdict: 'FAIL', detail: error.message, setting: MAX_RPS };
-  return {
-    check,
-    verdict: 'FAIL',
-    detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    setting: fallbackSetting,
-  };
-}
-
-/** What the connection to one origin showed: the TLS session, and the proxy tunnel it went through. */
-interface Connection {
-  tls?: { protocol: string | null; subject?: string; issuer?: string; validTo?: string };
-  tunnel?: string;
-}
-
-/**
- * Watches undici's own diagnostics while `work` runs: the sockets it connected to `host`, and the tunnels a proxy
- * opened.
- */
-async function watchConnection<T>(
-  host: string,
-  work: () => Promise<T>,
-): Promise<{ result: T; connection: Connection }> {
-  const connection: Connection = {};
+/** What one request to `host` showed through undici's diagnostics: its TLS session, and the proxy tunnel it took. */
+async function watchConnection(host: string, work: () => Promise<unknown>) {
+  const seen: { tls?: string; tunnel?: string } = {};
   const connected = (message: unknown) => {
-    const { connectParams, socket } = message as {
-      connectParams: { hostname: string; protocol: string };
-      socket: TLSSocket;
-    };
-    if (
-      connectParams.hostname !== host ||
-      connectParams.protocol !== 'https:' ||
-      typeof socket.getPeerCertificate !== 'function'
-    )
-      return;
-    const certificate = socket.getPeerCertificate();
+    const { connectParams, socket } = message as { connectParams: URL; socket: TLSSocket };
+    if (connectParams.hostname !== host || connectParams.protocol !== 'https:' || !socket.getPeerCertificate) return;
+    const { subject, issuer, valid_to: validTo } = socket.getPeerCertificate();
     const name = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : value);
-    connection.tls = {
-      protocol: socket.getProtocol(),
-      subject: name(certificate.subject?.CN),
-      issuer: name(certificate.issuer?.CN),
-      validTo: certificate.valid_to,
-    };
+    seen.tls =
+      `${socket.getProtocol() ?? 'TLS'}, certificate ${name(subject?.CN) ?? '(no CN)'} issued by ` +
+      `${name(issuer?.CN) ?? '(no CN)'}, trusted, valid until ${validTo ?? '?'}`;
   };
   const tunnelled = (message: unknown) => {
-    const { connectParams } = message as { connectParams: { path: string } };
-    connection.tunnel = connectParams.path;
+    seen.tunnel = (message as { connectParams: { path: string } }).connectParams.path;
   };
   subscribe('undici:client:connected', connected);
   subscribe('undici:proxy:connected', tunnelled);
   try {
-    return { result: await work(), connection };
+    await work();
+    return seen;
   } finally {
     unsubscribe('undici:client:connected', connected);
     unsubscribe('undici:proxy:connected', tunnelled);
@@ -289,102 +125,62 @@ async function watchConnection<T>(
 async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const check = `DNS ${host}`;
-  if (isIP(host)) return { check, verdict: 'ok', detail: 'an address: nothing to look up' };
-  const route = routeFor(url);
+  if (isIP(host)) return ok(check, 'an address: nothing to look up');
+  const timeout = sleep(PROBE_TIMEOUT_MS, undefined, { ref: false }).then(() => {
+    throw new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`);
+  });
   try {
-    const addresses = await Promise.race([
-      lookup(host, { all: true }),
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS).unref(),
-      ),
-    ]);
-    return { check, verdict: 'ok', detail: `resolves to ${addresses.map(({ address }) => address).join(', ')}` };
+    const addresses = await Promise.race([lookup(host, { all: true }), timeout]);
+    return ok(check, `resolves to ${addresses.map(({ address }) => address).join(', ')}`);
   } catch (error) {
+    const route = routeFor(url);
     if (route.kind === 'proxy') {
-      return {
-        check,
-        verdict: 'ok',
-        detail:
-          'does not resolve here, which is fine: requests to it go through the proxy ' +
-          `${describeProxy(route.proxy)}, which resolves it`,
-      };
+      const through = `requests to it go through the proxy ${describeProxy(route.proxy)}, which resolves it`;
+      return ok(check, `does not resolve here, which is fine: ${through}`);
     }
-    return {
-      check,
-      verdict: 'FAIL',
-      detail:
-        `does not resolve (${error instanceof Error ? error.message : String(error)}): the host name is wrong, or ` +
-        'this network reaches the internet only through a proxy (then set HTTPS_PROXY)',
-      setting,
-    };
+    const reason = error instanceof Error ? error.message : String(error);
+    const why = 'the host name is wrong, or this network reaches the internet only through a proxy';
+    return fail(check, `does not resolve (${reason}): ${why} (then set HTTPS_PROXY)`, setting);
   }
-}
-
-function proxyLine(url: URL, connection: Connection | undefined): DoctorLine {
-  const check = `proxy ${url.host}`;
-  const route = routeFor(url);
-  if (route.kind === 'direct') {
-    return {
-      check,
-      verdict: 'ok',
-      detail: route.exemptedBy
-        ? `direct: ${route.exemptedBy} exempts it from the proxy`
-        : 'direct: no proxy variable (HTTPS_PROXY, HTTP_PROXY) is set',
-    };
-  }
-  const tunnel = connection?.tunnel ? `: tunnel to ${connection.tunnel} opened` : '';
-  return { check, verdict: 'ok', detail: `through ${describeProxy(route.proxy)}${tunnel}` };
-}
-
-function tlsLine(url: URL, connection: Connection | undefined): DoctorLine {
-  const check = `TLS ${url.host}`;
-  if (url.protocol !== 'https:')
-    return { check, verdict: 'note', detail: 'plain http: no TLS (the documentation samples use https)' };
-  const tls = connection?.tls;
-  if (!tls) return { check, verdict: 'ok', detail: 'certificate trusted' };
-  return {
-    check,
-    verdict: 'ok',
-    detail:
-      `${tls.protocol ?? 'TLS'}, certificate ${tls.subject ?? '(no CN)'} issued by ${tls.issuer ?? '(no CN)'}, ` +
-      `trusted, valid until ${tls.validTo ?? '?'}`,
-  };
 }
 
 /** The lines of the connection to one origin (DNS, proxy, TLS), from one request that needs no token. */
-async function connectionLines(url: URL, setting: string): Promise<{ lines: DoctorLine[]; reachable: boolean }> {
+async function connectionLines(url: URL, setting: string): Promise<DoctorLine[]> {
   const dns = await dnsLine(url, setting);
-  if (dns.verdict === 'FAIL') return { lines: [dns], reachable: false };
-  const probe = new ApiClient({
-    baseUrl: url.origin,
-    addressSetting: setting,
-    requestTimeoutMs: PROBE_TIMEOUT_MS,
-    policy: { ...RETRY_POLICY, maxAttempts: 1 },
-  });
+  if (dns.verdict === 'FAIL') return [dns];
+  const route = routeFor(url);
+  const via =
+    route.kind === 'proxy'
+      ? `through ${describeProxy(route.proxy)}`
+      : route.exemptedBy
+        ? `direct: ${route.exemptedBy} exempts it from the proxy`
+        : 'direct: no proxy variable (HTTPS_PROXY, HTTP_PROXY) is set';
+  const proxy = (tunnel?: string) => ok(`proxy ${url.host}`, `${via}${tunnel ? `: tunnel to ${tunnel} opened` : ''}`);
+  const probe = client(url.origin, setting, { policy: { ...RETRY_POLICY, maxAttempts: 1 } });
   try {
-    const { connection } = await watchConnection(url.hostname, () =>
-      probe.request('GET', '/', { purpose: 'doctor: connection' }),
-    );
-    return { lines: [dns, proxyLine(url, connection), tlsLine(url, connection)], reachable: true };
+    const purpose = 'doctor: connection';
+    const { tls, tunnel } = await watchConnection(url.hostname, () => probe.request('GET', '/', { purpose }));
+    const tlsLine =
+      url.protocol === 'https:'
+        ? ok(`TLS ${url.host}`, tls ?? 'certificate trusted')
+        : note(`TLS ${url.host}`, 'plain http: no TLS (the documentation samples use https)');
+    return [dns, proxy(tunnel), tlsLine];
   } catch (error) {
     const reason = error instanceof NetworkSetupError ? error.reason : undefined;
-    const failed = failureLine(
-      reason?.startsWith('proxy') ? `proxy ${url.host}` : reason ? `TLS ${url.host}` : `connection ${url.host}`,
-      error,
-      setting,
-    );
-    const lines = [dns, ...(reason?.startsWith('proxy') ? [] : [proxyLine(url, undefined)]), failed];
-    return { lines, reachable: false };
+    if (reason?.startsWith('proxy')) return [dns, failureLine(`proxy ${url.host}`, error, setting)];
+    return [dns, proxy(), failureLine(`${reason ? 'TLS' : 'connection'} ${url.host}`, error, setting)];
   }
 }
 
+/** A token for one client (for screening when a scope is given): its line, and the token if one came. */
 async function tokenLine(
   config: ContractConfig,
-  credentials: Credentials,
-  variables: CredentialVariables,
+  { credentials, variables }: Client,
+  authDown: boolean,
   scope?: string,
 ) {
-  const check = `token ${credentials.clientId}${scope === undefined ? '' : ` for screening`}`;
+  const check = `token ${credentials.clientId}${scope === undefined ? '' : ' for screening'}`;
+  if (authDown) return { line: skip(check, 'not checked: the connection to the token service failed (see above)') };
   try {
     const { token, response } = await requestToken(config.authUrl, credentials, {
       credentialVariables: variables,
@@ -392,140 +188,79 @@ async function tokenLine(
       requestTimeoutMs: PROBE_TIMEOUT_MS,
       scope,
     });
-    const body = (response.body ?? {}) as Record<string, unknown>;
-    const lifetime =
-      token.expiresAt === undefined
-        ? 'no lifetime given'
-        : `expires in ${Math.round((token.expiresAt - token.issuedAt) / 1000)} s`;
-    const asked = scope === undefined ? '' : `, asked for scope ${scope} (${SCREENING_SCOPE})`;
-    const line: DoctorLine = {
-      check,
-      verdict: 'ok',
-      detail:
-        `issued to ${variables.id}${asked} (${token.tokenType ?? 'no token_type'}, ${lifetime}, scope ` +
-        `${typeof body.scope === 'string' ? body.scope : 'not said'})`,
-    };
-    return { line, token };
+    const granted = (response.body as { scope?: unknown }).scope;
+    const { expiresAt, issuedAt, tokenType = 'no token_type' } = token;
+    const lifetime = expiresAt ? `expires in ${Math.round((expiresAt - issuedAt) / 1000)} s` : 'no lifetime given';
+    const asked = scope === undefined ? '' : `, asked for scope ${scope} (${SCOPE})`;
+    const said = typeof granted === 'string' ? granted : 'not said';
+    return { line: ok(check, `issued to ${variables.id}${asked} (${tokenType}, ${lifetime}, scope ${said})`), token };
   } catch (error) {
-    return { line: failureLine(check, error, 'CONTRACT_AUTH_URL'), token: undefined };
+    return { line: failureLine(check, error, AUTH) };
   }
 }
 
-/**
- * Operations 1 to 7 with the client's token, screening with the screening token when
- * CONTRACT_SCREENING_SCOPE asks for one: each operation's line, and the probes the target throttled
- * to their deadline (`throttled`: the rate limit line says so, once).
- */
+/** A line for each operation and for screening; probes throttled to their deadline go to `throttled`. */
 async function operationLines(
   config: ContractConfig,
   token: IssuedToken,
   screeningToken: IssuedToken | undefined,
-): Promise<{ lines: DoctorLine[]; throttled: TargetThrottledError[] }> {
-  const bearer = (issued: IssuedToken) =>
-    new ApiClient({
-      baseUrl: config.baseUrl,
-      addressSetting: BASE,
-      requestTimeoutMs: PROBE_TIMEOUT_MS,
-      auth: { kind: 'raw', authorization: `Bearer ${issued.accessToken}` },
-    });
+  throttled: TargetThrottledError[],
+): Promise<DoctorLine[]> {
+  const bearer = ({ accessToken }: IssuedToken) =>
+    client(config.baseUrl, BASE, { auth: { kind: 'raw', authorization: `Bearer ${accessToken}` } });
   const api = bearer(token);
   const screening = screeningToken && new AmlScreening(screeningToken === token ? api : bearer(screeningToken), config);
-  const name = { firstName: 'Doctor', lastName: 'Probe' };
-  const send = (operation: DoctorOperation): Promise<ApiResponse> => {
-    if (operation.id === 'op8')
-      return screening!.screenPerson(screening!.personRequest(TEST_REFERENCES.politician, name));
-    if (operation.id === 'op9')
-      return screening!.screenCompany(screening!.companyRequest(TEST_REFERENCES.firstCompany));
-    if (operation.id === 'op1' || operation.id === 'op2') assertSandboxTarget(config, operation.id);
-    return api.request(operation.method, operation.path, {
-      json: operation.body,
-      operation: operation.id,
-      purpose: `doctor: ${operation.id}`,
-    });
+  const { politician, firstCompany } = TEST_REFERENCES;
+  const send = ({ id, method, path, body }: DoctorOperation): Promise<ApiResponse> => {
+    if (id === 'op8') return screening!.screenPerson(screening!.personRequest(politician, PROBE_NAME));
+    if (id === 'op9') return screening!.screenCompany(screening!.companyRequest(firstCompany));
+    if (id === 'op1' || id === 'op2') assertSandboxTarget(config, id);
+    return api.request(method, path, { json: body, operation: id, purpose: `doctor: ${id}` });
   };
-  // Without the screening token (its line says why) screening is not probed: a bci token's refusal would blame the
-  // wrong setting.
-  const operations = doctorOperations(config).filter(
-    (operation) => screening || !['op8', 'op9'].includes(operation.id),
-  );
-  const answers = await Promise.all(
-    operations.map((operation) =>
-      send(operation).then(
-        (response) => ({ response }),
-        (error: unknown) => ({ error }),
-      ),
-    ),
-  );
-  const lines = operations.map((operation, index): DoctorLine => {
-    const check = `${operation.id} ${operation.method}`;
+  // Without the screening token screening is not probed: a bci token's refusal would blame the wrong setting.
+  const operations = doctorOperations(config).filter(({ id }) => screening || !['op8', 'op9'].includes(id));
+  const answers = await Promise.allSettled(operations.map(send));
+  const lines = operations.map((operation, index) => {
     const answer = answers[index]!;
-    if ('error' in answer) {
-      if (answer.error instanceof TargetThrottledError)
-        return { check, verdict: 'skip', detail: 'not checked: throttled to its deadline (see rate limit)' };
-      return failureLine(check, answer.error, operation.pathSetting);
-    }
-    return { check, ...judgeAnswer(operation, answer.response.status) };
+    if (answer.status === 'fulfilled') return judgeAnswer(operation, answer.value.status);
+    const check = `${operation.id} ${operation.method}`;
+    if (!(answer.reason instanceof TargetThrottledError))
+      return failureLine(check, answer.reason, operation.pathSetting);
+    throttled.push(answer.reason);
+    return skip(check, 'not checked: throttled to its deadline (see rate limit)');
   });
-  const throttled = answers.flatMap((answer) =>
-    'error' in answer && answer.error instanceof TargetThrottledError ? [answer.error] : [],
-  );
-  const person = answers[operations.findIndex((operation) => operation.id === 'op8')];
-  if (!person)
-    return {
-      lines: [...lines, { check: 'screening', verdict: 'skip', detail: 'not checked: no screening token (see above)' }],
-      throttled,
-    };
-  const status = 'response' in person ? person.response.status : undefined;
-  const provider = `provider ${config.screeningProvider}`;
-  let screeningLine: DoctorLine;
-  if (status !== undefined && status >= 200 && status < 300) {
-    const scope = config.screeningScope === undefined ? 'the bci token' : `the token of scope ${config.screeningScope}`;
-    screeningLine = {
-      check: 'screening',
-      verdict: 'ok',
-      detail: `${provider} and ${scope} accepted (${TEST_REFERENCES.politician} answered ${status})`,
-    };
-  } else if (status === 400 || status === 422) {
-    screeningLine = {
-      check: 'screening',
-      verdict: 'FAIL',
-      detail: `${TEST_REFERENCES.politician} with ${provider} answered ${status}: the provider code is likely wrong`,
-      setting: 'CONTRACT_SCREENING_PROVIDER',
-    };
-  } else if (status === 401 || status === 403) {
-    const scope = config.screeningScope === undefined ? 'the bci token' : `the token of scope ${config.screeningScope}`;
-    screeningLine = {
-      check: 'screening',
-      verdict: 'FAIL',
-      detail:
-        `${TEST_REFERENCES.politician} answered ${status}: ${scope} is not accepted for screening; the vendor's ` +
-        'screening scopes are separate from bci: set the one it gave this client',
-      setting: SCREENING_SCOPE,
-    };
-  } else {
-    screeningLine = {
-      check: 'screening',
-      verdict: 'skip',
-      detail:
-        `${provider}: not judged (person screening ${status === undefined ? 'failed' : `answered ${status}`}, see ` +
-        'its line)',
-    };
-  }
-  return { lines: [...lines, screeningLine], throttled };
+  const person = answers[operations.findIndex(({ id }) => id === 'op8')];
+  if (!person) lines.push(skip('screening', 'not checked: no screening token (see above)'));
+  else lines.push(screeningLine(config, person.status === 'fulfilled' ? person.value.status : undefined));
+  return lines;
 }
 
-/**
- * Asked for: one sandbox person created, read back by gedi once it is available (rule 2), and
- * deleted; written to the ledger first, as a run's persons are, so `npm run sweep` finds it if the
- * doctor is interrupted. The one check that proves operation 3's path, where a made-up gedi cannot.
- */
+/** What the person screening probe's answer says of the screening provider and token. */
+function screeningLine(config: ContractConfig, status: number | undefined): DoctorLine {
+  const provider = `provider ${config.screeningProvider}`;
+  const scope = config.screeningScope === undefined ? 'the bci token' : `the token of scope ${config.screeningScope}`;
+  const testCase = TEST_REFERENCES.politician;
+  if (status !== undefined && status >= 200 && status < 300)
+    return ok('screening', `${provider} and ${scope} accepted (${testCase} answered ${status})`);
+  if (status === 400 || status === 422) {
+    const detail = `${testCase} with ${provider} answered ${status}: the provider code is likely wrong`;
+    return fail('screening', detail, 'CONTRACT_SCREENING_PROVIDER');
+  }
+  if (status === 401 || status === 403) {
+    const separate = "the vendor's screening scopes are separate from bci: set the one it gave this client";
+    const detail = `${testCase} answered ${status}: ${scope} is not accepted for screening; ${separate}`;
+    return fail('screening', detail, SCOPE);
+  }
+  const answered = status === undefined ? 'failed' : `answered ${status}`;
+  return skip('screening', `${provider}: not judged (person screening ${answered}, see its line)`);
+}
+
+/** Asked for: a sandbox person created (in the ledger first), read back by gedi and deleted, proving op3's path. */
 async function personLine(config: ContractConfig, token: IssuedToken): Promise<DoctorLine> {
-  const check = 'person';
-  const api = new ApiClient({
-    baseUrl: config.baseUrl,
-    addressSetting: BASE,
+  const tokens = new TokenProvider(config.authUrl, config.client, token);
+  const api = client(config.baseUrl, BASE, {
     requestTimeoutMs: config.requestTimeoutMs,
-    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, config.client, token) },
+    auth: { kind: 'bearer', tokens },
   });
   // Loaded only when asked: the person verbs bring the report, polling and data factories (about 0.6 CPU-seconds).
   const [{ SandboxPersons }, { createDataFactory }, { pruneLedgers }] = await Promise.all([
@@ -533,23 +268,15 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
     import('../data/factories.js'),
     import('../data/ledger.js'),
   ]);
-  const persons = new SandboxPersons(
-    api,
-    config,
-    createDataFactory({ seed: config.seed, runId: config.runId, market: config.market, scope: 'doctor' }),
-  );
+  const { seed, runId, market } = config;
+  const persons = new SandboxPersons(api, config, createDataFactory({ seed, runId, market, scope: 'doctor' }));
   const started = Date.now();
   try {
-    const stored = await persons.createAvailable();
-    return {
-      check,
-      verdict: 'ok',
-      detail:
-        `created (gedi ${stored.gedi}), returned by operation 3 after ` +
-        `${((Date.now() - started) / 1000).toFixed(1)} s, deleted again`,
-    };
+    const { gedi } = await persons.createAvailable();
+    const after = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+    return ok('person', `created (gedi ${gedi}), returned by operation 3 after ${after}, deleted again`);
   } catch (error) {
-    return failureLine(check, error, BASE);
+    return failureLine('person', error, BASE);
   } finally {
     await persons.cleanUp();
     pruneLedgers();
@@ -557,179 +284,103 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
 }
 
 /**
- * What the doctor's own answers showed of the target's rate limit: how many were throttled (429, or
- * 503 with Retry-After), and what a run makes of them (the pace, support/transport/pace.ts). Probes throttled to their
- * deadline fail here, once, with the setting to lower: their own lines are skipped, for the throttle says nothing about
- * their paths.
+ * How many answers were throttled, and what a run makes of that. Probes throttled to their deadline fail here, once,
+ * with the setting to lower: the throttle says nothing about their paths.
  */
 export function rateLimitLine(
   answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[],
   throttledProbes: readonly TargetThrottledError[] = [],
-  nowMs = Date.now(),
 ): DoctorLine {
-  const check = 'rate limit';
-  const throttled = answers.filter(({ status, responseHeaders }) => throttledAnswer(status, responseHeaders, nowMs));
+  const now = Date.now();
+  const throttled = answers.filter(({ status, responseHeaders }) => throttledAnswer(status, responseHeaders, now));
   const kinds = new Set(
-    throttled.map(({ status, responseHeaders }) =>
-      responseHeaders['retry-after'] === undefined
-        ? `${status}`
-        : `${status} Retry-After ${responseHeaders['retry-after']}`,
+    throttled.map(({ status, responseHeaders: { 'retry-after': after } }) =>
+      after === undefined ? `${status}` : `${status} Retry-After ${after}`,
     ),
   );
   const refused =
     throttled.length === 0
       ? `none of ${answers.length} answers throttled`
       : `${throttled.length} of ${answers.length} answers throttled (${[...kinds].join(', ')})`;
-  if (throttledProbes.length > 0) {
-    return {
-      check,
-      verdict: 'FAIL',
-      detail:
-        `${refused}; ${throttledProbes.length} probe(s) throttled to their deadline, the first: ` +
-        `${throttledProbes[0]!.message}`,
-      setting: MAX_RPS,
-    };
+  const [first] = throttledProbes;
+  if (first) {
+    const probes = `${throttledProbes.length} probe(s) throttled to their deadline, the first: ${first.message}`;
+    return fail('rate limit', `${refused}; ${probes}`, MAX_RPS);
   }
-  const pace =
-    `a run pauses each client for a Retry-After and slows it after a burst of refusals (${MAX_RPS} caps it from ` +
-    'the start)';
-  return { check, verdict: throttled.length === 0 ? 'ok' : 'note', detail: `${refused}: ${pace}` };
+  const pace = `a run pauses each client for a Retry-After and slows it after a burst of refusals (${MAX_RPS} caps it`;
+  return (throttled.length === 0 ? ok : note)('rate limit', `${refused}: ${pace} from the start)`);
 }
 
 /** Runs every check against the configured target; stops early only where nothing further can be checked. */
 export async function runDoctor(
   env: NodeJS.ProcessEnv = process.env,
-  options: DoctorOptions = {},
+  options: { createPerson?: boolean } = {},
 ): Promise<DoctorReport> {
   const lines: DoctorLine[] = [];
-  // Every attempt the client makes is published once: counted there, retries and renewals included.
-  let requests = 0;
-  const answers: Pick<HttpExchange, 'status' | 'responseHeaders'>[] = [];
   const throttledProbes: TargetThrottledError[] = [];
+  // Every attempt of a client is published once: counted there, retries and renewals included.
+  const answers: Pick<HttpExchange, 'status' | 'responseHeaders'>[] = [];
+  let requests = 0;
   const stopCounting = observeExchanges(({ status, responseHeaders }) => {
     requests += 1;
     if (status !== null) answers.push({ status, responseHeaders });
   });
-  const report = () => {
+  const report = (nothingToCheck?: string): DoctorReport => {
     stopCounting();
     if (answers.length > 0) lines.push(rateLimitLine(answers, throttledProbes));
-    return {
-      lines,
-      requests,
-      failed: lines.filter((line) => line.verdict === 'FAIL').length,
-      personCreated: options.createPerson === true,
-    };
+    const failed = lines.filter((line) => line.verdict === 'FAIL').length;
+    return { lines, requests, failed, personCreated: options.createPerson === true, nothingToCheck };
   };
   let config: ContractConfig;
   try {
     const settings = readSettings(env);
     if (!settings.baseUrl) {
-      return {
-        ...report(),
-        nothingToCheck:
-          'CONTRACT_BASE_URL is not set, so runs use the embedded simulator. To check a sandbox, set ' +
+      return report(
+        'CONTRACT_BASE_URL is not set, so runs use the embedded simulator. To check a sandbox, set ' +
           'CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER (README: ' +
           '"Running against the sandbox")',
-      };
+      );
     }
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
     config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`, seed);
   } catch (error) {
-    lines.push({
-      check: 'configuration',
-      verdict: 'FAIL',
-      detail: error instanceof Error ? error.message : String(error),
-      setting: error instanceof ConfigError ? error.variable : undefined,
-    });
+    const detail = error instanceof Error ? error.message : String(error);
+    lines.push(fail('configuration', detail, error instanceof ConfigError ? error.variable : undefined));
     return report();
   }
-  const clients = [config.client, config.secondClient].filter((client): client is Credentials => client !== undefined);
-  lines.push({
-    check: 'configuration',
-    verdict: 'ok',
-    detail:
-      `API ${config.baseUrl}, tokens ` +
-      `${config.authUrl}${config.authUrl === config.baseUrl ? ' (the base URL)' : ''}, market ${config.market}, ` +
-      `${clients.length} client(s), screening provider ${config.screeningProvider}`,
-  });
+  const clients: Client[] = [{ credentials: config.client, variables: CLIENT_VARIABLES }];
+  if (config.secondClient) clients.push({ credentials: config.secondClient, variables: SECOND_CLIENT_VARIABLES });
+  const { baseUrl, authUrl } = config;
+  const tokensAt = `${authUrl}${authUrl === baseUrl ? ' (the base URL)' : ''}`;
+  const clientCount = `${clients.length} client(s), screening provider ${config.screeningProvider}`;
+  lines.push(ok('configuration', `API ${baseUrl}, tokens ${tokensAt}, market ${config.market}, ${clientCount}`));
 
-  const origins = [
-    ...new Map([
-      [new URL(config.authUrl).origin, 'CONTRACT_AUTH_URL'],
-      [new URL(config.baseUrl).origin, BASE],
-    ]),
-  ].map(([origin, setting]) => ({ url: new URL(origin), setting }));
-  // The token host is checked under CONTRACT_BASE_URL when it is the base URL.
-  if (origins.length === 1) origins[0]!.setting = config.authUrl === config.baseUrl ? BASE : 'CONTRACT_AUTH_URL';
-  const reachable = new Map<string, boolean>();
-  for (const { url, setting } of origins) {
-    const connection = await connectionLines(url, setting);
-    lines.push(...connection.lines);
-    reachable.set(url.origin, connection.reachable);
+  // Each origin once; the token host is checked under CONTRACT_BASE_URL when it is the base URL.
+  const origin = (url: string) => new URL(url).origin;
+  const origins = new Map([[origin(authUrl), authUrl === baseUrl ? BASE : AUTH]]);
+  if (!origins.has(origin(baseUrl))) origins.set(origin(baseUrl), BASE);
+  const unreachable = new Set<string>();
+  for (const [at, setting] of origins) {
+    const connection = await connectionLines(new URL(at), setting);
+    lines.push(...connection);
+    if (connection.some(({ verdict }) => verdict === 'FAIL')) unreachable.add(at);
   }
 
-  const authReachable = reachable.get(new URL(config.authUrl).origin) ?? false;
-  const asked = (
-    [
-      [config.client, CLIENT_VARIABLES],
-      [config.secondClient, SECOND_CLIENT_VARIABLES],
-    ] as const
-  ).flatMap(([credentials, variables]) => (credentials ? [{ credentials, variables }] : []));
   // Every client at once: a token service that throttles holds each request until its deadline.
-  const tokens = await Promise.all(
-    asked.map(({ credentials, variables }) =>
-      authReachable
-        ? tokenLine(config, credentials, variables)
-        : {
-            line: {
-              check: `token ${credentials.clientId}`,
-              verdict: 'skip' as const,
-              detail: 'not checked: the connection to the token service failed (see above)',
-            },
-            token: undefined,
-          },
-    ),
-  );
+  const authDown = unreachable.has(origin(authUrl));
+  const tokens = await Promise.all(clients.map((client) => tokenLine(config, client, authDown)));
   lines.push(...tokens.map(({ line }) => line));
   const primary = tokens[0]?.token;
-  if (!reachable.get(new URL(config.baseUrl).origin) || !primary) {
-    lines.push({
-      check: 'operations',
-      verdict: 'skip',
-      detail: primary
-        ? 'not checked: the connection to the API host failed (see above)'
-        : 'not checked: no token for the first client (see above)',
-    });
+  if (unreachable.has(origin(baseUrl)) || !primary) {
+    const failed = primary ? 'the connection to the API host failed' : 'no token for the first client';
+    lines.push(skip('operations', `not checked: ${failed} (see above)`));
     return report();
   }
-  let screeningToken: IssuedToken | undefined = primary;
-  if (config.screeningScope !== undefined) {
-    const screening = await tokenLine(config, config.client, CLIENT_VARIABLES, config.screeningScope);
-    lines.push(screening.line);
-    screeningToken = screening.token;
-  }
-  const operations = await operationLines(config, primary, screeningToken);
-  lines.push(...operations.lines);
-  throttledProbes.push(...operations.throttled);
+  const { screeningScope } = config;
+  const screening =
+    screeningScope === undefined ? { token: primary } : await tokenLine(config, clients[0]!, false, screeningScope);
+  if ('line' in screening) lines.push(screening.line);
+  lines.push(...(await operationLines(config, primary, screening.token, throttledProbes)));
   if (options.createPerson) lines.push(await personLine(config, primary));
   return report();
-}
-
-/** One line per check: the verdict, the check, what it found, and for a failure the setting to change. */
-export function formatDoctor(
-  { lines, requests, failed, personCreated, nothingToCheck }: DoctorReport,
-  seconds: number,
-): string {
-  if (nothingToCheck !== undefined) return `doctor: nothing to check: ${nothingToCheck}`;
-  const width = Math.max(...lines.map((line) => line.check.length));
-  const body = lines.map(
-    ({ verdict, check, detail, setting }) =>
-      `${verdict.padEnd(4)}  ${check.padEnd(width)}  ` +
-      `${detail}${verdict === 'FAIL' && setting ? ` → fix: ${setting}` : ''}`,
-  );
-  const summary = failed === 0 ? 'everything checked works' : `${failed} check(s) to fix`;
-  const persons = personCreated
-    ? 'one person created and deleted'
-    : 'no person created (--create-person creates and deletes one)';
-  return [...body, `doctor: ${summary}; ${requests} request(s) in ${seconds.toFixed(1)} s, ${persons}`].join('\n');
 }

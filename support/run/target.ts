@@ -1,36 +1,13 @@
 // Owns where a run goes: the resolved config, and the refusal of sandbox-only operations on production.
-import type { ContractConfig, Credentials, Settings } from './config.js';
-import { ConfigError } from './config.js';
+import { ConfigError, type ContractConfig, type Credentials, type Settings } from './config.js';
 
-/** What the embedded simulator reports about itself once it listens. */
-export interface SimulatorTarget {
-  baseUrl: string;
-  clients: Credentials[];
-  provider: string;
-}
-
-/**
- * Turns what the environment says into the one config every worker receives. Without a base URL
- * every setting points at the embedded simulator, so a fresh clone runs with no configuration.
- */
+/** The one config every worker receives; without a base URL, the embedded simulator's (what it reports it serves). */
 export function resolveConfig(
   settings: Settings,
-  simulator: SimulatorTarget | undefined,
+  simulator: { baseUrl: string; clients: Credentials[]; provider: string } | undefined,
   runId: string,
   seed: number,
 ): ContractConfig {
-  const shared = {
-    market: settings.market,
-    screeningScope: settings.screeningScope,
-    paths: settings.paths,
-    prodBaseUrl: settings.prodBaseUrl,
-    availabilityTimeoutMs: settings.availabilityTimeoutMs,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    maxRps: settings.maxRps,
-    pageSize: settings.pageSize,
-    seed,
-    runId,
-  };
   if (simulator) {
     const [client, secondClient] = simulator.clients;
     if (!client)
@@ -38,32 +15,26 @@ export function resolveConfig(
         'The embedded simulator accepts no client credentials: set SIMULATOR_CLIENTS to id:secret[,id:secret].',
       );
     return {
-      ...shared,
+      ...settings,
       target: 'simulator',
       baseUrl: simulator.baseUrl,
       authUrl: simulator.baseUrl,
       client,
       secondClient,
       screeningProvider: simulator.provider,
+      seed,
+      runId,
     };
   }
-  const { baseUrl, client, screeningProvider } = settings;
-  if (!baseUrl || !client || !screeningProvider) {
+  const { baseUrl, authUrl = baseUrl, client, screeningProvider } = settings;
+  if (!baseUrl || !authUrl || !client || !screeningProvider) {
     throw new ConfigError(
       'CONTRACT_BASE_URL',
       'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
         'CONTRACT_SCREENING_PROVIDER.',
     );
   }
-  const config: ContractConfig = {
-    ...shared,
-    target: 'remote',
-    baseUrl,
-    authUrl: settings.authUrl ?? baseUrl,
-    client,
-    secondClient: settings.secondClient,
-    screeningProvider,
-  };
+  const config = { ...settings, target: 'remote' as const, baseUrl, authUrl, client, screeningProvider, seed, runId };
   if (isProductionTarget(config)) {
     throw new ConfigError(
       'CONTRACT_BASE_URL',
@@ -83,9 +54,8 @@ export class SandboxOnlyError extends Error {
 }
 
 /**
- * Rule 3 of the Endpoints section: operations 1 and 2 exist only in the sandbox. The suite refuses
- * them before anything is sent when the target is the configured production host. A run is already
- * refused at configuration time; this guard keeps every other caller (the sweep, a script) safe.
+ * Rule 3 of the Endpoints section: operations 1 and 2 exist only in the sandbox, so none is sent to the production
+ * host. A run is refused at configuration time; this guard keeps every other caller (the sweep, a script) safe.
  */
 export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
   if (isProductionTarget(config)) {
