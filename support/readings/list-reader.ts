@@ -209,18 +209,12 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
 const MAX_PAGES = 500;
 
 export interface ListRead extends ApiResponse {
-  /** `complete`: read from its first page to its last; `end`: the last page read is the list's last. */
-  paging: { convention: PagingConvention; pages: number; complete: boolean; end: boolean; lastPage?: NextPage };
-}
-
-/** `from`: how to ask for the page a read starts at (a `lastPage`; undefined: the list's first). */
-interface PagesToRead {
-  from?: NextPage;
-  maxPages?: number;
+  /** `complete`: read from its first page to its last. */
+  paging: { convention: PagingConvention; pages: number; complete: boolean };
 }
 
 /**
- * GETs `path` (or the page `from` asks for) and the pages after it, until `until` holds for the bodies
+ * GETs `path` and the pages after it, until `until` holds for the bodies
  * read so far (a wanted record was found; a check that something is absent reads them all). Several
  * pages answer as the last response with `body` = the page bodies and every exchange; the first failing
  * page is returned as it is; a list that cannot be read to its end throws ListIncompleteError.
@@ -230,7 +224,7 @@ export async function readPages(
   path: string,
   options: RequestOptions = {},
   until: (bodies: unknown[]) => boolean = () => false,
-  { from, maxPages = MAX_PAGES }: PagesToRead = {},
+  { maxPages = MAX_PAGES } = {},
 ): Promise<ListRead> {
   const fetchPage = (at: NextPage | undefined): Promise<ApiResponse> => {
     if (at === undefined) return api.request('GET', path, options);
@@ -242,19 +236,18 @@ export async function readPages(
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
-  let end = false;
-  let at = from;
+  let complete = false;
+  let at: NextPage | undefined;
   for (;;) {
     const page = await fetchPage(at);
-    if (!page.ok)
-      return { ...page, paging: { convention, pages: read.length, complete: false, end: false, lastPage: at } };
+    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete: false } };
     read.push(page);
     const step = nextPage(page, firstPage);
     convention = step.convention;
-    // Page numbers count from what the list's first page carries; a read begun later cannot tell.
-    if (from === undefined) firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
-    end = !step.next && !step.unreachable;
-    if (end || until(read.map((each) => each.body))) break;
+    // Page numbers count from what the list's first page carries.
+    firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
+    complete = !step.next && !step.unreachable;
+    if (complete || until(read.map((each) => each.body))) break;
     const key = JSON.stringify(step.next);
     // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
     const unread =
@@ -266,7 +259,7 @@ export async function readPages(
     at = step.next;
   }
   const last = read[read.length - 1]!;
-  const paging = { convention, pages: read.length, complete: from === undefined && end, end, lastPage: at };
+  const paging = { convention, pages: read.length, complete };
   if (read.length === 1) return { ...last, paging };
   return {
     ...last,

@@ -188,8 +188,7 @@ describe('readPages', () => {
   });
 
   it.each(conventions)(
-    'says how it asked for the page it stopped on, and reads that page alone again, or on from it to the end, ' +
-      'when the list is paged by %s',
+    'stops on the page that holds what it waits for, when the list is paged by %s',
     async (_name, serve) => {
       const server = await listen((request, response) => {
         const { body, headers } = serve(new URL(request.url, 'http://x').searchParams, server.url);
@@ -197,20 +196,8 @@ describe('readPages', () => {
       });
       const api = new ApiClient({ baseUrl: server.url });
       const stopped = await readPages(api, '/v3/consumers', {}, (bodies) => recordsOwning(bodies, 'c-7').length > 0);
-      expect(stopped.paging).toMatchObject({ pages: 2, complete: false, end: false });
-      expect(stopped.paging.lastPage).toBeDefined();
-      const again = await readPages(api, '/v3/consumers', {}, () => true, { from: stopped.paging.lastPage });
-      expect(again.paging).toMatchObject({ pages: 1, complete: false });
-      expect(recordsOwning(again.body, 'c-7')).toHaveLength(1);
-      expect(recordsOwning(again.body, 'c-1')).toHaveLength(0);
-      const onward = await readPages(api, '/v3/consumers', {}, undefined, { from: stopped.paging.lastPage });
-      expect(onward.paging, 'the pages before it were not read').toMatchObject({
-        pages: 2,
-        complete: false,
-        end: true,
-      });
-      expect(['c-6', 'c-12', 'c-1'].map((id) => recordsOwning(onward.body, id).length)).toEqual([1, 1, 0]);
-      expect(server.received).toHaveLength(5);
+      expect(stopped.paging).toMatchObject({ pages: 2, complete: false });
+      expect(server.received).toHaveLength(2);
     },
   );
 
@@ -221,13 +208,8 @@ describe('readPages', () => {
         : sendJson(response, 200, { items: [1], next: '/v3/consumers?page=2' }),
     );
     const api = new ApiClient({ baseUrl: server.url });
-    expect((await readPages(api, '/v3/short', {}, () => true)).paging).toMatchObject({ complete: true, end: true });
+    expect((await readPages(api, '/v3/short', {}, () => true)).paging).toMatchObject({ complete: true });
     expect((await readPages(api, '/v3/consumers', {}, () => true)).paging.complete).toBe(false);
-    expect(
-      (await readPages(api, '/v3/short', {}, () => true, { from: { url: `${server.url}/v3/short?page=2` } })).paging
-        .complete,
-      'a later page: the pages before it were not read',
-    ).toBe(false);
   });
 
   it('returns a single page as it is, and a failing page instead of the list', async () => {
