@@ -54,13 +54,13 @@ const contractRun = {
   maxConcurrency: testsAtOnce,
   testTimeout,
   hookTimeout: 60_000,
-  // The transformed support library is kept on disk (node_modules/.experimental-vitest-cache) for
-  // the next run, and for every project of a run of several (the mutant matrix transforms it once,
-  // not once per mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7
-  // once the cache is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not
-  // read an error's stack under this cache: vitest 4.1's source mapping then crashes and the run's
-  // one message is lost. support/run/global-setup.ts says where; target-down checks the message.)
-  experimental: { fsModuleCache: true },
+  // The transformed support library is kept on disk (node_modules/.vitest-cache) for the next run,
+  // and for every project of a run of several (the mutant matrix transforms it once, not once per
+  // mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7 once the cache
+  // is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not read an error's
+  // stack under this cache: vitest 4.1's source mapping then crashed and the run's one message was
+  // lost. support/run/global-setup.ts says where; target-down checks the message.)
+  fsModuleCache: true,
   // A failure's console trace ends at the spec's line: the support library's frames say how the
   // suite waits and reports, not where the rule broke. The report keeps the whole stack.
   onStackTrace: (_error: TestError, { file }: ParsedStack) => !file.startsWith(SUPPORT_LIBRARY),

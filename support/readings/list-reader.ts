@@ -287,7 +287,7 @@ export async function readPages(
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
-  let end = false;
+  let end: boolean;
   let at = from;
   let page = await fetchPage(api, path, options, at);
   for (;;) {
