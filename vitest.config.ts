@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ParsedStack, TestError } from 'vitest';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestProject, type TestSpecification } from 'vitest/node';
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, readMutantPlan } from './support/run/mutant-plan.js';
 import { TEST_TIMEOUT_VARIABLE } from './support/evidence/test-time.js';
@@ -32,6 +33,37 @@ const mutantPlan = readMutantPlan(process.env[MUTANT_PLAN_VARIABLE]);
 
 const SUPPORT_LIBRARY = fileURLToPath(new URL('./support/', import.meta.url));
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The spec files a project's one worker is given in this run, or none (ConcurrentFilesSequencer). */
+    concurrentSpecFiles: string[];
+  }
+}
+
+/**
+ * vitest's own order, and for the project that is given all its files in one worker the list of
+ * those files, after filters and shards, so its runner (support/run/concurrent-files.js) knows when
+ * the last has been collected. vitest 5 hands one worker all of a project's files at once when the
+ * project runs one non-isolated worker and is the first of its group in this order.
+ */
+class ConcurrentFilesSequencer extends BaseSequencer {
+  override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(specs);
+    const firstOfGroup = new Map<number, TestProject>();
+    for (const { project } of sorted)
+      if (!firstOfGroup.has(project.config.sequence.groupOrder))
+        firstOfGroup.set(project.config.sequence.groupOrder, project);
+    for (const project of new Set(sorted.map((spec) => spec.project))) {
+      const { isolate, maxWorkers, pool } = project.config;
+      const oneWorker = !isolate && maxWorkers === 1 && (pool === 'threads' || pool === 'forks');
+      const files = sorted.filter((spec) => spec.project === project).map((spec) => spec.moduleId);
+      const batched = oneWorker && firstOfGroup.get(project.config.sequence.groupOrder) === project;
+      project.provide('concurrentSpecFiles', batched ? files : []);
+    }
+    return sorted;
+  }
+}
+
 // How the contract specs run, for the contract project and each mutant's project alike.
 const contractRun = {
   globalSetup: ['support/run/global-setup.ts'],
@@ -54,13 +86,13 @@ const contractRun = {
   maxConcurrency: testsAtOnce,
   testTimeout,
   hookTimeout: 60_000,
-  // The transformed support library is kept on disk (node_modules/.experimental-vitest-cache) for
-  // the next run, and for every project of a run of several (the mutant matrix transforms it once,
-  // not once per mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7
-  // once the cache is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not
-  // read an error's stack under this cache: vitest 4.1's source mapping then crashes and the run's
-  // one message is lost. support/run/global-setup.ts says where; target-down checks the message.)
-  experimental: { fsModuleCache: true },
+  // The transformed support library is kept on disk (node_modules/.vitest-cache) for the next run,
+  // and for every project of a run of several (the mutant matrix transforms it once, not once per
+  // mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7 once the cache
+  // is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not read an error's
+  // stack under this cache: vitest 4.1's source mapping then crashed and the run's one message was
+  // lost. support/run/global-setup.ts says where; target-down checks the message.)
+  fsModuleCache: true,
   // A failure's console trace ends at the spec's line: the support library's frames say how the
   // suite waits and reports, not where the rule broke. The report keeps the whole stack.
   onStackTrace: (_error: TestError, { file }: ParsedStack) => !file.startsWith(SUPPORT_LIBRARY),
@@ -74,6 +106,7 @@ const WORKERS = 3;
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: ConcurrentFilesSequencer },
     reporters: contractReports
       ? [
           'default',

@@ -236,7 +236,7 @@ export async function readPages(
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
-  let complete = false;
+  let complete: boolean;
   let at: NextPage | undefined;
   for (;;) {
     const page = await fetchPage(at);

@@ -12,19 +12,28 @@
 // isolate false in vitest.config.ts).
 //
 // vitest's worker calls the runner once per file, collecting it and then running it inside the
-// runner's `trace('run.spec', …)` hook. This runner holds each file's run there, and releases all
-// of them together when the worker's last file has been collected: no file is collected while
-// another runs (vitest would take its tests for tests declared inside a running test). What vitest
+// runner's `trace('run.spec', …)` hook (part of vitest's runner interface). This runner holds each
+// file's run there, and releases all of them together when the last of the worker's files has been
+// collected: no file is collected while another runs (vitest would take its tests for tests declared
+// inside a running test). Which files the worker is given it learns through vitest's public
+// provide / inject: the sequencer of vitest.config.ts provides them as `concurrentSpecFiles`, after
+// filters and shards. With vitest 4.1 it read them from vitest's private worker state. What vitest
 // keeps per worker rather than per test (the global `expect` state, the task console output is
 // attributed to) is shared by files running at once: the specs use neither (no expect.assertions,
 // no snapshots, support/verbs/fixtures.ts names the test of a wait from its own async context),
 // and the Allure runtime finds each test through its own (allure-vitest's concurrency-aware runner
 // wraps this one).
-import { TestRunner } from 'vitest';
+import { inject, TestRunner } from 'vitest';
 
 export default class ConcurrentFilesRunner extends TestRunner {
   /** @type {(() => unknown)[]} */
   #held = [];
+  /**
+   * The worker's files not yet collected. Should none be provided, every file runs when collected,
+   * one after another: slower, never wrong.
+   * @type {Set<string>}
+   */
+  #toCollect = new Set(inject('concurrentSpecFiles') ?? []);
 
   /** @param {ConstructorParameters<typeof TestRunner>} args */
   constructor(...args) {
@@ -38,13 +47,10 @@ export default class ConcurrentFilesRunner extends TestRunner {
     };
   }
 
-  /** @param {import('vitest').RunnerTestFile[]} [files] */
+  /** @param {import('vitest').RunnerTestFile[]} files */
   async onAfterRunFiles(files) {
-    // Should a later vitest not say which files the worker was given, every file runs when
-    // collected, one after another: slower, never wrong.
-    const given = this.workerState?.ctx?.files ?? [];
-    const last = given[given.length - 1]?.filepath;
-    if (last !== undefined && !files?.some((file) => file.filepath === last)) return;
+    for (const file of files) this.#toCollect.delete(file.filepath);
+    if (this.#toCollect.size > 0) return;
     // Each file records its own failures on its tasks; a rejection here is vitest's own, and stays one.
     await Promise.all(this.#held.splice(0).map((run) => Promise.resolve().then(run)));
     return super.onAfterRunFiles(files);

@@ -115,8 +115,9 @@ export function routeFor(url: URL, settings: ProxySettings = proxySettings()): R
   };
 }
 
-// One keep-alive pool per process and route: every test shares the connections to the target.
-const POOL = { keepAliveTimeout: 10_000, connections: 64 };
+// One keep-alive pool per process and route: every test shares the connections to the target. HTTP/1.1 only, as
+// before undici 8, which negotiates HTTP/2 over TLS: the simulators speak HTTP/1.1, so no check covers an HTTP/2 path.
+const POOL = { keepAliveTimeout: 10_000, connections: 64, allowH2: false };
 
 let settings: ProxySettings | undefined;
 let direct: Agent | undefined;
@@ -132,8 +133,8 @@ export function dispatcherFor(url: URL): Dispatcher {
   const route = routeFor(url);
   if (route.kind === 'direct') return (direct ??= new Agent(POOL));
   const uri = route.proxy.url.href;
-  // ProxyAgent sends the URL's credentials as Proxy-Authorization, and always tunnels (CONNECT), plain http
-  // targets included, so the proxy never reads a request.
-  if (!proxies.has(uri)) proxies.set(uri, new ProxyAgent({ ...POOL, uri }));
+  // ProxyAgent sends the URL's credentials as Proxy-Authorization, and always tunnels (CONNECT), plain http targets
+  // included, so the proxy never reads a request (undici 8 tunnels only https targets unless `proxyTunnel` says so).
+  if (!proxies.has(uri)) proxies.set(uri, new ProxyAgent({ ...POOL, uri, proxyTunnel: true }));
   return proxies.get(uri)!;
 }

@@ -1,5 +1,5 @@
 // The CI workflows are only read by GitHub, so nothing else would notice a script renamed from
-// under them or a YAML slip: every `npm run X` they use must exist, on Node 20 after `npm ci`.
+// under them or a YAML slip: every `npm run X` they use must exist, on the Node of .nvmrc after `npm ci`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -8,8 +8,11 @@ import { expectToContainEach } from '../patterns.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const workflowsDir = join(root, '.github', 'workflows');
-const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> })
-  .scripts;
+const { scripts, engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  engines: { node: string };
+};
+const nvmrc = readFileSync(join(root, '.nvmrc'), 'utf8').trim();
 
 interface Step {
   run?: string;
@@ -42,15 +45,25 @@ describe('workflows', () => {
     expect(used.filter((name) => !(name in scripts))).toEqual([]);
   });
 
-  test.each(workflows)('$name installs with npm ci on Node 20 in every job that runs npm', ({ workflow }) => {
-    for (const job of Object.values(workflow.jobs)) {
-      const text = (job.steps ?? []).map((step) => step.run ?? '').join('\n');
-      if (!text.includes('npm run')) continue;
-      expect(text).toMatch(/npm ci\b/);
-      const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
-      expect(String(setupNode?.with?.['node-version'])).toBe('20');
-    }
+  test('.nvmrc names a major Node version that package.json supports', () => {
+    expect(nvmrc).toMatch(/^\d+$/);
+    expect(engines.node.split('||').map((range) => range.trim())).toContain(`^${nvmrc}.0.0`);
   });
+
+  test.each(workflows)(
+    '$name installs with npm ci on the Node of .nvmrc in every job that runs npm',
+    ({ workflow }) => {
+      for (const job of Object.values(workflow.jobs)) {
+        const text = (job.steps ?? []).map((step) => step.run ?? '').join('\n');
+        if (!text.includes('npm run')) continue;
+        expect(text).toMatch(/npm ci\b/);
+        const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+        expect(setupNode?.with).toMatchObject({ 'node-version-file': '.nvmrc' });
+        expect(setupNode?.with).not.toHaveProperty('node-version');
+        if (job.container) expect(job.container).toMatch(new RegExp(`^node:${nvmrc}-`));
+      }
+    },
+  );
 
   test('the nightly runs on a schedule, keeps its history, ledger and report, and sweeps before it runs', () => {
     const nightly = workflows.find(({ name }) => name === 'nightly.yml')!.workflow;
