@@ -2,6 +2,7 @@
 // and gender, names with the gender, address and phone with the market) and reproducible (same seed and scope, same
 // data). One factory per test, so adding a test never changes another's data. Everything stays inside the bounds of
 // the documentation and the vendor's pages (../shared/vendor-public-notes.md), which the schemas the verbs check carry.
+import { createHash } from 'node:crypto';
 import { newFaker } from './fakers.js';
 import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
 import { containsValue } from '../readings/lookup.js';
@@ -75,15 +76,8 @@ const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
 const DEREGISTRATION_REASONS = ['Emigrated', 'Missing', 'Other'];
 
-/** FNV-1a: a stable 32-bit hash of a string, for seeds and the short scope tag. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (const character of text) {
-    hash ^= character.codePointAt(0) ?? 0;
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
+/** A stable 32-bit hash of a string, for seeds and the short scope tag. */
+const hash32 = (text: string): number => createHash('sha256').update(text).digest().readUInt32BE(0);
 
 const issued = new Map<string, number>();
 
@@ -114,10 +108,10 @@ export function newId(kind: 'p' | 'c', runId: string): string {
 export function createDataFactory(options: { seed: number; runId: string; market: Market; scope: string }) {
   const { seed, runId, market, scope } = options;
   // Separate streams: a change in how names are drawn must not change which legal ids are drawn.
-  const faker = newFaker(market, fnv1a(`${seed}|${scope}|faker`));
-  const legalIds = new LegalIdGenerator(market, seededRandom(fnv1a(`${seed}|${scope}|legal-ids`)));
+  const faker = newFaker(market, hash32(`${seed}|${scope}|faker`));
+  const legalIds = new LegalIdGenerator(market, seededRandom(hash32(`${seed}|${scope}|legal-ids`)));
   // Free text that a test sends and later recognises in a record (never an id: see newId).
-  const tag = `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${fnv1a(scope).toString(36).padStart(7, '0')}`;
+  const tag = `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${hash32(scope).toString(36).padStart(7, '0')}`;
   const isoDateBetween = (range: { from: string; to: string }) =>
     faker.date
       .between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` })

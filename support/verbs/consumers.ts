@@ -19,12 +19,19 @@ import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
 import { coveredBy } from '../evidence/refusals.js';
 
-type ListName = 'consumers' | 'subscribed persons';
-type Found = (bodies: unknown[]) => boolean;
+/** Each list's path setting and operation; its reads' purpose is `list <name>`. */
+const LISTS = {
+  consumers: { path: 'consumers', operation: 'op6' },
+  'subscribed persons': { path: 'subscribedPersons', operation: 'op7' },
+} as const;
+type ListName = keyof typeof LISTS;
 
 /** A list read that failed after its first page never saw the rest of the list. */
 const incomplete = (path: string, { paging, status }: ListRead) =>
   new ListIncompleteError(path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
+
+/** The record of a list that carries `value` as a field of its own. */
+const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
 
 /**
  * Operations 5–7 for one client. The order and parameters of the lists are not documented, so a record can be on any
@@ -48,13 +55,12 @@ export class ConsumerData {
     return this.api.request('POST', this.config.paths.consumers, options);
   }
 
-  /** Where a list is served and how its reads are published (operation 6 or 7), with the page size when one is set. */
+  /** Where a list is served and how its reads are published, with the page size when one is set. */
   private listAt(list: ListName): { path: string; options: RequestOptions } {
     const { pageSize, paths } = this.config;
     const query = pageSize ? { [pageSize.parameter]: String(pageSize.size) } : undefined;
-    return list === 'consumers'
-      ? { path: paths.consumers, options: { operation: 'op6', purpose: 'list consumers', query } }
-      : { path: paths.subscribedPersons, options: { operation: 'op7', purpose: 'list subscribed persons', query } };
+    const { path, operation } = LISTS[list];
+    return { path: paths[path], options: { operation, purpose: `list ${list}`, query } };
   }
 
   /**
@@ -83,50 +89,41 @@ export class ConsumerData {
   /** Operation 6: a consumer's record as the list shows it now, or undefined; a refused list fails as that refusal. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
-    const read = await readPages(this.api, path, options, (bodies) => consumerRecord(bodies, consumerId) !== undefined);
+    const read = await readPages(this.api, path, options, (bodies) => ownRecord(bodies, consumerId) !== undefined);
     expectAccepted(read, 'the consumer list');
-    return consumerRecord(read.body, consumerId);
+    return ownRecord(read.body, consumerId);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
-  awaitConsumer(
-    consumerId: string,
-    what: string,
-    until: RecordCheck = () => true,
-    transition?: Transition,
-  ): Promise<unknown> {
-    const find = (body: unknown) => consumerRecord(body, consumerId);
-    const wanted = { what: `consumer ${consumerId} ${what}`, find, carrying: `consumerId ${consumerId}` };
-    return this.awaitItem('consumers', wanted, until, transition);
+  awaitConsumer(consumerId: string, what: string, until?: RecordCheck, transition?: Transition): Promise<unknown> {
+    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, { consumerId }, until, transition);
   }
 
   /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  awaitSubscription(
-    stored: StoredPerson,
-    what = 'to be subscribed',
-    until: RecordCheck = () => true,
-    transition?: Transition,
-  ): Promise<unknown> {
-    const { gedi, person } = stored;
-    const wanted = {
-      what: `person ${gedi} (legal id ${person.legalId}) ${what}`,
-      find: (body: unknown) => recordsOwning(body, gedi)[0]?.item ?? recordsOwning(body, person.legalId)[0]?.item,
-      carrying: `gedi ${gedi} or legal id ${person.legalId}`,
-    };
-    return this.awaitItem('subscribed persons', wanted, until, transition);
+  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until?: RecordCheck, transition?: Transition) {
+    const { gedi } = stored;
+    const { legalId } = stored.person;
+    const subject = `person ${gedi} (legal id ${legalId}) ${what}`;
+    return this.awaitItem('subscribed persons', subject, { gedi, 'legal id': legalId }, until, transition);
   }
 
   /**
-   * Re-reads a list, only as far as the item, until `find` locates it (the record carrying `carrying`) and `until`
-   * holds for it. A wait joins a read of the list in flight for other waits (single flight): a state only moves on, so
-   * a read begun before this wait's write can only make it look again.
+   * Re-reads a list, only as far as the item, until it has a record of its own carrying one of `carrying`'s values (the
+   * first found) and `until` holds for it. A wait joins a read of the list in flight for other waits (single flight): a
+   * state only moves on, so a read begun before this wait's write can only make it look again.
    */
   private async awaitItem(
     list: ListName,
-    { what, find, carrying }: { what: string; find: (body: unknown) => unknown; carrying: string },
-    until: RecordCheck,
+    what: string,
+    carrying: Record<string, string>,
+    until: RecordCheck = () => true,
     transition?: Transition,
   ): Promise<unknown> {
+    const values = Object.values(carrying);
+    const find = (body: unknown) =>
+      values.map((value) => ownRecord(body, value)).find((record) => record !== undefined);
+    const carried = Object.entries(carrying).map(([key, value]) => `${key} ${value}`);
+    const looked = `every page of the ${list} for a record carrying ${carried.join(' or ')}`;
     const { path, options } = this.listAt(list);
     let last: ListRead | undefined;
     const { value } = await eventually(
@@ -142,15 +139,13 @@ export class ConsumerData {
         shows: (response) => {
           if (!response.ok) return undefined;
           const found = find(response.body);
-          if (found === undefined)
-            return { found: 'no such record', looked: `every page of the ${list} for a record carrying ${carrying}` };
-          return seenIn(until(found));
+          return found === undefined ? { found: 'no such record', looked } : seenIn(until(found));
         },
       },
     ).catch((error: unknown) => {
-      if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok)
-        throw incomplete(path, last);
-      throw error;
+      throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
+        ? incomplete(path, last)
+        : error;
     });
     return value.item;
   }
@@ -177,9 +172,8 @@ export class ConsumerData {
   }
 
   /**
-   * Reads a list, every page, at the end of `windowMs`, watching for a record of its own for a person that must not
-   * be there (by its gedi or legal id, not as another record's relative): the reading that shows one, or one that
-   * holds for none when the window stayed quiet.
+   * Reads a list, every page, at the end of `windowMs`, for a record of its own of a person that must not be there (by
+   * its gedi or legal id, not as another record's relative): the reading that shows one, or one that holds for none.
    */
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
@@ -190,44 +184,32 @@ export class ConsumerData {
       async () => (read = await this.readWhole(list)),
       (response) => {
         const reading = response.ok ? listsPerson(response.body, person) : undefined;
-        return reading?.holds ? reading : undefined;
+        return reading?.holds && reading;
       },
       { timeoutMs: windowMs },
     );
     // A refused first page shows nothing about the list.
     if (read) expectAccepted(read, `the ${list}`);
-    return (
-      seen?.value ?? {
-        holds: false,
-        evidence: [],
-        looked: `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`,
-        found: 'no record of the person',
-      }
-    );
+    const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;
+    return seen?.value ?? { holds: false, evidence: [], looked, found: 'no record of the person' };
   }
 }
 
+type Found = (bodies: unknown[]) => boolean;
 /** Per client and list path: the read in flight and what each wait that joined it looks for. */
 const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: Found[] }>>();
 
 /** A read of the list until every joined wait's `found` holds, or to its end; joined while in flight. */
 function readTogether(api: ApiClient, path: string, options: RequestOptions, found: Found): Promise<ListRead> {
-  const reads = inFlight.get(api) ?? new Map<string, { read: Promise<ListRead>; found: Found[] }>();
-  inFlight.set(api, reads);
+  if (!inFlight.has(api)) inFlight.set(api, new Map());
+  const reads = inFlight.get(api)!;
   const current = reads.get(path);
   if (current) {
     current.found.push(found);
     return current.read;
   }
   const joined = [found];
-  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies))).finally(() =>
-    reads.delete(path),
-  );
-  reads.set(path, { read, found: joined });
-  return read;
-}
-
-/** The consumer's own record in a consumer list (an entry that carries its consumerId as a field of its own). */
-function consumerRecord(body: unknown, consumerId: string): unknown {
-  return recordsOwning(body, consumerId)[0]?.item;
+  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies)));
+  reads.set(path, { read: read.finally(() => reads.delete(path)), found: joined });
+  return reads.get(path)!.read;
 }
