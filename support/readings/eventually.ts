@@ -45,7 +45,7 @@ export function nextReadIn(waitedMs: number): number {
 export interface WaitOptions {
   timeoutMs: number;
   clock?: Clock;
-  /** The write's effect the wait is for: its first read comes after `POLLING.firstLookMs`. */
+  /** The write's effect waited for: the first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
   /** What an answer shows of the awaited value and where: a timeout names both before any of the body. */
   shows?: (response: ApiResponse) => Seen | undefined;
@@ -60,19 +60,17 @@ export interface Consistent<T> {
   elapsedMs: number;
 }
 
-/** One finished wait: for the observed contract's timings and the bench's reads per wait. */
+/** One finished wait, for the observed timings and the bench; times count from the wait's start. */
 export interface WaitAttempts {
   what: string;
-  /** `quiet`: a watch whose window passed without the state it watched for (`watch`). */
+  /** `quiet`: a watch whose window passed without the state it watched for. */
   outcome: 'consistent' | 'timeout' | 'rejected' | 'quiet';
   attempts: number;
   elapsedMs: number;
   transition?: Transition;
-  /** From the wait's start to the read that first saw the effect (consistent waits of a transition). */
+  /** The read that first saw the effect; `notYetAfterMs` the last that did not, `notYetStatuses` all that did not. */
   consistentAfterMs?: number;
-  /** From the wait's start to the last read that did not yet see it. */
   notYetAfterMs?: number;
-  /** The status of every read that did not (yet) see the awaited state, in order: the early reads. */
   notYetStatuses: number[];
 }
 
@@ -94,8 +92,8 @@ export class NotConsistentError extends Error {
     readonly what: string,
     readonly elapsedMs: number,
     readonly attempts: number,
-    /** Redacted: errors are printed with their properties. */
-    readonly lastResponse: ApiResponse,
+    readonly lastResponse: ApiResponse, // redacted: errors are printed with their properties
+
     readonly seen?: Seen,
   ) {
     const reads = `${attempts} read(s) over ${inSeconds(elapsedMs)}`;
@@ -149,7 +147,8 @@ async function poll<T>(
   atDeadline: 'timeout' | 'quiet',
 ): Promise<Consistent<T> | undefined> {
   // A watch reads once, at the end of its window, for no transition of its own.
-  const transition = atDeadline === 'quiet' ? undefined : options.transition;
+  const quiet = atDeadline === 'quiet';
+  const transition = quiet ? undefined : options.transition;
   const started = clock.now();
   const waited = () => clock.now() - started;
   const notYetStatuses: number[] = [];
@@ -160,8 +159,8 @@ async function poll<T>(
     for (const listener of waitListeners) listener(wait);
     return elapsedMs;
   };
-  const firstLookMs = atDeadline === 'quiet' ? timeoutMs : transition ? POLLING.firstLookMs : 0;
-  const title = atDeadline === 'quiet' ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`;
+  const firstLookMs = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
+  const title = quiet ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`;
   return step(title, async () => {
     let delay = firstLookMs;
     for (let attempts = 1; ; attempts++) {
@@ -176,9 +175,7 @@ async function poll<T>(
         await handle.rename(`${stepTitle}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
         return { response: answer, value: seen };
       });
-      if (holds(value)) {
-        return { value, response, attempts, elapsedMs: finish('consistent', attempts, asked) };
-      }
+      if (holds(value)) return { value, response, attempts, elapsedMs: finish('consistent', attempts, asked) };
       notYetStatuses.push(response.status);
       notYetAfterMs = asked;
       if (POLLING.failFastStatuses.includes(response.status)) {
@@ -187,7 +184,7 @@ async function poll<T>(
       }
       if (waited() >= timeoutMs) {
         const elapsedMs = finish(atDeadline, attempts);
-        if (atDeadline === 'quiet') return undefined;
+        if (quiet) return undefined;
         const seen = options.shows?.(response);
         const redacted = seen && { found: redactText(seen.found), looked: redactText(seen.looked) };
         throw new NotConsistentError(what, elapsedMs, attempts, redact(response), redacted);

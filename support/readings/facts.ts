@@ -14,12 +14,9 @@ export interface Reading {
   found: string;
 }
 
-/** What a wait checks of a record: a reading, whose finding a timeout reports, or a plain yes or no. */
+/** What a wait checks of a record: a reading, whose finding a timeout reports (`seenIn`), or a plain yes or no. */
 export type RecordCheck = (record: unknown) => Reading | boolean;
-
 export const checkHolds = (result: Reading | boolean): boolean => (typeof result === 'boolean' ? result : result.holds);
-
-/** What a wait's timeout reports of a check's result: a reading's finding; nothing for a yes or no. */
 export const seenIn = (result: Reading | boolean): Reading | undefined =>
   typeof result === 'boolean' ? undefined : result;
 
@@ -36,7 +33,6 @@ interface Field {
   value: unknown;
 }
 
-/** `$.status.deregistered = false`: a field as a failure message shows it. */
 export const fieldText = ({ path, value }: { path: string; value: unknown }): string => `${path} = ${show(value)}`;
 
 /** The first three of `items`, and how many more: a finding stays one clause however long the list. */
@@ -56,10 +52,9 @@ export function ownFields(record: unknown, path = '$'): Field[] {
   ]);
 }
 
-/** The normalized keys between the record and a field: `$.data.status.removed` → data, status. */
+/** `$.data.status.removed` → data, status. */
 export const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
 
-/** A field's words: a string, or the strings of a list. */
 export function words(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
@@ -75,22 +70,21 @@ function ownScalars(record: unknown): unknown[] {
     .filter((value) => !isRecord(value) && !Array.isArray(value));
 }
 
-/** A record of an answer and where it sits (`$.results[1]`). */
 export interface Located {
   item: JsonRecord;
   path: string;
 }
 
-/** Every object that is an element of a list, at any depth, with its path. */
-function listItems(body: unknown, path = '$'): Located[] {
+/** Every object that is an element of a list, at any depth, with its path; `inList` picks lists by their key. */
+export function listItems(body: unknown, inList = (_key: string) => true, path = '$', key = ''): Located[] {
   if (Array.isArray(body)) {
     return body.flatMap((element, index) => [
-      ...(isRecord(element) ? [{ item: element, path: `${path}[${index}]` }] : []),
-      ...listItems(element, `${path}[${index}]`),
+      ...(isRecord(element) && inList(key) ? [{ item: element, path: `${path}[${index}]` }] : []),
+      ...listItems(element, inList, `${path}[${index}]`),
     ]);
   }
   if (!isRecord(body)) return [];
-  return Object.entries(body).flatMap(([key, value]) => listItems(value, `${path}.${key}`));
+  return Object.entries(body).flatMap(([name, value]) => listItems(value, inList, `${path}.${name}`, name));
 }
 
 /** The list items with `value` among their own fields: the consumer with that id, the relative with that legal id. */
@@ -110,7 +104,6 @@ const isLegalIdKey = (key: string): boolean => LEGAL_ID_KEY.test(normalKey(key))
 const ECHO_KEY = /^(query|request|search|searchcriteria|criteria|filters?|params|parameters)$|input$/;
 const isEchoKey = (name: string): boolean => ECHO_KEY.test(name);
 
-/** Keys that name where a person was merged to. */
 const MERGE_KEYS = new Set([
   'merged',
   'mergedinto',
@@ -174,13 +167,11 @@ function personGedis(record: unknown): Field[] {
   return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some(elsewhere));
 }
 
-/** The person record's own legal-id fields that hold `legalId`, as evidence. */
 const carrying = ({ item, path }: Located, legalId: string): string[] =>
   legalIdFields(item, path)
     .filter((field) => field.value === legalId)
     .map(fieldText);
 
-/** Where the records are, for `looked`. */
 const paths = (records: Located[]): string => records.map(({ path }) => path).join(', ') || 'none';
 const NO_PERSON = 'no person record in the answer';
 
@@ -248,7 +239,6 @@ export function personsWithoutLegalId(answer: unknown, legalId: string): Reading
 const STATE_KEY = /^(status|state|statuses|states|flags|(person|record|lifecycle|registration|civil)status)$/;
 const CONSUMER_STATE_KEY = new RegExp(`${STATE_KEY.source}|^(consumer|identification|match)(state|status)$`);
 
-/** `isDeregistered`: the other name a flag goes by. */
 const isFlag = (flag: string): string => `is${flag[0]!.toUpperCase()}${flag.slice(1)}`;
 
 /**

@@ -97,23 +97,18 @@ function nextInBody(body: unknown): PageStep | undefined {
   return undefined;
 }
 
-/** The first number among the keys, with the key it was found under. */
-function numberAt(holders: JsonRecord[], keys: readonly string[]): { key: string; value: number } | undefined {
-  for (const holder of holders) {
-    for (const [key, value] of Object.entries(holder)) {
-      if (keys.includes(normalKey(key)) && typeof value === 'number' && Number.isFinite(value)) return { key, value };
-    }
-  }
-  return undefined;
+type Fields = [string, unknown][];
+const pagingFields = (body: unknown): Fields => pagingObjects(body).flatMap((holder) => Object.entries(holder));
+
+/** The first finite number among the keys, with the key it was found under. */
+function numberAt(fields: Fields, keys: readonly string[]): { key: string; value: number } | undefined {
+  const [key, value] = fields.find(([name, each]) => keys.includes(normalKey(name)) && Number.isFinite(each)) ?? [];
+  return key === undefined ? undefined : { key, value: value as number };
 }
 
-function booleanAt(holders: JsonRecord[], keys: readonly string[]): boolean | undefined {
-  for (const holder of holders) {
-    for (const [key, value] of Object.entries(holder))
-      if (keys.includes(normalKey(key)) && typeof value === 'boolean') return value;
-  }
-  return undefined;
-}
+const booleanAt = (fields: Fields, keys: readonly string[]): boolean | undefined =>
+  fields.find(([key, value]) => keys.includes(normalKey(key)) && typeof value === 'boolean')?.[1] as
+    boolean | undefined;
 
 /** The records of a page: the longest list of objects in it. */
 function itemsOn(body: unknown): number {
@@ -130,14 +125,14 @@ const SIZE_KEYS = ['size', 'pagesize', 'limit', 'perpage'];
 const TOTAL_ITEMS_KEYS = ['totalelements', 'totalitems', 'total', 'totalcount', 'totalresults', 'count'];
 const OFFSET_KEYS = ['offset', 'skip', 'start'];
 
-function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): PageStep | undefined {
-  const page = numberAt(holders, PAGE_NUMBER_KEYS);
+function pageNumberStep(fields: Fields, firstPage: number | undefined): PageStep | undefined {
+  const page = numberAt(fields, PAGE_NUMBER_KEYS);
   if (!page) return undefined;
-  const size = numberAt(holders, SIZE_KEYS);
-  const totalPagesField = numberAt(holders, ['totalpages', 'pagecount', 'pages']);
-  const totalItems = numberAt(holders, TOTAL_ITEMS_KEYS);
-  const last = booleanAt(holders, ['last', 'islast', 'lastpage']);
-  const hasNext = booleanAt(holders, ['hasnext', 'hasmore', 'hasnextpage', 'more']);
+  const size = numberAt(fields, SIZE_KEYS);
+  const totalPagesField = numberAt(fields, ['totalpages', 'pagecount', 'pages']);
+  const totalItems = numberAt(fields, TOTAL_ITEMS_KEYS);
+  const last = booleanAt(fields, ['last', 'islast', 'lastpage']);
+  const hasNext = booleanAt(fields, ['hasnext', 'hasmore', 'hasnextpage', 'more']);
   const totalPages =
     totalPagesField?.value ??
     (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
@@ -153,12 +148,12 @@ function pageNumberStep(holders: JsonRecord[], firstPage: number | undefined): P
   return { convention: 'page number', next: { query } };
 }
 
-function offsetStep(body: unknown, holders: JsonRecord[]): PageStep | undefined {
-  const offset = numberAt(holders, OFFSET_KEYS);
+function offsetStep(body: unknown, fields: Fields): PageStep | undefined {
+  const offset = numberAt(fields, OFFSET_KEYS);
   if (!offset) return undefined;
-  const limit = numberAt(holders, SIZE_KEYS);
-  const total = numberAt(holders, TOTAL_ITEMS_KEYS);
-  const hasMore = booleanAt(holders, ['hasmore', 'hasnext', 'more']);
+  const limit = numberAt(fields, SIZE_KEYS);
+  const total = numberAt(fields, TOTAL_ITEMS_KEYS);
+  const hasMore = booleanAt(fields, ['hasmore', 'hasnext', 'more']);
   if (total === undefined && hasMore === undefined) return undefined;
   const shown = itemsOn(body);
   const nextOffset = offset.value + (limit?.value ?? shown);
@@ -187,23 +182,20 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
       convention: 'Link header',
       next: { url: new URL(header, response.url ?? 'http://relative.invalid').toString() },
     };
-  const holders = pagingObjects(response.body);
   const inBody = nextInBody(response.body);
   if (inBody)
     return inBody.next && 'url' in inBody.next && response.url
       ? { ...inBody, next: { url: new URL(inBody.next.url, response.url).toString() } }
       : inBody;
-  const byNumber = pageNumberStep(holders, firstPage);
-  if (byNumber) return byNumber;
-  const byOffset = offsetStep(response.body, holders);
-  if (byOffset) return byOffset;
-  const more = booleanAt(holders, ['hasmore', 'hasnext', 'more', 'hasnextpage']);
-  if (more === true)
-    return {
+  const fields = pagingFields(response.body);
+  const more = booleanAt(fields, ['hasmore', 'hasnext', 'more', 'hasnextpage']) === true;
+  return (
+    pageNumberStep(fields, firstPage) ??
+    offsetStep(response.body, fields) ?? {
       convention: 'single page',
-      unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them',
-    };
-  return { convention: 'single page' };
+      ...(more && { unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them' }),
+    }
+  );
 }
 
 const MAX_PAGES = 500;
@@ -245,7 +237,7 @@ export async function readPages(
     const step = nextPage(page, firstPage);
     convention = step.convention;
     // Page numbers count from what the list's first page carries.
-    firstPage ??= numberAt(pagingObjects(page.body), PAGE_NUMBER_KEYS)?.value;
+    firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
     complete = !step.next && !step.unreachable;
     if (complete || until(read.map((each) => each.body))) break;
     const key = JSON.stringify(step.next);

@@ -6,6 +6,7 @@ import {
   affirms,
   fieldText,
   firstFew,
+  listItems,
   ownFields,
   parentsOf,
   reading,
@@ -52,19 +53,6 @@ const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'scree
 
 const says = (value: unknown, word: RegExp): boolean => words(value).some((each) => word.test(each.trim()));
 
-function matchEntries(body: unknown, path = '$'): Located[] {
-  if (Array.isArray(body)) return body.flatMap((element, index) => matchEntries(element, `${path}[${index}]`));
-  if (!isRecord(body)) return [];
-  return Object.entries(body).flatMap(([key, value]) => {
-    const here = `${path}.${key}`;
-    const entries =
-      MATCH_LIST_KEYS.has(normalKey(key)) && Array.isArray(value)
-        ? value.flatMap((element, index) => (isRecord(element) ? [{ item: element, path: `${here}[${index}]` }] : []))
-        : [];
-    return [...entries, ...matchEntries(value, here)];
-  });
-}
-
 function pepEvidenceOf({ item, path }: Located): string[] {
   return ownFields(item, path).flatMap((field) => {
     const name = normalKey(field.key);
@@ -95,7 +83,7 @@ export function pepHit(body: unknown): Reading {
     return (COUNT_KEY.test(name) || MATCH_LIST_KEYS.has(name)) && value === 0;
   });
   if (denial) return reading([], looked, `the answer says there is no match: ${fieldText(denial)}`);
-  const entries = matchEntries(body);
+  const entries = listItems(body, (key) => MATCH_LIST_KEYS.has(normalKey(key)));
   const fromSubject = ownFields(body).flatMap((field) => {
     const name = normalKey(field.key);
     if (!parentsOf(field.path).every((parent) => SUBJECT_ENVELOPES.has(parent))) return [];
