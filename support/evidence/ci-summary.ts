@@ -5,8 +5,7 @@ import { resolve } from 'node:path';
 import { ruleById } from '../run/catalogue.js';
 import { specChecks } from '../run/coverage-map.js';
 import { OBSERVED_DIR } from '../run/paths.js';
-import { brokenRulesOf, clip, readRun, type TestOutcome } from './report-generation.js';
-import { brokenRuleDetail } from './failures.js';
+import { clip, readRun, type TestOutcome } from './report-generation.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
 
@@ -24,7 +23,7 @@ function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
   return rules.map((id) => {
     const rule = ruleById(id);
     const specs = new Set(checks.flatMap((check) => (check.rule === id ? [`\`${check.file}\``] : [])));
-    const failure = brokenRuleDetail(tests.find((test) => test.rule === id)?.message ?? '')?.detail ?? '';
+    const failure = tests.find((test) => test.rule === id)?.broken?.detail ?? '';
     return (
       `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
       `"${cell(rule.quote)}" | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`
@@ -47,18 +46,14 @@ function timingsSection(file: string): string[] {
 export async function ciSummary(options: CiSummaryOptions) {
   const cwd = resolve(options.cwd ?? process.cwd());
   const { summary } = await readRun(options.resultsDirs, cwd);
-  const broken = brokenRulesOf(summary);
-  const brokenRules = [...broken.documented, ...broken.http];
+  const brokenRules = [...summary.brokenRules.documented, ...summary.brokenRules.http];
   const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
   const tests = failed.flatMap((entry) => entry.tests);
   // Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix.
   const others = failed.flatMap((entry) =>
     entry.tests
-      .filter((test) => !brokenRuleDetail(test.message ?? ''))
-      .map(
-        (test) =>
-          `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').split('\n')[0]!.slice(0, 300))} |`,
-      ),
+      .filter((test) => !test.broken)
+      .map((test) => `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').slice(0, 300))} |`),
   );
   const passed = summary.total > 0 && summary.notPassed === 0;
   const markdown = [

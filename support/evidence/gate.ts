@@ -1,7 +1,6 @@
 // Owns the release gate: allurerc.mjs's quality gate (no failure outside docs/known-issues.json; at least as many tests
-// as catalogued rules) over one or more results folders. Its config holds only the gate's fields: with a historyPath,
-// allure 3.14.3's quality-gate appends to the history and never settles, so a failed gate would exit 0.
-// (Allure stays at 3.14.3 for its known-issue command: docs/DESIGN.md says why.)
+// as catalogued rules) over results folders. Its config holds only the gate's fields: with a historyPath, allure
+// 3.14.3's quality-gate appends to the history and never settles, so a failed gate would exit 0.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

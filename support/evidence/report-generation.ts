@@ -11,7 +11,7 @@ import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allu
 import type { AllureConfig } from 'allure';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR } from '../run/paths.js';
-import { writeObservedContract } from './observed/write.js';
+import { writeObservedContract } from './observed/history.js';
 import { brokenRuleDetail } from './failures.js';
 
 const require = createRequire(import.meta.url);
@@ -84,6 +84,8 @@ export interface TestOutcome {
   name: string;
   rule?: string;
   message?: string;
+  /** The rule the failure names as broken, and what broke. */
+  broken?: { rule: string; detail: string };
 }
 
 export interface RunSummary {
@@ -93,6 +95,8 @@ export interface RunSummary {
   notPassed: number;
   /** Every category, in the order Allure matches them, Allure's own catch-alls included. */
   byCategory: { name: string; tests: TestOutcome[] }[];
+  /** Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart. */
+  brokenRules: { documented: string[]; http: string[] };
 }
 
 /** One result per test: a retried test is counted once, with its last attempt. */
@@ -112,7 +116,7 @@ export function readResults(resultsDirs: string[]): ResultFile[] {
 function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
   const definitions = normalizeCategoriesConfig(categories);
   const byCategory = definitions.map(({ name }) => ({ name, tests: [] as TestOutcome[] }));
-  const summary: RunSummary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
+  const summary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
   for (const { name, status = 'unknown', labels = [], statusDetails } of results) {
     if (status === 'passed' || status === 'skipped') {
       summary[status] += 1;
@@ -122,17 +126,23 @@ function classifyResults(results: ResultFile[], categories: AllureConfig['catego
     const { message, trace } = statusDetails ?? {};
     const category =
       matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised';
-    const outcome: TestOutcome = {
-      name,
-      // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
-      rule: labels.find((label) => label.name === 'story')?.value.split(':')[0],
-      message: message?.split('\n')[0],
-    };
+    const firstLine = message?.split('\n')[0];
+    const broken = brokenRuleDetail(firstLine ?? '');
+    // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+    const rule = labels.find((label) => label.name === 'story')?.value.split(':')[0];
+    const outcome: TestOutcome = { name, rule, message: firstLine, broken };
     const bucket = byCategory.find((entry) => entry.name === category);
     if (bucket) bucket.tests.push(outcome);
     else byCategory.push({ name: category, tests: [outcome] });
   }
-  return summary;
+  const rulesIn = (http: boolean) => [
+    ...new Set(
+      byCategory.flatMap(({ name, tests }) =>
+        (name === 'HTTP conformance broken') === http ? tests.flatMap((test) => test.broken?.rule ?? []) : [],
+      ),
+    ),
+  ];
+  return { ...summary, brokenRules: { documented: rulesIn(false), http: rulesIn(true) } };
 }
 
 /** allurerc.mjs of `cwd`, the results folders resolved against it, and the summary of their outcomes. */
@@ -140,18 +150,6 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], cwd = process.
   const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
   const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
   return { config, dirs, summary: classifyResults(readResults(dirs), config.categories) };
-}
-
-/** Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart. */
-export function brokenRulesOf(summary: RunSummary): { documented: string[]; http: string[] } {
-  const named = summary.byCategory.flatMap(({ name, tests }) =>
-    tests.flatMap((test) => {
-      const broken = brokenRuleDetail(test.message ?? '');
-      return broken ? [{ rule: broken.rule, http: name === 'HTTP conformance broken' }] : [];
-    }),
-  );
-  const ids = (http: boolean) => [...new Set(named.filter((each) => each.http === http).map(({ rule }) => rule))];
-  return { documented: ids(false), http: ids(true) };
 }
 
 /** `text`, cut at the last word boundary before `max` characters with an ellipsis; whole when it has none. */
@@ -162,9 +160,9 @@ export function clip(text: string, max: number): string {
 }
 
 /** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
-function failureDetail(message: string): string {
-  const detail = brokenRuleDetail(message)?.detail;
-  if (detail === undefined) return message;
+function failureDetail({ message = '', broken }: TestOutcome): string {
+  if (!broken) return message;
+  const { detail } = broken;
   return `Broken: ${/^[A-Z][a-z]/.test(detail) ? `${detail[0]!.toLowerCase()}${detail.slice(1)}` : detail}`;
 }
 
@@ -178,7 +176,7 @@ export function formatSummary(summary: RunSummary): string {
       summary.total === 0 ? ['  No test results: nothing ran (see the run output above for the reason).'] : [];
     return [`Contract run: ${counts}`, ...nothing].join('\n');
   }
-  const { documented, http } = brokenRulesOf(summary);
+  const { documented, http } = summary.brokenRules;
   const promises =
     documented.length === 0
       ? 'no documented promise found broken'
@@ -192,7 +190,7 @@ export function formatSummary(summary: RunSummary): string {
     for (const test of tests) {
       const rule = test.rule ? `[${test.rule}] ` : '';
       // At most 240 characters, cut at a word.
-      const detail = test.message ? ` — ${clip(failureDetail(test.message), 240)}` : '';
+      const detail = test.message ? ` — ${clip(failureDetail(test), 240)}` : '';
       lines.push(`      ✗ ${rule}${test.name}${detail}`);
     }
   }
@@ -220,7 +218,7 @@ export async function generateReport(options: ReportOptions = {}) {
     try {
       const settings = readSettings(process.env, join(cwd, '.env'));
       const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
-      writeObservedContract({ cwd, paths: settings.paths, keep, historyLimit: config.historyLimit ?? 60 });
+      writeObservedContract(cwd, settings.paths, keep, config.historyLimit ?? 60);
     } catch (error) {
       // The observed contract documents; a run whose observations cannot be read still gets its report.
       console.warn(`report: observed contract skipped: ${(error as Error).message}`);

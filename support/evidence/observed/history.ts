@@ -1,12 +1,16 @@
-// Owns the observed contract over nights: each run's contract is kept beside the Allure history
-// (reports/history/observed/, which CI carries from one nightly to the next), compared with the one
-// before it, and its time to consistency drawn as a trend chart, so a sandbox that slows down is
-// seen before it breaks a deadline.
+// Owns writing a run's observed contract (reports/observed/{openapi.json, timings.json, observed-contract.md,
+// time-to-consistency.svg}) and keeping it beside the Allure history (reports/history/observed/, which CI carries
+// from one nightly to the next), compared with the one before it, its time to consistency drawn as a trend chart so
+// a sandbox that slows down is seen before it breaks a deadline.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as echarts from 'echarts';
+import type { OperationPaths } from '../../run/config.js';
+import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
 import { redactText } from '../../transport/redact.js';
-import type { ObservedContract } from './model.js';
+import { buildContract, readObservationLines, type ObservedContract } from './model.js';
+import { observedOpenApi } from './openapi.js';
+import { renderObservedPage } from './page.js';
 
 export interface KeptContract {
   at: string;
@@ -96,4 +100,24 @@ export function trendChart(kept: KeptContract[]): string {
   } finally {
     chart.dispose();
   }
+}
+
+/** Writes reports/observed/ from the run's observation lines; `keep` (off for self-checks) keeps it in the history. */
+export function writeObservedContract(cwd: string, paths: OperationPaths, keep: boolean, historyLimit: number): void {
+  const dir = resolve(cwd, OBSERVED_DIR);
+  const historyDir = resolve(cwd, OBSERVED_HISTORY_DIR);
+  mkdirSync(dir, { recursive: true });
+  const contract = buildContract(readObservationLines(dir));
+  const earlier = keptContracts(historyDir);
+  const previous = earlier.at(-1);
+  const now = { at: new Date().toISOString(), contract };
+  // The recorded bodies were redacted when the client published them; every document written here
+  // passes the redaction point once more as text (registered secrets, Basic and Bearer credentials).
+  const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text));
+  const openapi = observedOpenApi(contract, { schemasDir: join(cwd, 'schemas'), paths });
+  write('openapi.json', `${JSON.stringify(openapi, null, 2)}\n`);
+  write('timings.json', `${JSON.stringify(contract.timings, null, 2)}\n`);
+  write('observed-contract.md', renderObservedPage(contract, previous && changesSince(previous.contract, contract)));
+  writeFileSync(join(dir, 'time-to-consistency.svg'), trendChart([...earlier, now]));
+  if (keep) keepContract(historyDir, now, historyLimit);
 }

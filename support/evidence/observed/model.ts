@@ -162,6 +162,10 @@ export const mediaTypesOf = (seen: StatusObservation): string[] => [
   ...new Set((seen.headers['content-type'] ?? []).map((value) => value.split(';')[0]!.trim())),
 ];
 
+/** Every status these cases answered, with the case that met it, in the cases' order. */
+export const answersOf = (cases: ObservedCase[]) =>
+  cases.flatMap((observed) => Object.entries(observed.statuses).map(([status, seen]) => ({ observed, status, seen })));
+
 /** The paging conventions of these cases' answers. */
 export const pagingsOf = (cases: ObservedCase[]): string[] => [
   ...new Set(cases.map((observed) => observed.paging).filter((paging) => paging !== undefined)),

@@ -8,6 +8,7 @@ import { catalogue } from '../../run/catalogue.js';
 import { pathSettingOf, type OperationPaths } from '../../run/config.js';
 import { redact } from '../../transport/redact.js';
 import {
+  answersOf,
   documentedValuesOf,
   mediaTypesOf,
   pagingsOf,
@@ -83,9 +84,8 @@ function response(seen: [string, StatusObservation][]): Json {
 
 function responsesOf(cases: ObservedCase[]): Json {
   const byStatus = new Map<string, [string, StatusObservation][]>();
-  for (const { purpose, statuses } of cases)
-    for (const [status, seen] of Object.entries(statuses))
-      if (/^\d{3}$/.test(status)) byStatus.set(status, [...(byStatus.get(status) ?? []), [purpose, seen]]);
+  for (const { observed, status, seen } of answersOf(cases))
+    if (/^\d{3}$/.test(status)) byStatus.set(status, [...(byStatus.get(status) ?? []), [observed.purpose, seen]]);
   const sorted = [...byStatus].sort(([a], [b]) => a.localeCompare(b));
   if (sorted.length === 0) return { default: { description: 'Not observed in this run.' } };
   return Object.fromEntries(sorted.map(([status, seen]) => [status, response(seen)]));

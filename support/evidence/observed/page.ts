@@ -3,6 +3,7 @@
 // consistency; and what changed since the last run.
 import { readFileSync } from 'node:fs';
 import {
+  answersOf,
   documentedValuesOf,
   mediaTypesOf,
   pagingsOf,
@@ -52,17 +53,14 @@ const of = (contract: ObservedContract, operation: string, purpose?: RegExp): Ob
 
 function statusLine(cases: ObservedCase[]): string {
   const counts = new Map<string, number>();
-  for (const [status, seen] of cases.flatMap((observed) => Object.entries(observed.statuses)))
-    counts.set(status, (counts.get(status) ?? 0) + seen.count);
+  for (const { status, seen } of answersOf(cases)) counts.set(status, (counts.get(status) ?? 0) + seen.count);
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
   return [...counts].map(([status, count]) => `${status} in ${count} of ${total}`).join(', ');
 }
 
 function bodies(cases: ObservedCase[]): string {
-  const shapes = cases.flatMap((observed) =>
-    Object.entries(observed.statuses).flatMap(([status, seen]) =>
-      status.startsWith('2') && seen.schema ? [`${status} \`${shapeOf(seen.schema)}\``] : [],
-    ),
+  const shapes = answersOf(cases).flatMap(({ status, seen }) =>
+    status.startsWith('2') && seen.schema ? [`${status} \`${shapeOf(seen.schema)}\``] : [],
   );
   return [...new Set(shapes)].join('; ') || 'no body';
 }
@@ -98,21 +96,15 @@ const list =
     );
 
 /** Schemas of every status these cases answered. */
-const schemasOf = (cases: ObservedCase[]): unknown[] =>
-  cases.flatMap((observed) => Object.values(observed.statuses).map((seen) => seen.schema));
+const schemasOf = (cases: ObservedCase[]): unknown[] => answersOf(cases).map(({ seen }) => seen.schema);
 
-/**
- * Refusals grouped by what they looked like: status, media type and body shape, with the kinds of request that met
- * them.
- */
+/** Refusals grouped by status, media type and body shape, with the kinds of request that met them. */
 function refusals(contract: ObservedContract): string | undefined {
   const groups = new Map<string, string[]>();
-  for (const observed of contract.cases) {
-    for (const [status, seen] of Object.entries(observed.statuses)) {
-      if (!/^[45]/.test(status)) continue;
-      const key = `${status} ${mediaOf(seen)} \`${seen.schema ? shapeOf(seen.schema) : 'no body'}\``;
-      groups.set(key, [...(groups.get(key) ?? []), `${observed.operation} "${observed.purpose}" ×${seen.count}`]);
-    }
+  for (const { observed, status, seen } of answersOf(contract.cases)) {
+    if (!/^[45]/.test(status)) continue;
+    const key = `${status} ${mediaOf(seen)} \`${seen.schema ? shapeOf(seen.schema) : 'no body'}\``;
+    groups.set(key, [...(groups.get(key) ?? []), `${observed.operation} "${observed.purpose}" ×${seen.count}`]);
   }
   return groups.size === 0 ? undefined : [...groups].map(([key, kinds]) => `${key} (${kinds.join(', ')})`).join('; ');
 }
@@ -199,28 +191,24 @@ const ANSWERS: Record<string, Answer> = {
     ),
   errors: refusals,
   limits: (c) => {
-    const limited = c.cases.flatMap((observed) =>
-      Object.entries(observed.statuses)
-        .filter(([status]) => ['413', '429', '503'].includes(status))
-        .map(([status, seen]) => {
-          const retryAfter = seen.headers['retry-after']
-            ? ` (Retry-After ${seen.headers['retry-after'].join(', ')})`
-            : '';
-          return `${observed.operation} ${status} ×${seen.count}${retryAfter}`;
-        }),
-    );
+    const limited = answersOf(c.cases)
+      .filter(({ status }) => ['413', '429', '503'].includes(status))
+      .map(({ observed, status, seen }) => {
+        const retryAfter = seen.headers['retry-after']
+          ? ` (Retry-After ${seen.headers['retry-after'].join(', ')})`
+          : '';
+        return `${observed.operation} ${status} ×${seen.count}${retryAfter}`;
+      });
     return limited.length ? limited.join('; ') : 'No 413, 429 or 503 was answered in this run: no limit was met.';
   },
   'availability-delay': ({ timings: { create } }) =>
     create &&
     `Creation: p50 ${create.p50Ms} ms, p95 ${create.p95Ms} ms, max ${create.maxMs} ms over ${create.n} persons.`,
   deprecation: (c) => {
-    const announced = c.cases.flatMap((observed) =>
-      Object.values(observed.statuses).flatMap((seen) =>
-        ['deprecation', 'sunset']
-          .filter((name) => seen.headers[name])
-          .map((name) => `${observed.operation} ${name}: ${seen.headers[name]!.join(', ')}`),
-      ),
+    const announced = answersOf(c.cases).flatMap(({ observed, seen }) =>
+      ['deprecation', 'sunset']
+        .filter((name) => seen.headers[name])
+        .map((name) => `${observed.operation} ${name}: ${seen.headers[name]!.join(', ')}`),
     );
     if (c.cases.length === 0) return undefined;
     return [...new Set(announced)].join('; ') || 'No Deprecation or Sunset header was answered in this run.';
