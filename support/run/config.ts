@@ -5,34 +5,19 @@ import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
 import { describeProxy, ProxySettingError, readProxySettings, routeFor } from '../transport/dispatcher.js';
 
-export type Market = 'SE' | 'NO' | 'DK' | 'FI';
-export const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
+export const MARKETS = ['SE', 'NO', 'DK', 'FI'] as const;
+export type Market = (typeof MARKETS)[number];
 
 export interface Credentials {
   clientId: string;
   clientSecret: string;
 }
 
-/** What the environment says; `baseUrl` undefined → the embedded simulator is started. */
-export interface Settings {
-  baseUrl?: string;
-  authUrl?: string;
-  client?: Credentials;
-  secondClient?: Credentials;
-  market: Market;
-  screeningProvider?: string;
-  /** The OAuth scope of a token of its own for screening; unset: screening uses the bci token. */
-  screeningScope?: string;
-  paths: OperationPaths;
-  prodBaseUrl?: string;
-  availabilityTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** Requests a second per client never to exceed; undefined: learned from the target. */
-  maxRps?: number;
-  /** The page size list reads ask for, and the query parameter that carries it; undefined: none sent. */
-  pageSize?: { size: number; parameter: string };
-  seed?: number;
-}
+/**
+ * What the environment says (readSettings). Undefined `baseUrl`: the embedded simulator is started; `screeningScope`:
+ * screening uses the bci token; `maxRps`: learned from the target; `pageSize`: none sent.
+ */
+export type Settings = ReturnType<typeof readSettings>;
 
 /** Resolved once in global setup and provided to every worker. */
 export interface ContractConfig extends Settings {
@@ -69,11 +54,6 @@ export const PATH_SETTINGS = {
 export type OperationPaths = Record<keyof typeof PATH_SETTINGS, string>;
 const PATH_KEYS = Object.keys(PATH_SETTINGS) as (keyof OperationPaths)[];
 
-/** Every operation at its default path: the documentation's. */
-export const DEFAULT_PATHS = Object.fromEntries(
-  PATH_KEYS.map((key) => [key, PATH_SETTINGS[key].default]),
-) as OperationPaths;
-
 /** The setting that says where an operation (catalogue id) is served. */
 export function pathSettingOf(operation: string) {
   const key = PATH_KEYS.find((candidate) => PATH_SETTINGS[candidate].operations.includes(operation));
@@ -85,7 +65,6 @@ export function expandPath(template: string, values: { market?: string; gedi?: s
   return template.replace(/\{(market|gedi)\}/g, (_, name: 'market' | 'gedi') => encodeURIComponent(values[name] ?? ''));
 }
 
-/** The variables that configure one client's credentials. */
 export const CLIENT_VARIABLES = { id: 'CONTRACT_CLIENT_ID', secret: 'CONTRACT_CLIENT_SECRET' };
 export type CredentialVariables = typeof CLIENT_VARIABLES;
 export const SECOND_CLIENT_VARIABLES: CredentialVariables = {
@@ -103,7 +82,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** A setting's trimmed value; an empty one counts as unset. */
 type Read = (name: string) => string | undefined;
 
 /** What a value must look like, said in a ConfigError when it does not: `must be ${must} (got …)${fix}`. */
@@ -118,7 +96,6 @@ const MILLISECONDS: Form = {
   must: 'a positive whole number of milliseconds, such as 30000',
 };
 
-/** The settings of one checked value each, and the form it must have. */
 const FORMS = {
   CONTRACT_MARKET: { valid: (value) => MARKETS.includes(value as Market), must: `one of ${MARKETS.join(', ')}` },
   CONTRACT_SCREENING_SCOPE: {
@@ -147,7 +124,7 @@ const FORMS = {
 } satisfies Record<string, Form>;
 
 /** Reads and validates the CONTRACT_* settings; variables in `env` win over the .env file. */
-export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env'): Settings {
+export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env') {
   const set = Object.entries(env).filter(([, value]) => value !== undefined);
   const vars: Record<string, string | undefined> = { ...readDotenv(dotenvPath), ...Object.fromEntries(set) };
   // Empty counts as unset: the project's own checks force the simulator with CONTRACT_BASE_URL='' over any .env.
@@ -240,19 +217,16 @@ function url(read: Read, name: string): string | undefined {
   const example = 'such as https://api.example.com';
   if (!URL.canParse(value)) throw new ConfigError(name, `is not a URL; set it to an http(s) address ${example}`);
   const url = new URL(value);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(name, `must use http or https, not ${url.protocol}; set it to an address ${example}`);
   // Credentials in a URL would end up in every report step.
-  if (url.username !== '' || url.password !== '')
-    throw new ConfigError(
-      name,
-      'must not contain credentials; put them in CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET',
-    );
-  if (url.search !== '' || url.hash !== '')
-    throw new ConfigError(
-      name,
-      'must not have a query or fragment; set it to the host (and optional path prefix) only',
-    );
+  const problem =
+    url.protocol !== 'http:' && url.protocol !== 'https:'
+      ? `must use http or https, not ${url.protocol}; set it to an address ${example}`
+      : url.username !== '' || url.password !== ''
+        ? 'must not contain credentials; put them in CONTRACT_CLIENT_ID and CONTRACT_CLIENT_SECRET'
+        : url.search !== '' || url.hash !== ''
+          ? 'must not have a query or fragment; set it to the host (and optional path prefix) only'
+          : undefined;
+  if (problem) throw new ConfigError(name, problem);
   return url.toString().replace(/\/+$/, '');
 }
 

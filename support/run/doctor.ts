@@ -21,7 +21,7 @@ import { requestToken, TokenProvider, type IssuedToken } from './tokens.js';
 import { fail, failureLine, note, ok, skip, type DoctorLine, type DoctorReport } from './doctor-report.js';
 import { describeProxy, routeFor } from '../transport/dispatcher.js';
 import { ApiClient, TargetThrottledError, type ApiResponse } from '../transport/http.js';
-import { NetworkSetupError } from '../transport/network-errors.js';
+import { messageOf, NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { permissionNeeded } from '../evidence/refusals.js';
 import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';
@@ -138,9 +138,8 @@ async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
       const through = `requests to it go through the proxy ${describeProxy(route.proxy)}, which resolves it`;
       return ok(check, `does not resolve here, which is fine: ${through}`);
     }
-    const reason = error instanceof Error ? error.message : String(error);
     const why = 'the host name is wrong, or this network reaches the internet only through a proxy';
-    return fail(check, `does not resolve (${reason}): ${why} (then set HTTPS_PROXY)`, setting);
+    return fail(check, `does not resolve (${messageOf(error)}): ${why} (then set HTTPS_PROXY)`, setting);
   }
 }
 
@@ -344,8 +343,7 @@ export async function runDoctor(
     const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
     config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`, seed);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    lines.push(fail('configuration', detail, error instanceof ConfigError ? error.variable : undefined));
+    lines.push(fail('configuration', messageOf(error), error instanceof ConfigError ? error.variable : undefined));
     return report();
   }
   const clients: Client[] = [{ credentials: config.client, variables: CLIENT_VARIABLES }];

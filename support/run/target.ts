@@ -28,11 +28,8 @@ export function resolveConfig(
   }
   const { baseUrl, authUrl = baseUrl, client, screeningProvider } = settings;
   if (!baseUrl || !authUrl || !client || !screeningProvider) {
-    throw new ConfigError(
-      'CONTRACT_BASE_URL',
-      'A remote target needs CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and ' +
-        'CONTRACT_SCREENING_PROVIDER.',
-    );
+    const needs = 'CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER';
+    throw new ConfigError('CONTRACT_BASE_URL', `A remote target needs ${needs}.`);
   }
   const config = { ...settings, target: 'remote' as const, baseUrl, authUrl, client, screeningProvider, seed, runId };
   if (isProductionTarget(config)) {

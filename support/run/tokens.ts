@@ -16,7 +16,6 @@ import { workOfTheRun } from '../transport/work.js';
 import { expectSchema, schemaErrors } from '../readings/schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
-/** The scope the documentation's token request sends. */
 export const DOCUMENTED_SCOPE = 'bci';
 const SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
 
@@ -59,6 +58,10 @@ interface TokenRequestOptions {
   deadlineMs?: number;
 }
 
+/** HTTP Basic exactly as documented: base64 of `<CLIENT_ID>:<CLIENT_SECRET>`. */
+const basic = ({ clientId, clientSecret }: Credentials) =>
+  Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+
 /** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci (or the one asked for). */
 export async function requestToken(
   authUrl: string,
@@ -70,7 +73,7 @@ export async function requestToken(
   const url = `${authUrl.replace(/\/+$/, '')}${TOKEN_PATH}`;
   const client = new ApiClient({
     baseUrl: authUrl,
-    auth: { kind: 'basic', credentials },
+    auth: { kind: 'raw', authorization: `Basic ${basic(credentials)}` },
     requestTimeoutMs: options.requestTimeoutMs,
     deadlineMs: options.deadlineMs,
     clock,
@@ -139,7 +142,7 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
 /** Registers a client secret and its Basic form with the redaction point, where the credentials are read. */
 export function registerCredentials(credentials: Credentials): void {
   registerSecret(credentials.clientSecret);
-  registerSecret(Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64'));
+  registerSecret(basic(credentials));
 }
 
 // Renewal goes by shares of the lifetime (`expires_in`: an hour, or twenty seconds): a fixed time ahead would make
@@ -156,7 +159,6 @@ const RENEWAL = {
 /** A token source that starts from an already-issued token (the run's, from global setup) and renews it. */
 export class TokenProvider implements TokenSource {
   private renewal: Promise<string> | undefined;
-  /** When this provider last asked for a token itself. */
   private lastRequestAt: number | undefined;
   private readonly clock: Clock;
 

@@ -1,7 +1,6 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
 import { request as undiciRequest } from 'undici';
-import type { Credentials } from '../run/config.js';
 import { dispatcherFor, routeFor, viaProxy } from './dispatcher.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { messageOf, networkSetupError, setupReason } from './network-errors.js';
@@ -48,11 +47,7 @@ export interface TokenSource {
   renew(): Promise<string>;
 }
 
-export type Auth =
-  | { kind: 'bearer'; tokens: TokenSource }
-  | { kind: 'basic'; credentials: Credentials }
-  | { kind: 'none' }
-  | { kind: 'raw'; authorization: string };
+export type Auth = { kind: 'bearer'; tokens: TokenSource } | { kind: 'none' } | { kind: 'raw'; authorization: string };
 
 export interface RequestOptions {
   json?: unknown;
@@ -287,11 +282,6 @@ export class ApiClient {
     };
     if (auth?.kind === 'bearer') headers.authorization = `Bearer ${await auth.tokens.accessToken()}`;
     if (auth?.kind === 'raw') headers.authorization = auth.authorization;
-    if (auth?.kind === 'basic') {
-      // HTTP Basic exactly as documented: base64 of `<CLIENT_ID>:<CLIENT_SECRET>`.
-      const { clientId, clientSecret } = auth.credentials;
-      headers.authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-    }
     return headers;
   }
 }

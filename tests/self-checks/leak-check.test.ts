@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect, test, type TestContext } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
-import { DEFAULT_PATHS, type Credentials } from '../../support/run/config.js';
+import { readSettings, type Credentials } from '../../support/run/config.js';
 import { eventually, NotConsistentError } from '../../support/readings/eventually.js';
 import { ApiClient, type ApiResponse } from '../../support/transport/http.js';
 import { leftovers } from '../../support/data/ledger.js';
@@ -13,6 +13,9 @@ import { sweep } from '../../support/run/sweep.js';
 import { runVitest, runVitestWithResults } from '../../support/run/child-runs.js';
 import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
 import { ownReports } from './own-reports.js';
+
+// The documented paths: what every path is when no CONTRACT_*_PATH is set.
+const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
 
 // Deletions are stored when the DELETE is answered, so the zero is normally seen at once; the
 // deadline only bounds a run whose cleanup is still on its way.
@@ -99,7 +102,12 @@ test.concurrent('the sweep deletes what a killed run left behind', async (contex
     clientSecret: secret,
   }));
   const swept = await sweep(
-    { baseUrl: target.simulator.baseUrl, authUrl: target.simulator.baseUrl, paths: DEFAULT_PATHS },
+    {
+      baseUrl: target.simulator.baseUrl,
+      authUrl: target.simulator.baseUrl,
+      paths: DEFAULT_PATHS,
+      prodBaseUrl: undefined,
+    },
     clients,
     target.ledger,
   );

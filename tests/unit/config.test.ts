@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
-  DEFAULT_PATHS,
   describeTarget,
   expandPath,
   readSettings,
@@ -13,6 +12,8 @@ import {
 import { joinedPattern } from '../patterns.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');
+// The documented paths: what every path is when no CONTRACT_*_PATH is set.
+const DEFAULT_PATHS = readSettings({}, NO_FILE).paths;
 const SECRET = 'very-secret-value';
 
 const remote = {
@@ -236,9 +237,13 @@ describe('describeTarget', () => {
       secondClient: { clientId: 'client-2', clientSecret: `${SECRET}-2` },
       market: 'SE',
       screeningProvider: 'PROVIDER',
+      screeningScope: undefined,
       paths: { ...DEFAULT_PATHS, companyScreening: '/c' },
+      prodBaseUrl: undefined,
       availabilityTimeoutMs: 1,
       requestTimeoutMs: 1,
+      maxRps: undefined,
+      pageSize: undefined,
       seed: 7,
       runId: 'r1',
     };

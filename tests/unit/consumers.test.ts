@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConsumerData } from '../../support/verbs/consumers.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
-import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
+import { readSettings, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach, type Handler } from './local-server.js';
+
+// The documented paths: what every path is when no CONTRACT_*_PATH is set.
+const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
 
 const CONSUMERS = DEFAULT_PATHS.consumers;
 

@@ -234,7 +234,7 @@ describe('ApiClient', () => {
     );
     const api = new ApiClient({
       baseUrl: server.url,
-      auth: { kind: 'basic', credentials: { clientId: 'id', clientSecret: 'pw' } },
+      auth: { kind: 'raw', authorization: `Basic ${Buffer.from('id:pw').toString('base64')}` },
     });
     expect((await api.request('GET', '/')).body).toEqual({
       authorization: `Basic ${Buffer.from('id:pw').toString('base64')}`,

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validate } from '@readme/openapi-parser';
-import { DEFAULT_PATHS } from '../../support/run/config.js';
+import { readSettings } from '../../support/run/config.js';
 import { describe, expect, it } from 'vitest';
 import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
 import { buildContract, type ObservedContract } from '../../support/evidence/observed/model.js';
@@ -13,6 +13,9 @@ import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evide
 import { catalogue } from '../../support/run/catalogue.js';
 import type { ObservationLine } from '../../support/evidence/observed/recorder.js';
 import { inferSchema, mergeSchemas, pathsOf } from '../../support/evidence/observed/schema-inference.js';
+
+// The documented paths: what every path is when no CONTRACT_*_PATH is set.
+const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
 
 const root = resolve(import.meta.dirname, '../..');
 

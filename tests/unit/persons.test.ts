@@ -7,10 +7,13 @@ import { LAYOUTS } from '../../simulator/layouts/index.js';
 import type { Reply } from '../../simulator/layouts/layout.js';
 import type { PersonView } from '../../simulator/person-queries.js';
 import { ledgerFile, leftovers } from '../../support/data/ledger.js';
-import { DEFAULT_PATHS, type ContractConfig } from '../../support/run/config.js';
+import { readSettings, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
+
+// The documented paths: what every path is when no CONTRACT_*_PATH is set.
+const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
 
 describe('the gedi in a PUT response', () => {
   it.each([
