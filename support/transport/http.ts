@@ -175,7 +175,8 @@ export class ApiClient {
       // The headers (a token renewal among them, itself a request of this client) come before a place at the
       // pace: a request holding a place must never wait for another that needs one.
       const headers = await this.headersFor(options);
-      const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs);
+      const retry = firstSentAt !== undefined;
+      const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
       if (held === false) {
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
         const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;

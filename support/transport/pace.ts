@@ -55,11 +55,14 @@ export class Pace {
   /**
    * Resolves, in the order asked, with how long the request waited for its turn, or false when a pause outlasts
    * all the time it had left when it asked (its wait behind other requests is the test timeout's to bound).
+   * A `retry` goes before every request not yet sent: its deadline already runs (from its first sending).
    * Every acquire is matched by one `finished`.
    */
-  acquire(deadline = Infinity): Promise<number | false> {
+  acquire(deadline = Infinity, retry = false): Promise<number | false> {
     return new Promise((go) => {
-      this.waiting.push({ placed: this.clock.now(), deadline, go });
+      const request = { placed: this.clock.now(), deadline, go };
+      if (retry) this.waiting.unshift(request);
+      else this.waiting.push(request);
       void this.release();
     });
   }

@@ -66,6 +66,19 @@ describe('Pace', () => {
     }),
   );
 
+  it(
+    'lets a retry go before every request not yet sent, whose deadlines have not begun',
+    withPace(async (pace, clock) => {
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      const order: string[] = [];
+      const unsent = [pace.acquire(), pace.acquire()].map((held, index) => held.then(() => order.push(`new ${index}`)));
+      const retried = pace.acquire(Infinity, true).then(() => order.push('retry'));
+      for (let index = 0; index < 3; index++) pace.finished({ sentAt: clock.now(), throttled: false });
+      await Promise.all([...unsent, retried]);
+      expect(order).toEqual(['retry', 'new 0', 'new 1']);
+    }),
+  );
+
   it('holds nothing back until the target throttles, and spaces requests at a ceiling set from the start', async () => {
     const clock = fakeClock();
     await sendThrough(new Pace(clock), clock, 20);
