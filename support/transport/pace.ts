@@ -37,6 +37,8 @@ export class Pace {
   private releasing = false;
   private recent: PacedAnswer[] = [];
   private loweredAt = -Infinity;
+  /** The rate before the last raise, and when that raise was made: a refusal of the raised rate undoes it. */
+  private raisedFrom: { rps: number; at: number } | undefined;
   /** Since when no answer was throttled and the rate was not raised. */
   private quietSince: number;
   private heldBack = false;
@@ -117,7 +119,10 @@ export class Pace {
     if (!answer.throttled) {
       if (this.rps === undefined || now - this.quietSince < PACING.quietMs) return;
       // A rate that held nothing back is not what limits the run: raising it would only be a guess.
-      if (this.heldBack) this.rps = Math.min(this.ceilingRps ?? Infinity, this.rps * PACING.increase);
+      if (this.heldBack) {
+        this.raisedFrom = { rps: this.rps, at: now };
+        this.rps = Math.min(this.ceilingRps ?? Infinity, this.rps * PACING.increase);
+      }
       this.heldBack = false;
       this.quietSince = now;
       return;
@@ -126,6 +131,10 @@ export class Pace {
     this.throttledSince ??= now;
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     this.quietSince = now;
+    // A raise the target refused was one too many: below the limit the rate's own pauses would never end the
+    // refusals, each too far from the next to form a burst.
+    if (this.raisedFrom && answer.sentAt > this.raisedFrom.at) this.rps = this.raisedFrom.rps;
+    this.raisedFrom = undefined;
     // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
     const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;

@@ -173,6 +173,22 @@ describe('Pace', () => {
       expect(pace.state().rps).toBe(10);
     },
   );
+
+  it(
+    'undoes a raise the target refused, even once, and keeps a rate it did not raise',
+    withPace(async (pace, clock) => {
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
+      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      const lowered = pace.state().rps!;
+      await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
+      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'the raise undone').toBeCloseTo(lowered);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'no raise to undo').toBeCloseTo(lowered);
+    }),
+  );
 });
 
 describe('TargetThrottledError', () => {
