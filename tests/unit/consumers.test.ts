@@ -3,6 +3,7 @@ import { ConsumerData } from '../../support/verbs/consumers.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient } from '../../support/transport/http.js';
+import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, serversClosedAfterEach, type Handler } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
@@ -68,6 +69,19 @@ describe('the consumer verbs', () => {
     const consumers = consumersAt(server.url);
     await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
     expect(server.received.map(({ url }) => url)).toEqual([CONSUMERS, `${CONSUMERS}?cursor=2`]);
+  });
+
+  it('lets a wait that joined a read read again when the test that began the read has ended', async () => {
+    const ended = new AbortController();
+    const server = await listen((request, response) => {
+      ended.abort(new Error('out of time'));
+      twoPages()(request, response);
+    });
+    const consumers = consumersAt(server.url);
+    const began = testWork(ended.signal, () => consumers.awaitConsumer('c2', 'to be listed'));
+    const joined = consumers.awaitConsumer('c2', 'to be listed');
+    await expect(began).rejects.toBeInstanceOf(NotSentError);
+    await expect(joined).resolves.toMatchObject({ consumerId: 'c2' });
   });
 
   it('asks for a page size only when one is set', async () => {
