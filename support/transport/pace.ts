@@ -133,8 +133,10 @@ export class Pace {
     this.quietSince = now;
     // A raise the target refused was one too many: below the limit the rate's own pauses would never end the
     // refusals, each too far from the next to form a burst.
-    if (this.raisedFrom && answer.sentAt > this.raisedFrom.at) this.rps = this.raisedFrom.rps;
-    this.raisedFrom = undefined;
+    if (this.raisedFrom && answer.sentAt > this.raisedFrom.at) {
+      this.rps = this.raisedFrom.rps;
+      this.raisedFrom = undefined;
+    }
     // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
     const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;
@@ -143,6 +145,7 @@ export class Pace {
     const lowered = Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease;
     this.rps = Math.max(PACING.minRps, lowered);
     this.loweredAt = now;
+    this.raisedFrom = undefined;
     this.heldBack = false;
   }
 }

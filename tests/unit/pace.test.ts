@@ -183,6 +183,9 @@ describe('Pace', () => {
       const lowered = pace.state().rps!;
       await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
       expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+      await pace.acquire();
+      pace.finished({ sentAt: clock.now() - 10_000, throttled: true, retryAfterMs: 1_000 });
+      expect(pace.state().rps, 'a refusal of a request sent before the raise').toBeCloseTo(lowered * PACING.increase);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'the raise undone').toBeCloseTo(lowered);
       await sendThrough(pace, clock, 1, () => true);
