@@ -6,11 +6,8 @@ import { redact, redactText } from '../transport/redact.js';
 import { step } from '../evidence/report.js';
 import type { Reading } from './facts.js';
 
-/**
- * The schedule, in one sentence: a wait for a write's effect reads first after 1 s, any other wait
- * at once, and then every half of the time it has waited, between 100 ms and 2 s apart, or later
- * when the target asks with Retry-After. A watch reads once, at the end of its window.
- */
+// The schedule: a wait for a write's effect reads first after 1 s, any other wait at once, then every half of
+// the time it has waited, 100 ms to 2 s apart, or later on Retry-After. A watch reads once, at its window's end.
 export const POLLING = {
   firstLookMs: 1_000,
   shareOfElapsed: 1 / 2,
@@ -76,13 +73,11 @@ export interface WaitAttempts {
 
 const waitListeners = new Set<(wait: WaitAttempts) => void>();
 
-/** Calls `listener` when a wait ends; returns the unsubscribe function. */
 export function onWait(listener: (wait: WaitAttempts) => void): () => void {
   waitListeners.add(listener);
   return () => waitListeners.delete(listener);
 }
 
-/** `30 s`, `4.5 s`: a wait's time as a reader says it. */
 const inSeconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** The deadline passed: the message says what the last answer showed of the awaited value, then its body. */
@@ -93,7 +88,6 @@ export class NotConsistentError extends Error {
     readonly elapsedMs: number,
     readonly attempts: number,
     readonly lastResponse: ApiResponse, // redacted: errors are printed with their properties
-
     readonly seen?: Seen,
   ) {
     const reads = `${attempts} read(s) over ${inSeconds(elapsedMs)}`;
@@ -126,10 +120,7 @@ export function eventually<T>(what: string, read: Read, until: Until<T>, options
   return poll(what, read, until, options, 'timeout') as Promise<Consistent<T>>;
 }
 
-/**
- * Reads once, at the end of `options.timeoutMs`, for a state that should not come (a state, once
- * shown, stays): the answer that shows it, or undefined when the window passed without it.
- */
+/** Reads once, at the end of `options.timeoutMs`, for a state that should not come (once shown, it stays). */
 export function watch<T>(
   what: string,
   read: Read,
@@ -146,7 +137,6 @@ async function poll<T>(
   { clock = systemClock, timeoutMs, ...options }: WaitOptions,
   atDeadline: 'timeout' | 'quiet',
 ): Promise<Consistent<T> | undefined> {
-  // A watch reads once, at the end of its window, for no transition of its own.
   const quiet = atDeadline === 'quiet';
   const transition = quiet ? undefined : options.transition;
   const started = clock.now();
@@ -159,10 +149,8 @@ async function poll<T>(
     for (const listener of waitListeners) listener(wait);
     return elapsedMs;
   };
-  const firstLookMs = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
-  const title = quiet ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`;
-  return step(title, async () => {
-    let delay = firstLookMs;
+  return step(quiet ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`, async () => {
+    let delay = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
     for (let attempts = 1; ; attempts++) {
       // The last attempt lands on the deadline rather than past it.
       const sleep = Math.min(delay, timeoutMs - waited());

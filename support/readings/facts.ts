@@ -1,14 +1,11 @@
-// Owns reading documented facts from answers whose layout is not documented, on affirmative evidence
-// on the record a fact is about: a field of that record that says so, never a word elsewhere in the
-// answer ("No PEP match found", a relative's flag, the request echoed back). Each reading returns
-// its evidence as `path = value`, and, for a failure message, where it looked and what it found.
+// Owns reading documented facts from answers of undocumented layout, on affirmative evidence: a field of the
+// record a fact is about, never a word elsewhere ("No PEP match found", a relative's flag, the request echoed back).
 import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
 export interface Reading {
   holds: boolean;
   /** `$.hits[0].category = "PEP"`: what made it hold (empty when it does not). */
   evidence: string[];
-  /** Where the reading looked, for a failure message. */
   looked: string;
   /** What it found where it looked, in one clause: `$.status.deregistered = false`, `removed: not in the record`. */
   found: string;
@@ -40,10 +37,7 @@ export function firstFew(items: string[]): string {
   return items.length > 3 ? `${items.slice(0, 3).join(', ')} and ${items.length - 3} more` : items.join(', ');
 }
 
-/**
- * The record's own fields: its keys and those of the objects nested in it (an envelope such as `data`,
- * a `status: { removed: true }`), never what sits in its lists, which hold other records' facts.
- */
+/** The record's own fields at any depth of its objects (`data`, `status.removed`), never in its lists. */
 export function ownFields(record: unknown, path = '$'): Field[] {
   if (!isRecord(record)) return [];
   return Object.entries(record).flatMap(([key, value]) => [
@@ -64,11 +58,7 @@ export function words(value: unknown): string[] {
 const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
 export const affirms = (value: unknown): boolean => AFFIRMATIVE.has(value as string | boolean);
 
-function ownScalars(record: unknown): unknown[] {
-  return ownFields(record)
-    .map((field) => field.value)
-    .filter((value) => !isRecord(value) && !Array.isArray(value));
-}
+const owns = (record: unknown, value: string): boolean => ownFields(record).some((field) => field.value === value);
 
 export interface Located {
   item: JsonRecord;
@@ -89,12 +79,10 @@ export function listItems(body: unknown, inList = (_key: string) => true, path =
 
 /** The list items with `value` among their own fields: the consumer with that id, the relative with that legal id. */
 export function recordsOwning(body: unknown, value: string): Located[] {
-  return listItems(body).filter(({ item }) => ownScalars(item).includes(value));
+  return listItems(body).filter(({ item }) => owns(item, value));
 }
 
-// The person records of an answer (operations 4, 6, 7), whatever its layout.
-
-/** Keys under which a person carries its legal id: a value, an object (`{ identityNumber }`) or earlier ones. */
+/** Keys under which a person record (operations 4, 6, 7) carries its legal id: a value, an object or earlier ones. */
 const LEGAL_ID_KEY = new RegExp(
   '^(legalids?|deprecatedlegalids|identitynumber|socialsecuritynumber|ssn|nationalid|nationalidentitynumber|' +
     'personalidentitynumber|personalnumber|identifiers)$',
@@ -117,12 +105,8 @@ const MERGE_KEYS = new Set([
   'replacedby',
 ]);
 
-/** An object is a person record when one of its own fields, outside an echo of the request, is a gedi or a legal id. */
-function isPersonRecord(item: JsonRecord): boolean {
-  return ownFields(item).some(
-    ({ path, key }) => (normalKey(key) === 'gedi' || isLegalIdKey(key)) && !parentsOf(path).some(isEchoKey),
-  );
-}
+/** A key whose contents are another record's (a merge) or the request's (an echo), never the record's own. */
+const isOthersKey = (name: string): boolean => MERGE_KEYS.has(name) || isEchoKey(name);
 
 /** The answer without the parts that echo the request: what the target says of its own. */
 export function withoutEchoes(answer: unknown): unknown {
@@ -132,39 +116,32 @@ export function withoutEchoes(answer: unknown): unknown {
   return Object.fromEntries(kept.map(([key, value]) => [key, withoutEchoes(value)]));
 }
 
-/**
- * The person records of an answer, outermost first: the answer itself when it is one person, otherwise
- * those of its lists and envelopes (`results`, `_embedded.persons`, `matches[].person`). What lies inside
- * a person record (relatives, earlier legal ids, merge history) is that person's own.
- */
+/** The person records of an answer, outermost first: what lies inside one (relatives, merge history) is its own. */
 export function personRecords(answer: unknown, path = '$'): Located[] {
   if (Array.isArray(answer)) return answer.flatMap((element, index) => personRecords(element, `${path}[${index}]`));
   if (!isRecord(answer)) return [];
-  if (isPersonRecord(answer)) return [{ item: answer, path }];
+  // A person record has a gedi or a legal id among its own fields, outside an echo of the request.
+  const own = ({ path: at, key }: Field) =>
+    !parentsOf(at).some(isEchoKey) && (normalKey(key) === 'gedi' || isLegalIdKey(key));
+  if (ownFields(answer).some(own)) return [{ item: answer, path }];
   return Object.entries(answer).flatMap(([key, value]) =>
     isEchoKey(normalKey(key)) ? [] : personRecords(value, `${path}.${key}`),
   );
 }
 
-/**
- * The record's own legal ids: the scalars under a legal-id key of its own fields and in its own lists
- * of legal ids; never a relative's entry, what a merge field names, or the request echoed back.
- */
+/** The record's own legal ids, in its fields and its lists of legal ids; never a relative's, a merge's or an echo's. */
 function legalIdFields(value: unknown, path = '$', underLegalIdKey = false): { path: string; value: unknown }[] {
   if (Array.isArray(value))
     return underLegalIdKey ? value.flatMap((element, index) => legalIdFields(element, `${path}[${index}]`, true)) : [];
   if (!isRecord(value)) return underLegalIdKey ? [{ path, value }] : [];
-  return Object.entries(value).flatMap(([key, inner]) => {
-    const name = normalKey(key);
-    if (MERGE_KEYS.has(name) || isEchoKey(name)) return [];
-    return legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key));
-  });
+  return Object.entries(value).flatMap(([key, inner]) =>
+    isOthersKey(normalKey(key)) ? [] : legalIdFields(inner, `${path}.${key}`, underLegalIdKey || isLegalIdKey(key)),
+  );
 }
 
 /** The record's own gedi: a `gedi` of its own fields, not one a merge field names or an echo of the request carries. */
 function personGedis(record: unknown): Field[] {
-  const elsewhere = (parent: string) => MERGE_KEYS.has(parent) || isEchoKey(parent);
-  return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some(elsewhere));
+  return ownFields(record).filter(({ path, key }) => normalKey(key) === 'gedi' && !parentsOf(path).some(isOthersKey));
 }
 
 const carrying = ({ item, path }: Located, legalId: string): string[] =>
@@ -199,10 +176,7 @@ export function personWithLegalId(answer: unknown, legalId: string): Reading {
   );
 }
 
-/**
- * The answer (a list, or its pages) holds a record whose own gedi or own legal id is the person's;
- * a relative inside another record, carrying that legal id, is not one.
- */
+/** The answer (a list, or its pages) holds a record whose own gedi or legal id is the person's, not a relative's. */
 export function listsPerson(answer: unknown, person: { gedi: string; legalId: string }): Reading {
   const records = personRecords(answer);
   const own = records.filter(
@@ -219,10 +193,7 @@ export function listsPerson(answer: unknown, person: { gedi: string; legalId: st
   );
 }
 
-/**
- * Person records of a find answer that do not carry the legal id asked for, each shown as evidence.
- * Holds on none for an answer of matching persons only, and for one with no person at all (204, []).
- */
+/** Person records of a find answer without the legal id asked for; none in an answer with no person (204, []). */
 export function personsWithoutLegalId(answer: unknown, legalId: string): Reading {
   const records = personRecords(answer);
   const strangers = records.filter((record) => carrying(record, legalId).length === 0);
@@ -241,10 +212,7 @@ const CONSUMER_STATE_KEY = new RegExp(`${STATE_KEY.source}|^(consumer|identifica
 
 const isFlag = (flag: string): string => `is${flag[0]!.toUpperCase()}${flag.slice(1)}`;
 
-/**
- * The record at `path` is marked with `flag`: a field named like the flag (or is<Flag>) that is
- * affirmatively true, or a state field whose word is exactly the flag.
- */
+/** The record at `path` has a field named `flag` or is<Flag> that affirms it, or a state field whose word is `flag`. */
 function flagAt(record: unknown, path: string, flag: string, stateKey = STATE_KEY): Reading {
   const wanted = normalKey(flag);
   const fields = ownFields(record, path);
@@ -271,10 +239,7 @@ export const identified = (consumer: unknown): Reading => flagAt(consumer, '$', 
 /** A flag of the related person with `legalId`, on that relative's own entry of the record. */
 export function relativeFlag(record: unknown, legalId: string, flag: string): Reading {
   const readings = recordsOwning(record, legalId).map(({ item, path }) => flagAt(item, path, flag));
-  const found =
-    readings.length === 0
-      ? `no list entry carries the legal id ${legalId}`
-      : readings.map((each) => each.found).join('; ');
+  const found = readings.map((each) => each.found).join('; ') || `no list entry carries the legal id ${legalId}`;
   return reading(
     readings.flatMap((each) => each.evidence),
     `the list entries carrying legal id ${legalId}: ${readings[0]?.looked ?? `${flag} and ${isFlag(flag)}`}`,
@@ -283,7 +248,6 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
   );
 }
 
-/** A person the suite stored: the gedi its PUT answered and the legal id it sent. */
 interface KnownPerson {
   gedi: string;
   person: { legalId: string };
@@ -292,14 +256,12 @@ interface KnownPerson {
 const BY_LEGAL_ID = "the target's legal id on a record naming no gedi: the source gedi answers the target's record";
 
 /**
- * The record fetched for the source's gedi shows it merged into the target: a merge field of its own
- * names the target's gedi, or the record is the target's own (the source gedi resolves to it). A record
- * naming no gedi (v3 dropped `person.gedi`) is the target's when its own legal ids hold the target's
- * and not the source's; a relative's legal id is the relative's.
+ * The source's record shows it merged into the target: a merge field of its own names the target's gedi, or
+ * it is the target's record; one naming no gedi (v3 dropped `person.gedi`) by its own legal ids.
  */
 export function mergedInto(record: unknown, source: KnownPerson, target: KnownPerson): Reading {
   const fields = ownFields(record);
-  const namesTarget = (value: unknown): boolean => value === target.gedi || ownScalars(value).includes(target.gedi);
+  const namesTarget = (value: unknown): boolean => value === target.gedi || owns(value, target.gedi);
   const mergeFields = fields.filter(({ key }) => MERGE_KEYS.has(normalKey(key)));
   const gedis = fields.filter(({ key }) => normalKey(key) === 'gedi');
   const hasGedi = (gedi: string) => gedis.some(({ value }) => value === gedi);

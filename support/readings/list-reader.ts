@@ -1,7 +1,5 @@
-// Owns reading a list across its pages by whatever paging convention the target uses (none is
-// documented): a next link in the body or an RFC 8288 `Link` header, a cursor or page token, page
-// numbers (`number`/`page` with `totalPages`, `last`, `hasNext`, `totalElements`), offset and limit
-// with `total` or `hasMore`. A list it cannot read to its end is a ListIncompleteError, never a broken rule.
+// Owns reading a list across its pages by whatever paging convention the target uses (none is documented).
+// A list it cannot read to its end is a ListIncompleteError, never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import { isRecord, normalKey, type JsonRecord } from './lookup.js';
 
@@ -10,6 +8,8 @@ export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cu
 /** How to ask for the next page: an address, or query parameters added to the first request. */
 export type NextPage = { url: string } | { query: Record<string, string> };
 
+type PageSource = Pick<ApiResponse, 'body' | 'headers'> & { url?: string };
+
 export interface PageStep {
   convention: PagingConvention;
   /** Undefined on the last page. */
@@ -17,8 +17,6 @@ export interface PageStep {
   /** More pages exist by the convention's own word, but no way to ask for them was given. */
   unreachable?: string;
 }
-
-export type PageSource = Pick<ApiResponse, 'body' | 'headers'> & { url?: string };
 
 /** The list could not be read to its end: nothing is known about the records it did not show. */
 export class ListIncompleteError extends Error {
@@ -59,15 +57,11 @@ function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
   ];
 }
 
-function nextInHeader(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const [target = '', ...params] = part.split(';');
-    const url = /<([^>]*)>/.exec(target)?.[1];
-    const rel = params
-      .map((param) => /^\s*rel\s*=\s*"?([^"]*)"?\s*$/i.exec(param)?.[1])
-      .find((value) => value !== undefined);
-    if (url !== undefined && rel?.toLowerCase().split(/\s+/).includes('next')) return url;
+/** The next relation of an RFC 8288 `Link` header: `<https://…?page=3>; rel="next"`. */
+function nextInHeader(link = ''): PageStep | undefined {
+  for (const [, url = '', params = ''] of link.matchAll(/<([^>]*)>([^,]*)/g)) {
+    const rel = /;\s*rel\s*=\s*"?([^";]*)/i.exec(params)?.[1];
+    if (rel?.toLowerCase().split(/\s+/).includes('next')) return { convention: 'Link header', next: { url } };
   }
   return undefined;
 }
@@ -78,14 +72,12 @@ function nextInBody(body: unknown): PageStep | undefined {
   for (const holder of pagingObjects(body)) {
     for (const [key, value] of Object.entries(holder)) {
       const param = NEXT_KEYS[normalKey(key)];
-      if (param === undefined) continue;
-      if (isRecord(value) && typeof value.href === 'string' && value.href !== '')
-        return { convention: 'next link', next: { url: value.href } };
-      if (typeof value === 'string' && value !== '') {
-        return looksLikeAddress(value)
-          ? { convention: 'next link', next: { url: value } }
-          : { convention: 'cursor', next: { query: { [param]: value } } };
-      }
+      const target = isRecord(value) ? value.href : value;
+      if (param === undefined || typeof target !== 'string' || target === '') continue;
+      // `next: { href }` is an address whatever it looks like; a bare string that does not look like one is a cursor.
+      return isRecord(value) || looksLikeAddress(target)
+        ? { convention: 'next link', next: { url: target } }
+        : { convention: 'cursor', next: { query: { [param]: target } } };
     }
     // links: [{ rel: "next", href: "..." }]
     for (const value of Object.values(holder)) {
@@ -100,7 +92,6 @@ function nextInBody(body: unknown): PageStep | undefined {
 type Fields = [string, unknown][];
 const pagingFields = (body: unknown): Fields => pagingObjects(body).flatMap((holder) => Object.entries(holder));
 
-/** The first finite number among the keys, with the key it was found under. */
 function numberAt(fields: Fields, keys: readonly string[]): { key: string; value: number } | undefined {
   const [key, value] = fields.find(([name, each]) => keys.includes(normalKey(name)) && Number.isFinite(each)) ?? [];
   return key === undefined ? undefined : { key, value: value as number };
@@ -114,16 +105,14 @@ const booleanAt = (fields: Fields, keys: readonly string[]): boolean | undefined
 function itemsOn(body: unknown): number {
   if (Array.isArray(body)) return body.length;
   if (!isRecord(body)) return 0;
-  return Math.max(
-    0,
-    ...Object.values(body).map((value) => (Array.isArray(value) ? value.length : isRecord(value) ? itemsOn(value) : 0)),
-  );
+  return Math.max(0, ...Object.values(body).map(itemsOn));
 }
 
 const PAGE_NUMBER_KEYS = ['number', 'page', 'pagenumber', 'currentpage', 'pageindex'];
 const SIZE_KEYS = ['size', 'pagesize', 'limit', 'perpage'];
 const TOTAL_ITEMS_KEYS = ['totalelements', 'totalitems', 'total', 'totalcount', 'totalresults', 'count'];
 const OFFSET_KEYS = ['offset', 'skip', 'start'];
+const HAS_NEXT_KEYS = ['hasnext', 'hasmore', 'hasnextpage', 'more'];
 
 function pageNumberStep(fields: Fields, firstPage: number | undefined): PageStep | undefined {
   const page = numberAt(fields, PAGE_NUMBER_KEYS);
@@ -132,13 +121,12 @@ function pageNumberStep(fields: Fields, firstPage: number | undefined): PageStep
   const totalPagesField = numberAt(fields, ['totalpages', 'pagecount', 'pages']);
   const totalItems = numberAt(fields, TOTAL_ITEMS_KEYS);
   const last = booleanAt(fields, ['last', 'islast', 'lastpage']);
-  const hasNext = booleanAt(fields, ['hasnext', 'hasmore', 'hasnextpage', 'more']);
+  const hasNext = booleanAt(fields, HAS_NEXT_KEYS);
   const totalPages =
     totalPagesField?.value ??
     (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
   if (totalPages === undefined && last === undefined && hasNext === undefined) return undefined;
-  // Zero- or one-based: the first page says which; without it, Spring's `number` starts at 0 and
-  // most `page`s at 1.
+  // Zero- or one-based: the first page says which; else Spring's `number` starts at 0, most `page`s at 1.
   const base = firstPage ?? (normalKey(page.key) === 'number' || page.value === 0 ? 0 : 1);
   const done = last === true || hasNext === false || (totalPages !== undefined && page.value - base + 1 >= totalPages);
   if (done) return { convention: 'page number' };
@@ -171,24 +159,14 @@ function offsetStep(body: unknown, fields: Fields): PageStep | undefined {
   return { convention: 'offset', next: { query } };
 }
 
-/**
- * Where the page after this one is, by the first convention the answer follows. `firstPage` is the
- * page number the first page carried (page-number paging is zero- or one-based).
- */
+/** Where the page after this one is, by the first convention the answer follows; `firstPage`: the first's number. */
 export function nextPage(response: PageSource, firstPage?: number): PageStep {
-  const header = nextInHeader(response.headers.link);
-  if (header !== undefined)
-    return {
-      convention: 'Link header',
-      next: { url: new URL(header, response.url ?? 'http://relative.invalid').toString() },
-    };
-  const inBody = nextInBody(response.body);
-  if (inBody)
-    return inBody.next && 'url' in inBody.next && response.url
-      ? { ...inBody, next: { url: new URL(inBody.next.url, response.url).toString() } }
-      : inBody;
+  const linked = nextInHeader(response.headers.link) ?? nextInBody(response.body);
+  if (linked?.next && 'url' in linked.next && response.url)
+    return { ...linked, next: { url: new URL(linked.next.url, response.url).toString() } };
+  if (linked) return linked;
   const fields = pagingFields(response.body);
-  const more = booleanAt(fields, ['hasmore', 'hasnext', 'more', 'hasnextpage']) === true;
+  const more = booleanAt(fields, HAS_NEXT_KEYS) === true;
   return (
     pageNumberStep(fields, firstPage) ??
     offsetStep(response.body, fields) ?? {
@@ -198,48 +176,48 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
   );
 }
 
-const MAX_PAGES = 500;
-
 export interface ListRead extends ApiResponse {
   /** `complete`: read from its first page to its last. */
   paging: { convention: PagingConvention; pages: number; complete: boolean };
 }
 
 /**
- * GETs `path` and the pages after it, until `until` holds for the bodies
- * read so far (a wanted record was found; a check that something is absent reads them all). Several
- * pages answer as the last response with `body` = the page bodies and every exchange; the first failing
- * page is returned as it is; a list that cannot be read to its end throws ListIncompleteError.
+ * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
+ * last response with `body` = the page bodies and every exchange; the first failing page answers as it is.
  */
 export async function readPages(
   api: ApiClient,
   path: string,
   options: RequestOptions = {},
   until: (bodies: unknown[]) => boolean = () => false,
-  { maxPages = MAX_PAGES } = {},
+  { maxPages = 500 } = {},
 ): Promise<ListRead> {
-  const fetchPage = (at: NextPage | undefined): Promise<ApiResponse> => {
-    if (at === undefined) return api.request('GET', path, options);
-    return 'url' in at
-      ? api.request('GET', at.url, { ...options, query: undefined })
-      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } });
-  };
   const read: ApiResponse[] = [];
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
-  let complete: boolean;
-  let at: NextPage | undefined;
+  let at: NextPage = { query: {} };
   for (;;) {
-    const page = await fetchPage(at);
+    const page = await ('url' in at
+      ? api.request('GET', at.url, { ...options, query: undefined })
+      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
     if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete: false } };
     read.push(page);
     const step = nextPage(page, firstPage);
     convention = step.convention;
-    // Page numbers count from what the list's first page carries.
     firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
-    complete = !step.next && !step.unreachable;
-    if (complete || until(read.map((each) => each.body))) break;
+    const complete = !step.next && !step.unreachable;
+    if (complete || until(read.map((each) => each.body))) {
+      const paging = { convention, pages: read.length, complete };
+      if (read.length === 1) return { ...page, paging };
+      return {
+        ...page,
+        paging,
+        body: read.map((each) => each.body),
+        text: read.map((each) => each.text).join('\n'),
+        exchanges: read.flatMap((each) => each.exchanges),
+      };
+    }
     const key = JSON.stringify(step.next);
     // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
     const unread =
@@ -248,16 +226,6 @@ export async function readPages(
       (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
     if (unread !== undefined) throw new ListIncompleteError(path, convention, read.length, unread);
     asked.add(key);
-    at = step.next;
+    at = step.next!;
   }
-  const last = read[read.length - 1]!;
-  const paging = { convention, pages: read.length, complete };
-  if (read.length === 1) return { ...last, paging };
-  return {
-    ...last,
-    paging,
-    body: read.map((each) => each.body),
-    text: read.map((each) => each.text).join('\n'),
-    exchanges: read.flatMap((each) => each.exchanges),
-  };
 }

@@ -24,7 +24,6 @@ export function normalKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');
 }
 
-/** A JSON object: neither an array nor null. */
 export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,4 @@
-// Owns reading a PEP hit from a screening answer (operation 8) whose layout is not documented, by the
-// rules of evidence of facts.ts: a match entry or the screened subject says PEP, and the answer does
-// not say there is no match.
+// Owns reading a PEP hit from a screening answer (operation 8) of undocumented layout, by facts.ts's rules of evidence.
 import { isRecord, normalKey } from './lookup.js';
 import {
   affirms,
@@ -69,9 +67,8 @@ function pepEvidenceOf({ item, path }: Located): string[] {
 }
 
 /**
- * A politically exposed person among the matches of a screening: a match entry whose category (type,
- * list name) is PEP or that carries an affirmative PEP flag, or an affirmative PEP flag on the screened
- * subject itself. An answer whose outcome or hit count says "no match" is never a hit.
+ * A match entry whose category (type, list name) is PEP or that carries an affirmative PEP flag, or such a flag on
+ * the screened subject; never in an answer whose outcome or hit count says "no match".
  */
 export function pepHit(body: unknown): Reading {
   const looked =

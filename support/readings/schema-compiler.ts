@@ -1,38 +1,31 @@
-// Owns compiling schemas/*.schema.json with ajv (a broken schema fails here, naming its file), and to
-// standalone code (validators.generated.ts, `npm run schemas:compile`): ajv's compiler is the largest
-// share of a contract worker's start, so workers load finished validators.
+// Owns compiling schemas/*.schema.json with ajv to standalone code (`npm run schemas:compile`): ajv's compiler
+// is the largest share of a contract worker's start, so workers load finished validators.generated.ts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 
-export const SCHEMA_DIRECTORY = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const SCHEMA_DIRECTORY = fileURLToPath(new URL('../../schemas/', import.meta.url));
 export const GENERATED_VALIDATORS = fileURLToPath(new URL('./validators.generated.ts', import.meta.url));
 const SCHEMA_SUFFIX = '.schema.json';
 
-/** Every schema of schemas/ added to one ajv instance (file stem = $id), and their ids. */
-export function loadSchemas(options: { source?: boolean } = {}): { ajv: Ajv2020; ids: string[] } {
-  // allErrors: one run shows every problem of a body; verbose: errors carry the offending value
-  // and their schema, which the messages of support/readings/schemas.ts quote.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, code: { source: options.source ?? false, esm: true } });
+/** The source of validators.generated.ts; a broken schema, or one whose $id is not its file stem, fails here. */
+export function generatedValidatorsSource(): string {
+  // allErrors: every problem of a body at once; verbose: errors carry the value and schema schemas.ts quotes.
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, code: { source: true, esm: true } });
   addFormats(ajv);
-  const files = readdirSync(SCHEMA_DIRECTORY)
+  const ids = readdirSync(SCHEMA_DIRECTORY)
     .filter((name) => name.endsWith(SCHEMA_SUFFIX))
-    .sort();
-  for (const file of files) {
+    .sort()
+    .map((file) => file.slice(0, -SCHEMA_SUFFIX.length));
+  for (const id of ids) {
+    const file = id + SCHEMA_SUFFIX;
     const schema = JSON.parse(readFileSync(SCHEMA_DIRECTORY + file, 'utf8')) as AnySchemaObject;
-    const stem = file.slice(0, -SCHEMA_SUFFIX.length);
-    if (schema.$id !== stem)
-      throw new Error(`schemas/${file} must have "$id": "${stem}" (the file stem), not ${JSON.stringify(schema.$id)}`);
+    if (schema.$id !== id)
+      throw new Error(`schemas/${file} must have "$id": "${id}" (the file stem), not ${JSON.stringify(schema.$id)}`);
     ajv.addSchema(schema);
   }
-  return { ajv, ids: files.map((file) => file.slice(0, -SCHEMA_SUFFIX.length)) };
-}
-
-/** The source of validators.generated.ts: every schema compiled to standalone validation code. */
-export function generatedValidatorsSource(): string {
-  const { ajv, ids } = loadSchemas({ source: true });
   for (const id of ids) ajv.getSchema(id);
   const exportName = (id: string) => id.replace(/-(\w)/g, (_match, letter: string) => letter.toUpperCase());
   const code = standaloneCode(ajv, Object.fromEntries(ids.map((id) => [exportName(id), id])));

@@ -1,6 +1,5 @@
-// Owns JSON Schema validation of request and response bodies against schemas/*.schema.json, with the
-// validators schema-compiler.ts generated. Violations are short lines (where, what, the offending
-// value) because they end up in assertion messages and reports.
+// Owns validating bodies against schemas/*.schema.json with the generated validators. Violations are short lines
+// (where, what, the offending value) because they end up in assertion messages and reports.
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { validators as generated } from './validators.generated.js';
 
@@ -15,10 +14,8 @@ function preview(value: unknown): string {
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
 }
 
-const titleOf = (schema: unknown): string | undefined =>
-  schema && typeof schema === 'object' && typeof (schema as AnySchemaObject).title === 'string'
-    ? (schema as AnySchemaObject).title
-    : undefined;
+// ajv checks each schema against the meta-schema, so a title is a string.
+const titleOf = (schema: unknown): string | undefined => (schema as AnySchemaObject | undefined)?.title;
 
 /** One readable line per error; ajv's own wording where it is clear, with the offending value. */
 function describeError(error: ErrorObject): string {
@@ -52,15 +49,10 @@ function describeError(error: ErrorObject): string {
   }
 }
 
-/** The ids (file stems) of all schemas in schemas/. */
-export function schemaIds(): string[] {
-  return [...validators.keys()].sort();
-}
-
 /** Every violation of schema `id` by `value`, one readable line each; empty when it conforms. */
 export function schemaErrors(id: string, value: unknown): string[] {
   const validate = validators.get(id);
-  if (!validate) throw new Error(`no schema "${id}" in schemas/ (known: ${schemaIds().join(', ')})`);
+  if (!validate) throw new Error(`no schema "${id}" in schemas/ (known: ${[...validators.keys()].sort().join(', ')})`);
   return validate(value) ? [] : (validate.errors ?? []).map(describeError);
 }
 
