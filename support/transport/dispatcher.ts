@@ -1,6 +1,5 @@
-// The route of every request, direct or through the proxy the environment names, and the one place undici
-// dispatchers are made. Not undici's EnvHttpProxyAgent: it decides the route privately, and the messages and the
-// doctor must say which variable sent a request where, so `routeFor` decides and the dispatcher follows.
+// The route of every request (direct or through the environment's proxy) and the one place undici dispatchers are
+// made. Not EnvHttpProxyAgent: it decides privately, and messages must name the variable that sent a request where.
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { registerSecret } from './redact.js';
 
@@ -29,25 +28,21 @@ export class ProxySettingError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-function firstSet(env: Env, names: readonly string[]): { variable: string; value: string } | undefined {
+function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): { variable: string; value: string } | undefined {
   const variable = names.find((name) => env[name]?.trim());
   return variable === undefined ? undefined : { variable, value: env[variable]!.trim() };
 }
 
-function proxySetting(env: Env, names: readonly string[]): ProxySetting | undefined {
+function proxySetting(env: NodeJS.ProcessEnv, names: readonly string[]): ProxySetting | undefined {
   const found = firstSet(env, names);
   if (!found) return undefined;
   // A bare host:port is what many CI runners set; it means an http proxy.
   const address = /^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) ? found.value : `http://${found.value}`;
-  if (!URL.canParse(address)) {
-    const problem = 'is not a proxy address; set it to http://host:port (or http://user:password@host:port)';
-    throw new ProxySettingError(found.variable, problem);
-  }
-  const url = new URL(address);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    const problem = `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`;
+  const url = URL.parse(address);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    const problem = url
+      ? `uses ${url.protocol}, which this suite cannot tunnel through; use an http:// or https:// proxy`
+      : 'is not a proxy address; set it to http://host:port (or http://user:password@host:port)';
     throw new ProxySettingError(found.variable, problem);
   }
   // Proxy credentials are secrets: blanked in every report, log and message, in every form they take.
@@ -59,7 +54,7 @@ function proxySetting(env: Env, names: readonly string[]): ProxySetting | undefi
 }
 
 /** Reads the proxy variables as Node tools do: the lower-case form wins, an https URL falls back on the http proxy. */
-export function readProxySettings(env: Env = process.env): ProxySettings {
+export function readProxySettings(env: NodeJS.ProcessEnv): ProxySettings {
   const http = proxySetting(env, ['http_proxy', 'HTTP_PROXY']);
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY']);
   return {
@@ -67,16 +62,13 @@ export function readProxySettings(env: Env = process.env): ProxySettings {
     https: proxySetting(env, ['https_proxy', 'HTTPS_PROXY']) ?? http,
     noProxy: noProxy && {
       variable: noProxy.variable,
-      entries: noProxy.value
-        .split(/[,\s]+/)
-        .filter(Boolean)
-        .map((entry) => {
-          const [, host = entry, port] = /^(.+):(\d+)$/.exec(entry) ?? [];
-          return {
-            host: host.replace(/^\*?\./, '').toLowerCase(),
-            port: port === undefined ? undefined : Number(port),
-          };
-        }),
+      entries: (noProxy.value.match(/[^,\s]+/g) ?? []).map((entry) => {
+        const [, host = entry, port] = /^(.+):(\d+)$/.exec(entry) ?? [];
+        return {
+          host: host.replace(/^\*?\./, '').toLowerCase(),
+          port: port === undefined ? undefined : Number(port),
+        };
+      }),
     },
   };
 }
@@ -128,9 +120,8 @@ export function proxySettings(): ProxySettings {
   return (settings ??= readProxySettings(process.env));
 }
 
-/** The dispatcher that carries a request to `url`, created once per route. */
-export function dispatcherFor(url: URL): Dispatcher {
-  const route = routeFor(url);
+/** The dispatcher that carries a request along `route`, created once per route. */
+export function dispatcherFor(route: Route): Dispatcher {
   if (route.kind === 'direct') return (direct ??= new Agent(POOL));
   const uri = route.proxy.url.href;
   // ProxyAgent sends the URL's credentials as Proxy-Authorization, and always tunnels (CONNECT), plain http targets

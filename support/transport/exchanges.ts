@@ -28,10 +28,7 @@ export function publishExchange(exchange: HttpExchange): void {
   if (finished.hasSubscribers) finished.publish(exchange);
 }
 
-/**
- * Calls `observer` after every attempt in this thread until unsubscribed. An observer that throws is reported and
- * skipped: watching must never change a request's outcome (diagnostics_channel would make the throw uncaught).
- */
+/** Calls `observer` after every attempt until unsubscribed; a throw is reported, never changing a request's outcome. */
 export function observeExchanges(observer: (exchange: HttpExchange) => void): () => void {
   const listener = (message: unknown): void => {
     try {

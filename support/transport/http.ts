@@ -1,11 +1,11 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
 import { request as undiciRequest } from 'undici';
-import { dispatcherFor, routeFor, viaProxy } from './dispatcher.js';
+import { dispatcherFor, routeFor, viaProxy, type Route } from './dispatcher.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
-import { messageOf, networkSetupError, setupReason } from './network-errors.js';
+import { messageOf, NetworkSetupError } from './network-errors.js';
 import { redact } from './redact.js';
-import { Pace, type PaceState } from './pace.js';
+import { Pace } from './pace.js';
 import {
   classifyFailure,
   isThrottled,
@@ -56,7 +56,6 @@ export interface RequestOptions {
   raw?: { contentType: string; text: string };
   query?: Record<string, string>;
   auth?: Auth;
-  timeoutMs?: number;
   /** Carried on the published exchanges, as are `operation` (op1, op3, ...) and `purpose` ("Request token"). */
   purpose?: string;
   operation?: string;
@@ -83,7 +82,7 @@ export class TargetThrottledError extends Error {
     readonly host: string,
     readonly attempts: number,
     readonly elapsedMs: number,
-    readonly pace: PaceState,
+    readonly pace: ReturnType<Pace['state']>,
     readonly exchanges: HttpExchange[],
     request: string,
     reason: string,
@@ -130,7 +129,6 @@ export class ApiClient {
       deadlineMs?: number;
       policy?: RetryPolicy;
       clock?: Clock;
-      random?: () => number;
       /** The pace of the client (`sharedPace`); default one of this client's own. */
       pace?: Pace;
       /** The variable holding the address, named when a TLS failure says what to fix. */
@@ -162,6 +160,8 @@ export class ApiClient {
     const { host } = url;
     const request = `${method} ${url.pathname}`;
     const history = [...earlier];
+    // A proxy variable that is no address is a setting to fix, not a failed attempt.
+    const route = routeFor(url);
     const throttledError = (attempts: number, reason: string, status?: number): TargetThrottledError => {
       const elapsedMs = this.clock.now() - started;
       return new TargetThrottledError(host, attempts, elapsedMs, this.pace.state(), history, request, reason, status);
@@ -204,7 +204,7 @@ export class ApiClient {
       try {
         // The test may have ended while the request waited for its turn: its place goes unused.
         ensureWorkGoesOn(request);
-        result = await this.attempt(exchange, options);
+        result = await this.attempt(exchange, options, route);
         retryAfterMs = parseRetryAfter(result.response?.headers['retry-after'], this.clock.now());
         throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
       } finally {
@@ -218,7 +218,7 @@ export class ApiClient {
         error: result.failure,
         retryAfterMs,
         elapsedMs: this.clock.now() - firstSentAt,
-        random: (this.options.random ?? Math.random)(),
+        random: Math.random(),
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
@@ -228,9 +228,7 @@ export class ApiClient {
       } else if (result.response) {
         return { ...result.response, exchanges: history };
       } else if (result.failure === 'setup') {
-        const reason = setupReason(result.error);
-        const setting = this.options.addressSetting ?? 'the configured address';
-        throw reason ? networkSetupError(reason, result.error, url, routeFor(url), setting) : result.error;
+        throw new NetworkSetupError(result.error, url, route, this.options.addressSetting ?? 'the configured address');
       } else {
         const detail = `${request}: ${result.exchange.error}; ${decision.reason}`;
         throw new TargetUnavailableError(host, result.failure, attempt, history, detail);
@@ -239,19 +237,17 @@ export class ApiClient {
   }
 
   /** Sends the request `exchange` describes; publishes it, redacted, with what came back. */
-  private async attempt(exchange: HttpExchange, options: RequestOptions): Promise<Attempt> {
+  private async attempt(exchange: HttpExchange, options: RequestOptions, route: Route): Promise<Attempt> {
     const started = this.clock.now();
     let result: Attempt;
-    // Outside the try: a proxy variable that is no address is a setting to fix, not a failed attempt.
-    const dispatcher = dispatcherFor(new URL(exchange.url));
     try {
       const answer = await undiciRequest(exchange.url, {
-        dispatcher,
+        dispatcher: dispatcherFor(route),
         method: exchange.method as 'GET',
         headers: exchange.requestHeaders,
         body: bodyText(options),
         // undici's own timers have about 1 s resolution; the signal is precise and also covers reading the body.
-        signal: AbortSignal.timeout(options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       });
       const text = await answer.body.text();
       const headers: Record<string, string> = {};
@@ -265,7 +261,7 @@ export class ApiClient {
       result = { exchange, response: { ...response, exchanges: [], receivedAt: this.clock.now() } };
     } catch (error) {
       const failure = classifyFailure(error);
-      exchange.error = `${failure}: ${messageOf(error)}${viaProxy(routeFor(new URL(exchange.url)))}`;
+      exchange.error = `${failure}: ${messageOf(error)}${viaProxy(route)}`;
       result = { exchange, failure, error };
     }
     exchange.durationMs = this.clock.now() - started;

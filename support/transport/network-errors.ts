@@ -64,77 +64,55 @@ export function setupReason(error: unknown): SetupReason | undefined {
   return undefined;
 }
 
-/** A connection that failed for a reason a setting fixes; `setting` names it. */
+/** A connection that failed for a reason a setting fixes: one message, and the `setting` that fixes it. */
 export class NetworkSetupError extends Error {
   override readonly name = 'NetworkSetupError';
-  constructor(
-    readonly reason: SetupReason,
-    readonly setting: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+  readonly reason: SetupReason;
+  readonly setting: string;
 
-/** The one message for a failure `setupReason` named; `addressSetting` is the variable holding the address. */
-export function networkSetupError(
-  reason: SetupReason,
-  error: unknown,
-  url: URL,
-  route: Route,
-  addressSetting: string,
-): NetworkSetupError {
-  const where = `${url.host}${viaProxy(route)}`;
-  // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
-  const reasonText = (error as { reason?: unknown } | null)?.reason;
-  const readable = typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0];
-  const detail = `${codeOf(error) ?? 'error'}: ${readable}`;
-  const proxy = route.kind === 'proxy' ? route.proxy : undefined;
-  const variable = proxy?.variable ?? 'HTTPS_PROXY';
-  const named = proxy ? describeProxy(proxy) : 'the proxy';
-  const messages: Record<SetupReason, [setting: string, message: string]> = {
-    'tls-untrusted': [
-      'NODE_EXTRA_CA_CERTS',
-      `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust ` +
+  /** For an `error` that `setupReason` names; `addressSetting` is the variable holding the address. */
+  constructor(error: unknown, url: URL, route: Route, addressSetting: string) {
+    const reason = setupReason(error)!;
+    const where = `${url.host}${viaProxy(route)}`;
+    // OpenSSL's own message is a line of internals; Node puts its readable part in `reason`.
+    const reasonText = (error as { reason?: unknown } | null)?.reason;
+    const readable = typeof reasonText === 'string' ? reasonText : messageOf(error).split('\n')[0];
+    const detail = `${codeOf(error) ?? 'error'}: ${readable}`;
+    const proxy = route.kind === 'proxy' ? route.proxy : undefined;
+    const variable = proxy?.variable ?? 'HTTPS_PROXY';
+    const named = proxy ? describeProxy(proxy) : 'the proxy';
+    const messages: Record<SetupReason, string> = {
+      'tls-untrusted':
+        `TLS: the certificate of ${where} is signed by a certificate authority this machine does not trust ` +
         `(${detail}). If the sandbox, or a proxy that re-signs TLS, uses a private certificate authority, give ` +
         'Node its certificate: set NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment the command starts ' +
         'with (Node reads it only at start-up).',
-    ],
-    'tls-hostname': [
-      addressSetting,
-      `TLS: the certificate of ${where} does not cover the host name ${url.hostname} (${detail}). ` +
+      'tls-hostname':
+        `TLS: the certificate of ${where} does not cover the host name ${url.hostname} (${detail}). ` +
         `Use a host name the certificate names in ${addressSetting}.`,
-    ],
-    'tls-expired': [
-      addressSetting,
-      `TLS: the certificate of ${where} is outside its validity period (${detail}). ` +
+      'tls-expired':
+        `TLS: the certificate of ${where} is outside its validity period (${detail}). ` +
         `The server must renew it; check this machine's clock, and that ${addressSetting} names the right host.`,
-    ],
-    'tls-protocol': [
-      addressSetting,
-      `TLS: ${where} and this machine share no TLS version or cipher (${detail}). ` +
+      'tls-protocol':
+        `TLS: ${where} and this machine share no TLS version or cipher (${detail}). ` +
         `Node ${process.versions.node} accepts TLS 1.2 and 1.3 by default; check that ${addressSetting} names ` +
         'the right host (NODE_OPTIONS=--tls-min-v1.0 allows older versions, at your own risk).',
-    ],
-    'tls-not-tls': [
-      addressSetting,
-      `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and ` +
+      'tls-not-tls':
+        `TLS: ${where} did not answer in TLS (${detail}): it looks like a plain http port. Check the scheme and ` +
         `port in ${addressSetting}.`,
-    ],
-    'tls-rejected': [
-      addressSetting,
-      `TLS: the certificate of ${where} was rejected (${detail}). Check that ${addressSetting} names the right host.`,
-    ],
-    'proxy-auth': [
-      variable,
-      `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy ` +
+      'tls-rejected':
+        `TLS: the certificate of ${where} was rejected (${detail}). ` +
+        `Check that ${addressSetting} names the right host.`,
+      'proxy-auth':
+        `Proxy: ${named} asks for credentials (407) to open a tunnel to ${url.host}. Put them in the proxy ` +
         `address: ${variable}=http://user:password@host:port (they are never printed).`,
-    ],
-    'proxy-refused': [
-      variable,
-      `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ` +
+      'proxy-refused':
+        `Proxy: ${named} refused to open a tunnel to ${url.host} (status ${tunnelStatus(error)}). Ask for ` +
         `${url.hostname} to be allowed, or exempt it with NO_PROXY if it is reachable directly; check ${variable}.`,
-    ],
-  };
-  return new NetworkSetupError(reason, ...messages[reason]);
+    };
+    super(messages[reason]);
+    this.reason = reason;
+    this.setting =
+      reason === 'tls-untrusted' ? 'NODE_EXTRA_CA_CERTS' : reason.startsWith('proxy') ? variable : addressSetting;
+  }
 }

@@ -26,8 +26,6 @@ export interface PacedAnswer {
   retryAfterMs?: number;
 }
 
-export type PaceState = ReturnType<Pace['state']>;
-
 export class Pace {
   private rps: number | undefined;
   private inFlight = 0;
@@ -55,9 +53,8 @@ export class Pace {
   }
 
   /**
-   * Resolves, in the order asked, with how long the request waited for its turn, or false when a pause outlasts
-   * all the time it had left when it asked (its wait behind other requests is the test timeout's to bound).
-   * A `retry` goes before every request not yet sent: its deadline already runs (from its first sending).
+   * Resolves, in the order asked (a `retry`, whose deadline already runs, first), with how long the request waited,
+   * or false when a pause outlasts the time it had left (the test's timeout bounds its wait behind other requests).
    * Every acquire is matched by one `finished`.
    */
   acquire(deadline = Infinity, retry = false): Promise<number | false> {

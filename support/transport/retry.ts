@@ -21,11 +21,17 @@ const policy = {
 export type RetryPolicy = Readonly<typeof policy>;
 export const RETRY_POLICY: RetryPolicy = policy;
 
+// What time may cure, by the codes that show it. After `refused` and `unresolved` nothing left this process; after
+// the others the server may have processed the request.
+const TRANSIENT_CODES = {
+  refused: ['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'],
+  unresolved: ['ENOTFOUND', 'EAI_AGAIN'],
+  timeout: ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'],
+  reset: ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'],
+};
+
 /** How an attempt failed without an answer; `setup`: a setting stands in the way (network-errors.ts says which). */
-export type TransportFailure = 'refused' | 'unresolved' | 'timeout' | 'reset' | 'setup' | 'other';
-// What time may cure. After `refused` and `unresolved` nothing left this process; after the others the server may
-// have processed the request.
-const TRANSIENT_FAILURES: readonly TransportFailure[] = ['refused', 'unresolved', 'timeout', 'reset'];
+export type TransportFailure = keyof typeof TRANSIENT_CODES | 'setup' | 'other';
 
 export interface AttemptOutcome {
   method: string;
@@ -40,9 +46,6 @@ export interface AttemptOutcome {
   random?: number;
 }
 
-/** `throttled`: the target was still throttling when the decision gave up (its deadline passed). */
-export type RetryDecision = { retry: false; reason: string; throttled?: true } | { retry: true; delayMs: number };
-
 /** The target asked to be called less often: a 429, or a 503 that says when to come back. */
 export function isThrottled(policy: RetryPolicy, status?: number, retryAfterMs?: number): boolean {
   return (
@@ -55,13 +58,16 @@ export function throttledAnswer(status: number | null, headers: Record<string, s
   return isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
 }
 
+/** `throttled`: the target was still throttling when the decision gave up (its deadline passed). */
+type RetryDecision = { retry: false; reason: string; throttled?: true } | { retry: true; delayMs: number };
+
 export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): RetryDecision {
   const { status, error, attempt } = outcome;
   const method = outcome.method.toUpperCase();
   const transient =
     status !== undefined
       ? policy.retryStatuses.includes(status)
-      : error !== undefined && TRANSIENT_FAILURES.includes(error);
+      : error !== undefined && Object.hasOwn(TRANSIENT_CODES, error);
   const cause = status !== undefined ? `status ${status}` : (error ?? 'no answer');
   if (!transient) return { retry: false, reason: `${cause} is not transient` };
 
@@ -93,21 +99,6 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-const FAILURE_BY_CODE = new Map<string, TransportFailure>([
-  ['ECONNREFUSED', 'refused'],
-  ['EHOSTUNREACH', 'refused'],
-  ['ENETUNREACH', 'refused'],
-  ['UND_ERR_CONNECT_TIMEOUT', 'refused'],
-  ['ENOTFOUND', 'unresolved'],
-  ['EAI_AGAIN', 'unresolved'],
-  ['UND_ERR_HEADERS_TIMEOUT', 'timeout'],
-  ['UND_ERR_BODY_TIMEOUT', 'timeout'],
-  ['ECONNRESET', 'reset'],
-  ['EPIPE', 'reset'],
-  ['UND_ERR_SOCKET', 'reset'],
-  ['UND_ERR_CLOSED', 'reset'],
-]);
-
 export function classifyFailure(error: unknown): TransportFailure {
   // First: undici reports a proxy's refusal as an AbortError, which is no deadline.
   if (setupReason(error) !== undefined) return 'setup';
@@ -115,5 +106,7 @@ export function classifyFailure(error: unknown): TransportFailure {
   if (tunnelStatus(error) !== undefined) return 'refused';
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
-  return FAILURE_BY_CODE.get(codeOf(error) ?? '') ?? 'other';
+  const code = codeOf(error) ?? '';
+  const [failure = 'other'] = Object.entries(TRANSIENT_CODES).find(([, codes]) => codes.includes(code)) ?? [];
+  return failure as TransportFailure;
 }

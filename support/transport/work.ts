@@ -5,10 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /** Why the work of the caller's async chain has ended; undefined while it goes on. */
 const endedFor = new AsyncLocalStorage<() => string | undefined>();
 
-/**
- * Runs a test's body as work that ends when the body settles or when `cancelled` aborts (vitest's timeout, --bail,
- * Ctrl+C). Whatever runs after it, its cleanup among them, is outside it.
- */
+/** Runs a test's body as work that ends when it settles or `cancelled` aborts (timeout, --bail); cleanup is outside. */
 export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
   let settled: string | undefined;
   const ended = (): string | undefined => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   ApiClient,
   TargetUnavailableError,
@@ -278,7 +278,9 @@ describe('ApiClient', () => {
   it('returns the last transient answer when the retries run out', async () => {
     const server = await listen((_request, response) => sendJson(response, 502, {}));
     const clock = fakeClock();
-    const response = await new ApiClient({ baseUrl: server.url, clock, random: () => 0.5 }).request('DELETE', '/');
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    onTestFinished(() => random.mockRestore());
+    const response = await new ApiClient({ baseUrl: server.url, clock }).request('DELETE', '/');
     expect(response.status).toBe(502);
     expect(server.received).toHaveLength(RETRY_POLICY.maxAttempts);
     expect(clock.sleeps).toEqual([250, 500, 1000]);
@@ -288,8 +290,8 @@ describe('ApiClient', () => {
     // The deadline leaves the request time to reach the server on a loaded machine (at 50 ms it
     // once expired before the request arrived); the answer comes well after it.
     const server = await listen((_request, response) => setTimeout(() => sendJson(response, 200, {}), 1_000));
-    const error = await new ApiClient({ baseUrl: server.url, clock: fakeClock() })
-      .request('POST', '/consumers', { json: [], timeoutMs: 250 })
+    const error = await new ApiClient({ baseUrl: server.url, clock: fakeClock(), requestTimeoutMs: 250 })
+      .request('POST', '/consumers', { json: [] })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetUnavailableError);
     expect(error).toMatchObject({ failure: 'timeout', attempts: 1 });

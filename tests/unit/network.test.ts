@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { describeProxy, readProxySettings, routeFor, ProxySettingError } from '../../support/transport/dispatcher.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { NetworkSetupError, networkSetupError, setupReason } from '../../support/transport/network-errors.js';
+import { NetworkSetupError, setupReason } from '../../support/transport/network-errors.js';
 import { redactText } from '../../support/transport/redact.js';
 import { classifyFailure, RETRY_POLICY, retryDecision } from '../../support/transport/retry.js';
 import { observeExchanges, type HttpExchange } from '../../support/transport/exchanges.js';
@@ -142,7 +142,7 @@ describe('failures a setting fixes', () => {
     const base = await httpsServer(await ca.issue({ dnsNames: ['sandbox.example.com'], ips: [] }));
     const error = await failure(base, trusting);
     expect(setupReason(error)).toBe('tls-hostname');
-    const named = networkSetupError('tls-hostname', error, new URL(base), { kind: 'direct' }, 'CONTRACT_BASE_URL');
+    const named = new NetworkSetupError(error, new URL(base), { kind: 'direct' }, 'CONTRACT_BASE_URL');
     expect(named.message).toMatch(
       joinedPattern(
         /^TLS: the certificate of 127\.0\.0\.1:\d+ does not cover the host name 127\.0\.0\.1 /,
@@ -193,8 +193,7 @@ describe('failures a setting fixes', () => {
       const asked = await failure(target, new ProxyAgent({ uri: wrong, requestTls: { ca: ca.cert } }));
       expect(setupReason(asked)).toBe('proxy-auth');
       expect(classifyFailure(asked)).toBe('setup');
-      const named = networkSetupError(
-        'proxy-auth',
+      const named = new NetworkSetupError(
         asked,
         new URL(target),
         routeFor(new URL(target), settings),
