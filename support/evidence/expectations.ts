@@ -1,5 +1,4 @@
-// Owns the judgements specs share: status classes where no status is documented (any 2xx is acceptance, any 4xx a
-// rejection), and documented facts read on affirmative evidence, shown in the report.
+// Owns the judgements specs share: a status's class where none is documented, and facts read on affirmative evidence.
 import { expect } from 'vitest';
 import type { Reading } from '../readings/facts.js';
 import { attachText } from './report.js';

@@ -3,13 +3,11 @@ import { ruleById } from '../run/catalogue.js';
 import { notPermitted, preconditionFailure } from './refusals.js';
 import type { ApiResponse } from '../transport/http.js';
 
-/** Every contract failure carries it, so a reader (and the mutant matrix) sees which rule broke without a re-run. */
-const BROKEN_RULE_PREFIX = 'Broken rule';
-
+/** Every contract failure reads so: a reader (and the mutant matrix) sees which rule broke without a re-run. */
 export function brokenRuleMessage(ruleId: string, detail: string): string {
   const rule = ruleById(ruleId);
   const where = rule.source ? `${rule.source} ${rule.section}` : rule.section;
-  return `${BROKEN_RULE_PREFIX} ${rule.id} (${where}: "${rule.quote}"): ${detail}`;
+  return `Broken rule ${rule.id} (${where}: "${rule.quote}"): ${detail}`;
 }
 
 /** Failures that say nothing about the rule under test: the target's, the settings', or a step's before the rule. */
@@ -39,14 +37,12 @@ export function attributeToRule(error: unknown, ruleId: string): unknown {
 
 /** The rule and what broke, without the bracketed section and quote (no quote holds `): `); undefined for no rule. */
 export function brokenRuleDetail(message: string): { rule: string; detail: string } | undefined {
-  const rule = new RegExp(`^${BROKEN_RULE_PREFIX} ([a-z0-9.-]+) `).exec(message)?.[1];
+  const rule = /^Broken rule ([a-z0-9.-]+) /.exec(message)?.[1];
   const quoted = /^[^(]*\(.*?\): /.exec(message);
   return rule === undefined ? undefined : { rule, detail: quoted ? message.slice(quoted[0].length) : message };
 }
 
 /** The rule ids named in a failure text (vitest output, JUnit XML), once each. */
 export function rulesNamedIn(text: string): string[] {
-  return [
-    ...new Set([...text.matchAll(new RegExp(`${BROKEN_RULE_PREFIX} ([a-z0-9.-]+)`, 'g'))].map((match) => match[1]!)),
-  ];
+  return [...new Set([...text.matchAll(/Broken rule ([a-z0-9.-]+)/g)].map((match) => match[1]!))];
 }

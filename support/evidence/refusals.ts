@@ -1,6 +1,5 @@
-// Owns the failures that are not the rule's fault: a step before the rule failed (precondition not met), the target
-// refused permission (not permitted) or serves the operation elsewhere (operation not found). Each names its cause and
-// fix and never says "Broken rule", which would send a nightly's reader to the wrong line of the documentation.
+// Owns the failures that are not the rule's fault: a precondition not met, a permission refused, an operation served
+// elsewhere. None says "Broken rule", which would send a nightly's reader to the wrong line of the documentation.
 import type { ApiResponse } from '../transport/http.js';
 import { redactText } from '../transport/redact.js';
 import { ruleById } from '../run/catalogue.js';
@@ -38,31 +37,9 @@ export function failedInGiven(error: unknown, name: string): void {
   if (error instanceof Error && !givenSteps.has(error)) givenSteps.set(error, name);
 }
 
-const firstLine = (message: string): string =>
-  message
-    .split('\n')[0]!
-    .replace(/: expected .* \/\/ Object\.is equality$/, '')
-    .replace(/[.:]\s*$/, '');
-
 /** The rule under test could not be reached: a Given step, or another rule's promise it depends on, failed first. */
 export class PreconditionError extends Error {
   override readonly name = 'PreconditionError';
-  constructor(
-    readonly rule: string,
-    readonly step: string | undefined,
-    readonly covering: string | undefined,
-    override readonly cause: Error,
-  ) {
-    const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;
-    const covered =
-      covering === undefined
-        ? ''
-        : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
-    super(
-      `Precondition not met: ${where} failed before rule ${rule} could be checked: ` +
-        `${firstLine(cause.message)}.${covered}`,
-    );
-  }
 }
 
 /** A precondition not met, when `error` happened in a Given step or another rule covers it decisively. */
@@ -71,7 +48,17 @@ export function preconditionFailure(error: Error, rule: string): PreconditionErr
   const covered = coverage.get(error);
   const covering = covered?.rule === rule ? undefined : covered?.rule;
   if (step === undefined && !(covered?.decisive && covering)) return undefined;
-  return new PreconditionError(rule, step, covering, error);
+  const [firstLine = ''] = error.message.split('\n');
+  const failed = firstLine.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
+  const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;
+  const its =
+    covering === undefined
+      ? ''
+      : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
+  return new PreconditionError(
+    `Precondition not met: ${where} failed before rule ${rule} could be checked: ${failed}.${its}`,
+    { cause: error },
+  );
 }
 
 const SANDBOX_CLIENT =
@@ -84,7 +71,6 @@ const SCREENING_SCOPE =
   "screening needs the vendor's screening scope, separate from bci: set CONTRACT_SCREENING_SCOPE, and check " +
   'CONTRACT_SCREENING_PROVIDER';
 
-/** What an operation needs beyond a valid token, and the setting that decides it. */
 const PERMISSIONS: Record<string, string> = {
   op1: SANDBOX_CLIENT,
   op2: SANDBOX_CLIENT,
@@ -101,21 +87,12 @@ const PERMISSIONS: Record<string, string> = {
 /** What an operation (catalogue id) needs that a 403 says the client lacks, and the setting to check. */
 export const permissionNeeded = (operation: string): string | undefined => PERMISSIONS[operation];
 
-class RefusalError extends Error {
-  constructor(
-    readonly operation: string | undefined,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The target knows the client but does not let it do this (403, or 401 to a token it issued): never the rule. */
-export class NotPermittedError extends RefusalError {
+export class NotPermittedError extends Error {
   override readonly name = 'NotPermittedError';
 }
 
-export class OperationNotFoundError extends RefusalError {
+export class OperationNotFoundError extends Error {
   override readonly name = 'OperationNotFoundError';
 }
 
@@ -127,7 +104,6 @@ export function notPermitted(response: Answer & Pick<ApiResponse, 'status'>, wha
   const refused =
     response.status === 401 ? 'its token not accepted for this operation' : 'authenticated but not authorized';
   return new NotPermittedError(
-    operation,
     `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered ${response.status}, ` +
       `${refused} (${refusalQuote(response)}); ${needs}.`,
   );
@@ -138,7 +114,6 @@ export function operationNotFound(operation: string, response: Answer, evidence:
   const setting = pathSettingOf(operation);
   const { line } = requestOf(response);
   return new OperationNotFoundError(
-    operation,
     `Operation not found: ${operation}${line ? ` (${line})` : ''} answered 404 (${refusalQuote(response)}) while ` +
       `${evidence}: the target serves it at another path, or refuses this client access to it. ` +
       (setting

@@ -1,24 +1,25 @@
-// Owns the Allure 3 HTML report of reports/allure-results (multi-file and single-file, with the run's
-// environment and the observed contract, history in reports/history) and the failure-taxonomy summary.
+// Owns the Allure 3 HTML report of reports/allure-results (multi-file and single-file, with the run's environment, the
+// observed contract and history) and the run's verdict: on the console, and as Markdown for CI and the nightly's issue.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
+import { ruleById } from '../run/catalogue.js';
 import { readSettings } from '../run/config.js';
-import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR } from '../run/paths.js';
+import { specChecks } from '../run/coverage-map.js';
+import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/history.js';
+import type { ObservedContract } from './observed/model.js';
+import { cell, timingsTable } from './observed/page.js';
 import { brokenRuleDetail } from './failures.js';
-
-const require = createRequire(import.meta.url);
 
 /** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
-  const cli = join(dirname(require.resolve('allure')), '..', 'cli.js');
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.resolve('allure')));
   return promisify(execFile)(process.execPath, [cli, ...args], {
     cwd,
     maxBuffer: 16 * 1024 * 1024,
@@ -31,8 +32,7 @@ export function startReportWriter(cwd = process.cwd()) {
   const writer = fileURLToPath(new URL('./report-writer.js', import.meta.url));
   const child = spawn(process.execPath, [writer], { cwd, env: { ...process.env, NO_COLOR: '1' } });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   // A writer that already died makes the write fail on its exit code, not on a broken pipe.
   child.stdin.on('error', () => {});
   const exited = once(child, 'close') as Promise<[number | null]>;
@@ -42,7 +42,6 @@ export function startReportWriter(cwd = process.cwd()) {
       const [code] = await exited;
       if (code !== 0) throw new Error(`report: the Allure report writer failed (exit ${code ?? 1}):\n${output}`);
     },
-    /** Ends the writer without a report. */
     cancel: () => void child.stdin.end(),
   };
 }
@@ -80,7 +79,7 @@ interface ResultFile {
   stop?: number;
 }
 
-export interface TestOutcome {
+interface TestOutcome {
   name: string;
   rule?: string;
   message?: string;
@@ -88,7 +87,7 @@ export interface TestOutcome {
   broken?: { rule: string; detail: string };
 }
 
-export interface RunSummary {
+interface RunSummary {
   total: number;
   passed: number;
   skipped: number;
@@ -113,16 +112,21 @@ export function readResults(resultsDirs: string[]): ResultFile[] {
   return [...latest.values()];
 }
 
-function classifyResults(results: ResultFile[], categories: AllureConfig['categories']): RunSummary {
-  const definitions = normalizeCategoriesConfig(categories);
+/** `folder` resolved, its allurerc.mjs, the results folders resolved against it, and the summary of their outcomes. */
+export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') {
+  const cwd = resolve(folder);
+  const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
+  const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
+  const results = readResults(dirs);
+  const definitions = normalizeCategoriesConfig(config.categories);
   const byCategory = definitions.map(({ name }) => ({ name, tests: [] as TestOutcome[] }));
-  const summary = { total: results.length, passed: 0, skipped: 0, notPassed: 0, byCategory };
+  const counts = { total: results.length, passed: 0, skipped: 0, notPassed: 0 };
   for (const { name, status = 'unknown', labels = [], statusDetails } of results) {
     if (status === 'passed' || status === 'skipped') {
-      summary[status] += 1;
+      counts[status] += 1;
       continue;
     }
-    summary.notPassed += 1;
+    counts.notPassed += 1;
     const { message, trace } = statusDetails ?? {};
     const category =
       matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised';
@@ -142,40 +146,29 @@ function classifyResults(results: ResultFile[], categories: AllureConfig['catego
       ),
     ),
   ];
-  return { ...summary, brokenRules: { documented: rulesIn(false), http: rulesIn(true) } };
-}
-
-/** allurerc.mjs of `cwd`, the results folders resolved against it, and the summary of their outcomes. */
-export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], cwd = process.cwd()) {
-  const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
-  const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
-  return { config, dirs, summary: classifyResults(readResults(dirs), config.categories) };
+  const brokenRules = { documented: rulesIn(false), http: rulesIn(true) };
+  return { config, cwd, dirs, summary: { ...counts, byCategory, brokenRules } };
 }
 
 /** `text`, cut at the last word boundary before `max` characters with an ellipsis; whole when it has none. */
-export function clip(text: string, max: number): string {
+function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   const boundary = text.lastIndexOf(' ', max - 1);
   return boundary <= 0 ? text : `${text.slice(0, boundary).replace(/[\s,;:(—-]+$/, '')}…`;
 }
 
 /** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
-function failureDetail({ message = '', broken }: TestOutcome): string {
-  if (!broken) return message;
-  const { detail } = broken;
-  return `Broken: ${/^[A-Z][a-z]/.test(detail) ? `${detail[0]!.toLowerCase()}${detail.slice(1)}` : detail}`;
-}
+const failureDetail = ({ message = '', broken }: TestOutcome): string =>
+  broken ? `Broken: ${broken.detail.replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase())}` : message;
 
 /** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
 export function formatSummary(summary: RunSummary): string {
   const counts =
     `${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
     `${summary.skipped} skipped`;
-  if (summary.notPassed === 0) {
-    const nothing =
-      summary.total === 0 ? ['  No test results: nothing ran (see the run output above for the reason).'] : [];
-    return [`Contract run: ${counts}`, ...nothing].join('\n');
-  }
+  if (summary.total === 0)
+    return `Contract run: ${counts}\n  No test results: nothing ran (see the run output above for the reason).`;
+  if (summary.notPassed === 0) return `Contract run: ${counts}`;
   const { documented, http } = summary.brokenRules;
   const promises =
     documented.length === 0
@@ -197,18 +190,15 @@ export function formatSummary(summary: RunSummary): string {
   return lines.join('\n');
 }
 
-export interface ReportOptions {
-  /** Default reports/allure-results; several after a sharded run. */
-  resultsDirs?: string[];
-  /** Where allurerc.mjs is; default the current directory. */
-  cwd?: string;
-  /** Merged over the environment read from the settings: what the caller knows better. */
-  environment?: Record<string, string>;
-  /** Default: one started here. */
-  writer?: ReturnType<typeof startReportWriter>;
-}
-
-export async function generateReport(options: ReportOptions = {}) {
+/** The report of `resultsDirs` (default reports/allure-results), `environment` merged over the settings' facts. */
+export async function generateReport(
+  options: {
+    resultsDirs?: string[];
+    cwd?: string;
+    environment?: Record<string, string>;
+    writer?: ReturnType<typeof startReportWriter>;
+  } = {},
+) {
   const cwd = resolve(options.cwd ?? process.cwd());
   const writer = options.writer ?? startReportWriter(cwd);
   try {
@@ -233,28 +223,91 @@ export async function generateReport(options: ReportOptions = {}) {
     // Stale files of an earlier report (a renamed plugin, a removed attachment) must not survive.
     rmSync(output, { recursive: true, force: true });
     await writer.write(dirs);
-    const report = {
-      multiFile: join(output, 'awesome', 'index.html'),
-      singleFile: join(output, 'single-file', 'index.html'),
-      durationMs: Math.round(performance.now() - started),
-      summary,
-    };
-    for (const file of [report.multiFile, report.singleFile]) {
-      if (!existsSync(file))
-        throw new Error(`report: the Allure report writer did not write ${file}; check the plugins in allurerc.mjs`);
-    }
-    return report;
+    const multiFile = join(output, 'awesome', 'index.html');
+    const singleFile = join(output, 'single-file', 'index.html');
+    const missing = [multiFile, singleFile].find((file) => !existsSync(file));
+    if (missing)
+      throw new Error(`report: the Allure report writer did not write ${missing}; check the plugins in allurerc.mjs`);
+    return { multiFile, singleFile, durationMs: Math.round(performance.now() - started), summary };
   } finally {
     writer.cancel();
   }
 }
 
-export function printReport(report: Awaited<ReturnType<typeof generateReport>>, cwd = process.cwd()): void {
-  console.log(formatSummary(report.summary));
-  console.log(`Allure report (${report.durationMs} ms):`);
-  console.log(`  single file, opens from disk: ${relative(cwd, report.singleFile)}`);
-  console.log(
-    `  multi-file (serve it):        ${relative(cwd, report.multiFile)}  →  npx allure open ` +
-      `${relative(cwd, dirname(report.multiFile))}`,
+export function printReport(report: Awaited<ReturnType<typeof generateReport>>): void {
+  const { summary, durationMs, singleFile, multiFile } = report;
+  const at = (file: string) => relative(process.cwd(), file);
+  console.log(formatSummary(summary));
+  console.log(`Allure report (${durationMs} ms):`);
+  console.log(`  single file, opens from disk: ${at(singleFile)}`);
+  console.log(`  multi-file (serve it):        ${at(multiFile)}  →  npx allure open ${at(dirname(multiFile))}`);
+}
+
+function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
+  const checks = specChecks();
+  return rules.map((id) => {
+    const rule = ruleById(id);
+    const specs = new Set(checks.flatMap((check) => (check.rule === id ? [`\`${check.file}\``] : [])));
+    const failure = tests.find((test) => test.rule === id)?.broken?.detail ?? '';
+    return (
+      `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
+      `"${cell(rule.quote)}" | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`
+    );
+  });
+}
+
+/** A Markdown table and the blank line after it; nothing without rows. */
+const table = (columns: string[], rows: string[]): string[] =>
+  rows.length === 0 ? [] : [`| ${columns.join(' | ')} |`, `|${'---|'.repeat(columns.length)}`, ...rows, ''];
+
+function timingsSection(file: string): string[] {
+  if (!existsSync(file)) return ['Time to consistency: not measured in this run.'];
+  const table = timingsTable(JSON.parse(readFileSync(file, 'utf8')) as ObservedContract['timings']);
+  return table.length === 0
+    ? ['Time to consistency: no transition was measured.']
+    : ['### Time to consistency', '', ...table];
+}
+
+/** Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, the report. */
+export async function ciSummary(options: {
+  resultsDirs: string[];
+  cwd?: string;
+  reportLink?: string;
+  timingsFile?: string;
+}) {
+  const { cwd, summary } = await readRun(options.resultsDirs, options.cwd);
+  const brokenRules = [...summary.brokenRules.documented, ...summary.brokenRules.http];
+  const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
+  const tests = failed.flatMap((entry) => entry.tests);
+  // Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix.
+  const others = failed.flatMap((entry) =>
+    entry.tests
+      .filter((test) => !test.broken)
+      .map((test) => `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').slice(0, 300))} |`),
   );
+  const passed = summary.total > 0 && summary.notPassed === 0;
+  const markdown = [
+    `## Contract suite: ${passed ? 'PASSED' : 'FAILED'}`,
+    '',
+    `${summary.total} test(s): ${summary.passed} passed, ${summary.notPassed} not passed, ${summary.skipped} skipped.`,
+    '',
+    ...(brokenRules.length === 0
+      ? ['No documented rule is broken.', '']
+      : [
+          `### Broken rules (${brokenRules.length})`,
+          '',
+          ...table(['rule', 'the documentation says', 'spec', 'failure'], brokenRuleRows(brokenRules, tests)),
+        ]),
+    ...table(
+      ['category', 'tests'],
+      failed.map((entry) => `| ${entry.name} | ${entry.tests.length} |`),
+    ),
+    ...(others.length === 0 ? [] : ['### Failures that break no documented rule', '']),
+    ...table(['category', 'test', 'cause and fix'], others),
+    ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
+    '',
+    options.reportLink ? `Report: ${options.reportLink}` : "Report: the run's artifacts.",
+    '',
+  ].join('\n');
+  return { passed, brokenRules, markdown };
 }

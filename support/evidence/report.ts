@@ -16,14 +16,13 @@ const RUNTIME_KEY = 'allureTestRuntime';
 
 const reporting = (): boolean => typeof (globalThis as Record<string, unknown>)[RUNTIME_KEY] === 'function';
 
-// Allure keeps one stack of open steps per test, so steps of concurrent async work nest into and stop each other.
-// Each async chain here keeps its own open step: every message sent while it is open is held in it and handed whole to
-// the enclosing step when it ends, or to Allure at the top. Work that outlives its test is dropped.
+// Allure keeps one stack of open steps per test, so concurrent steps would nest into and stop each other: each async
+// chain holds the messages of its open step and hands them whole to the enclosing step, or to Allure at the top.
 const openSteps = new AsyncLocalStorage<unknown[]>();
-const sinks = new WeakMap<object, (message: unknown) => void>();
+const sinks = new WeakMap<object, (message: unknown) => unknown>();
 
 /** Delivers to the running test file's runtime, whose message intake is routed through the open steps. */
-function routedRuntime(): (message: unknown) => void {
+function routedRuntime(): (message: unknown) => unknown {
   const runtime = (globalThis as unknown as Record<string, () => Record<string, unknown>>)[RUNTIME_KEY]!();
   const known = sinks.get(runtime);
   if (known) return known;
@@ -36,9 +35,8 @@ function routedRuntime(): (message: unknown) => void {
     open.push(message);
     return intake === 'processMessage' ? true : Promise.resolve();
   };
-  const deliver = (message: unknown) => void original(message);
-  sinks.set(runtime, deliver);
-  return deliver;
+  sinks.set(runtime, original);
+  return original;
 }
 
 /** Runs `body` as a report step (a plain call when no report is being written). */
@@ -60,13 +58,12 @@ export async function step<T>(name: string, body: StepBody<T>): Promise<T> {
     own.push({ type: 'step_stop', data: { ...outcome, stop: Date.now() } });
     const enclosing = openSteps.getStore();
     if (enclosing) enclosing.push(...own);
-    else own.forEach(deliver);
+    else for (const message of own) void deliver(message);
   }
 }
 
-// Capitalised, as the phases read in the report; a module exporting `then` would be a thenable namespace, which
-// vitest's module runner would call instead of importing.
-/** A failure inside a Given step did not test the rule: it is reported as a precondition not met. */
+// Capitalised, as the phases read in the report (a module exporting `then` is a thenable namespace, which vitest's
+// module runner would call). A failure inside a Given step did not test the rule: it is a precondition not met.
 export function Given<T>(name: string, body: StepBody<T>): Promise<T> {
   return step(`Given ${name}`, body).catch((error: unknown) => {
     failedInGiven(error, name);
@@ -103,15 +100,12 @@ interface ReportLabels {
   feature?: string;
   story?: string;
   severity?: 'blocker' | 'critical' | 'normal' | 'minor' | 'trivial';
-  links?: { url: string; name?: string }[];
+  links: { url: string; name?: string }[];
 }
 
-export async function labels({ links = [], ...values }: ReportLabels): Promise<void> {
+export async function labels({ links, ...values }: ReportLabels): Promise<void> {
   if (!reporting()) return;
-  const named = (['epic', 'feature', 'story', 'severity'] as const).flatMap((name) => {
-    const value = values[name];
-    return value === undefined ? [] : [{ name, value }];
-  });
-  if (named.length > 0) await allure.labels(...named);
-  if (links.length) await allure.links(...links);
+  const named = Object.entries(values).flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
+  await allure.labels(...named);
+  await allure.links(...links);
 }

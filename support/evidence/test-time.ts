@@ -1,6 +1,5 @@
-// Owns what a contract test's time was spent on when it runs out. vitest fails it as "Test timed out", no cause and no
-// category; under a target's rate limit (a list read to its end costs a request a page, each waiting its turn at the
-// client's pace) the test fails just before that as "Target throttled", saying how long requests waited and what to do.
+// Owns what a contract test's time was spent on when it runs out: vitest fails it as "Test timed out", in no category;
+// under a target's rate limit it fails just before that as "Target throttled": how long requests waited, what to do.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { observeExchanges } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
@@ -23,8 +22,7 @@ export const TEST_TIMEOUT_VARIABLE = 'CONTRACT_TEST_TIMEOUT_MS';
 export class TestOutpacedError extends Error {
   override readonly name = 'TestOutpacedError';
   constructor(
-    readonly timeoutMs: number,
-    /** Its own requests, and every request of the run while it ran. */
+    timeoutMs: number,
     readonly spent: { own: Spending; whileItRan: Spending },
   ) {
     const { own, whileItRan } = spent;
@@ -56,27 +54,21 @@ export function countTestSpending(): () => void {
   });
 }
 
-/**
- * Runs a test's body, counting what its requests spend. Just before vitest's timeout (`timeoutMs` from `startedAt`) it
- * fails as outpaced if its own requests waited for the pace and the run's waited at least as long as answers took.
- */
+/** Runs a test's body, counting its requests; fails it outpaced just before vitest's timeout if the pace held them. */
 export async function spendTestTime<T>(startedAt: number, timeoutMs: number, body: () => Promise<T>): Promise<T> {
   const own = nothingSpent();
   // vitest takes a timeout of 0 for none.
   if (!(timeoutMs > 0)) return spending.run(own, body);
   const before = { ...spentInAll };
+  const delay = Math.max(0, startedAt + timeoutMs - BEFORE_TIMEOUT_MS - Date.now());
   let timer: NodeJS.Timeout | undefined;
   const outpaced = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => {
-        const whileItRan = { ...spentInAll };
-        for (const key of Object.keys(before) as (keyof Spending)[]) whileItRan[key] -= before[key];
-        if (own.pacedMs > 0 && whileItRan.pacedMs >= whileItRan.answeringMs)
-          reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
-      },
-      Math.max(0, startedAt + timeoutMs - BEFORE_TIMEOUT_MS - Date.now()),
-    );
-    timer.unref();
+    timer = setTimeout(() => {
+      const whileItRan = { ...spentInAll };
+      for (const key of Object.keys(before) as (keyof Spending)[]) whileItRan[key] -= before[key];
+      if (own.pacedMs > 0 && whileItRan.pacedMs >= whileItRan.answeringMs)
+        reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
+    }, delay).unref();
   });
   try {
     return await Promise.race([spending.run(own, body), outpaced]);

@@ -3,7 +3,7 @@
 // and says where the report is.
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ciSummary } from '../../support/evidence/ci-summary.js';
+import { ciSummary } from '../../support/evidence/report-generation.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const fixture = join(root, 'tests/fixtures/failed-run');
