@@ -114,7 +114,7 @@ export default defineConfig({
           ['junit', { outputFile: JUNIT_FILE }],
         ]
       : mutantPlan
-        ? ['default', ['./support/run/project-results.ts', { outputFile: mutantPlan.resultsFile }]]
+        ? ['default', ['./support/run/mutant-plan.ts', { outputFile: mutantPlan.resultsFile }]]
         : ['default', './support/run/closing-line.ts'],
     projects: [
       {

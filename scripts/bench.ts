@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../simulator/listen.js';
 import type { SimulatorOptions } from '../simulator/options.js';
 import type { WaitAttempts } from '../support/readings/eventually.js';
-import { runVitestWithResults } from '../support/run/child-runs.js';
-import { simulatorAsRemoteTarget, simulatorRequests, type SimulatorRequests } from '../support/run/simulator-target.js';
+import { runVitestWithResults, simulatorAsRemoteTarget, simulatorRequests } from '../support/run/child-runs.js';
 import { BENCH_DIR } from '../support/run/paths.js';
 
 /** The vendor's shapes, paths, scopes and paging, a sandbox with history, faults and a rate limit. */
@@ -54,7 +53,7 @@ const PROFILES: Record<string, Profile> = {
   },
 };
 
-const total = (report: SimulatorRequests): number =>
+const total = (report: { counts: Record<string, number> }): number =>
   Object.values(report.counts).reduce((sum, count) => sum + count, 0);
 const round = (value: number, digits = 2): number => Math.round(value * 10 ** digits) / 10 ** digits;
 

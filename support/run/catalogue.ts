@@ -25,15 +25,11 @@ export interface CatalogueRule {
   epic?: string;
 }
 
-export interface Catalogue {
+export const catalogue = JSON.parse(readFileSync(new URL('../../docs/catalogue.json', import.meta.url), 'utf8')) as {
   documentation: string;
   operations: CatalogueOperation[];
   rules: CatalogueRule[];
-}
-
-export const catalogue: Catalogue = JSON.parse(
-  readFileSync(new URL('../../docs/catalogue.json', import.meta.url), 'utf8'),
-) as Catalogue;
+};
 
 export function ruleById(id: string): CatalogueRule {
   const rule = catalogue.rules.find((candidate) => candidate.id === id);

@@ -1,12 +1,14 @@
-// Owns running the suite in a child process (vitest, or a command of scripts/), so the commands and
-// the self-checks each see a run's own exit code and output, as a user's terminal would.
+// Owns running the suite in a child process (vitest, or a command of scripts/): the commands and the self-checks
+// see a run's own exit code and output, as a user's terminal would; and pointing it at a simulator started here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { FileResult } from './project-results.js';
+import type { requestReport } from '../../simulator/control.js';
+import type { RunningSimulator } from '../../simulator/listen.js';
+import type { JsonTestResults } from 'vitest/node';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
 const vitestBin = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
@@ -63,19 +65,6 @@ export function runContract(args: string[], env = process.env, options: RunOptio
   return runScript('contract', args, { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
-/** The environment of a contract run against a fresh embedded simulator, whatever a developer's .env says. */
-export function embeddedSimulatorEnv(simulator: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, CONTRACT_BASE_URL: '', ...simulator };
-}
-
-/** What vitest's json reporter writes, as far as the commands and self-checks read it. */
-export interface VitestJson {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  testResults: (FileResult & { startTime: number; endTime: number })[];
-}
-
 /** Runs a child given a file in a scratch folder; `results` is what it wrote there (JSON), if anything. */
 export async function withResultsFile<T>(
   run: (file: string) => Promise<ChildRun>,
@@ -95,7 +84,33 @@ export async function withResultsFile<T>(
  * results file, not its console text; `results` is undefined when the run stopped in global setup.
  */
 export function runVitestWithResults(args: string[], env = process.env, options: RunOptions = {}) {
-  return withResultsFile<VitestJson>((file) =>
+  return withResultsFile<JsonTestResults>((file) =>
     runVitest([...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env, options),
   );
+}
+
+/**
+ * For runs that a simulator must outlive (to count its requests, list its tokens, sweep after a
+ * kill): the suite's embedded simulator ends with its run. Empty values unset whatever a .env says.
+ */
+export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.ProcessEnv {
+  const [client, second] = simulator.options.clients;
+  if (!client || !second) throw new Error('the simulator must accept two clients: the isolation spec needs the second');
+  return {
+    CONTRACT_BASE_URL: simulator.baseUrl,
+    CONTRACT_AUTH_URL: '',
+    CONTRACT_CLIENT_ID: client.id,
+    CONTRACT_CLIENT_SECRET: client.secret,
+    CONTRACT_SECOND_CLIENT_ID: second.id,
+    CONTRACT_SECOND_CLIENT_SECRET: second.secret,
+    CONTRACT_SCREENING_PROVIDER: simulator.options.provider,
+    CONTRACT_PROD_BASE_URL: '',
+  };
+}
+
+/** What the simulator (started with `control: true`) has served, as the bench counts it. */
+export async function simulatorRequests(simulator: RunningSimulator): Promise<ReturnType<typeof requestReport>> {
+  const response = await fetch(`${simulator.baseUrl}/__control/requests`);
+  if (!response.ok) throw new Error(`GET /__control/requests answered ${response.status}`);
+  return (await response.json()) as ReturnType<typeof requestReport>;
 }

@@ -21,24 +21,21 @@ import type { HttpExchange } from '../transport/http.js';
 import { resolveConfig } from './target.js';
 import { newRunId, RUN_ID_VARIABLE } from './run-id.js';
 
-/** What the run hands every worker: the resolved config and one token per client. */
-export interface ContractRun {
-  config: ContractConfig;
-  /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
-  tokens: { primary: IssuedToken; second?: IssuedToken; screening?: IssuedToken };
-  /** The run's documented token request, redacted, for the authentication spec to show. */
-  tokenEvidence: { status: number; bodyKeys: string[]; tokenType?: string; exchanges: HttpExchange[] };
-}
-
 declare module 'vitest' {
   export interface ProvidedContext {
-    contract: ContractRun;
+    /** What the run hands every worker: the resolved config and one token per client. */
+    contract: {
+      config: ContractConfig;
+      /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
+      tokens: { primary: IssuedToken; second?: IssuedToken; screening?: IssuedToken };
+      /** The run's documented token request, redacted, for the authentication spec to show. */
+      tokenEvidence: { status: number; bodyKeys: string[]; tokenType?: string; exchanges: HttpExchange[] };
+    };
   }
 }
 
-/** The rules setup checks: a run breaking one stops before any test, so the mutant matrix runs those alone. */
-const TOKEN_ISSUED = 'auth.token-issued';
-export const RULES_CHECKED_IN_SETUP: readonly string[] = [TOKEN_ISSUED];
+/** The rule setup checks: a run breaking it stops before any test, so the mutant matrix runs its mutants alone. */
+export const SETUP_RULE = 'auth.token-issued';
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
 async function issueToken(
@@ -56,7 +53,7 @@ async function issueToken(
       deadlineMs: config.availabilityTimeoutMs,
     });
   } catch (error) {
-    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, TOKEN_ISSUED) : error;
+    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, SETUP_RULE) : error;
   }
 }
 
@@ -65,8 +62,9 @@ async function issueToken(
  * global setup) and, when reports are written, in one broken result filed in its category like a test's.
  */
 function stopInSetup(error: unknown): never {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const trace = `${failure.name}: ${failure.message}`;
   if (process.env.CONTRACT_REPORTS === '1') {
-    const failure = error instanceof Error ? error : new Error(String(error));
     const now = Date.now();
     new FileSystemWriter({ resultsDir: ALLURE_RESULTS_DIR }).writeResult({
       ...createTestResult(randomUUID(), 'support/run/global-setup.ts'),
@@ -76,37 +74,30 @@ function stopInSetup(error: unknown): never {
       stage: Stage.FINISHED,
       // The trace is the error class the taxonomy reads, not the stack: reading a stack under vitest's
       // module cache (vitest.config.ts) crashes vitest 4.1's source mapping and loses the message.
-      statusDetails: redact({ message: failure.message, trace: `${failure.name}: ${failure.message}` }),
+      statusDetails: redact({ message: failure.message, trace }),
       labels: [{ name: 'suite', value: 'Run setup' }],
       start: now,
       stop: now,
     });
   }
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = error instanceof Error ? trace : String(error);
   console.error(redactText(`\ncontract: the run stopped in setup, before any test.\n${message}\n`));
   process.exit(1);
 }
 
-/** Loaded only by a run that starts it: fastify and some forty files to transform. */
-async function startEmbeddedSimulator(env: NodeJS.ProcessEnv) {
-  const [{ startSimulator }, { simulatorOptionsFromEnv }] = await Promise.all([
-    import('../../simulator/listen.js'),
-    import('../../simulator/options.js'),
-  ]);
-  return startSimulator(simulatorOptionsFromEnv(env));
-}
-
-/**
- * Starts the embedded simulator unless CONTRACT_BASE_URL is set, then fetches exactly one token per
- * client for all workers: the token service is shared and rate-limited.
- */
+/** One token per client for all workers: the token service is shared and rate-limited. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
   const env = { ...process.env, ...project.config.env };
   let simulator: RunningSimulator | undefined;
   try {
     const settings = readSettings(env);
-    if (!settings.baseUrl) simulator = await startEmbeddedSimulator(env);
+    if (!settings.baseUrl) {
+      // Loaded only by a run that starts it: fastify and some forty files to transform.
+      const { startSimulator } = await import('../../simulator/listen.js');
+      const { simulatorOptionsFromEnv } = await import('../../simulator/options.js'); // already loaded with listen.js
+      simulator = await startSimulator(simulatorOptionsFromEnv(env));
+    }
     const config = resolveConfig(
       settings,
       simulator && {
@@ -121,9 +112,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
     const primary = await issueToken(config, config.client, CLIENT_VARIABLES).finally(stopRecording);
-    const second = config.secondClient
-      ? (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token
-      : undefined;
+    const second =
+      config.secondClient && (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token;
     const screening = config.screeningScope
       ? (await issueToken(config, config.client, CLIENT_VARIABLES, config.screeningScope)).token
       : undefined;

@@ -1,34 +1,18 @@
 // Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict.
-// A mutant is killed when a failure names its rule (or shows its `reportedAs` category, naming no
-// rule) and none blames a rule wrongly. A control run per layout comes first, unmutated, same settings:
-// a spec failing there (a deadline too short for a loaded machine) would fail against every mutant,
-// so that layout's mutants stay unjudged. The mutants run in one vitest process, a project and a
-// simulator each: 36 processes cost some 60 CPU-seconds (issue 13). A mutant of a rule global setup
-// checks runs alone, as a stop in setup ends every project; so does every mutant in full mode, where
-// vitest would give each spec file of a project a worker of its own.
+// A mutant is killed when a failure names its rule (or shows its `reportedAs` category, naming no rule)
+// and none blames a rule wrongly; a layout's mutants stay unjudged when its control run, unmutated with
+// the same settings, fails (a deadline too short for a loaded machine would fail every mutant). The
+// mutants run in one vitest process, a project and a simulator each: 36 processes cost some 60
+// CPU-seconds (issue 13). Full mode runs each alone: vitest would give each spec file a worker of its own.
 import { relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { rulesNamedIn } from '../evidence/failures.js';
-import { specChecks, type SpecCheck } from './coverage-map.js';
+import { specChecks } from './coverage-map.js';
 import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
-import { RULES_CHECKED_IN_SETUP } from './global-setup.js';
+import { SETUP_RULE } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';
-import type { FileResult, ProjectResults } from './project-results.js';
-
-export interface Verdict {
-  mutant: MutantName;
-  /** Every mutant must be expressible, and killed, in each layout it runs in. */
-  layout: Layout;
-  rule: string;
-  failedSpecs: string[];
-  namedRules: string[];
-  /** Failures that blame a rule the mutant does not break. */
-  misattributed: string[];
-  /** The spec files that failed in this layout's control run, each with its first failure: no kill then. */
-  controlFailed: string[];
-  killed: boolean;
-}
+import type { FileResult, ProjectResults } from './mutant-plan.js';
 
 /** Mutants make every wait fail; a short deadline and a fast simulator keep the matrix quick. */
 const MUTANT_ENV = {
@@ -47,7 +31,7 @@ const layoutEnv = (layout: Layout): Record<string, string> =>
 const RUNS_AT_ONCE = 3;
 const FIRST_LINE_CHARS = 200;
 
-type PlannedRun = MutantRun & { mutant: MutantName; layout: Layout };
+type Planned = { mutant: MutantName; layout: Layout };
 
 /** A run's spec files; a run of its own also keeps its output, which says why it stopped in setup. */
 type Outcome = { files: FileResult[]; output: string };
@@ -57,12 +41,14 @@ const failedFiles = (files: FileResult[]) =>
 
 const failureMessages = (file: FileResult) => file.assertionResults.flatMap((test) => test.failureMessages ?? []);
 
+/** `controlFailed`: the spec files that failed in the layout's control run, each with its first failure. */
+export type Verdict = ReturnType<typeof judge> & { controlFailed: string[] };
+
 /**
- * In fast mode (`strict`) no failure may name another rule (a test kept from its own rule reports a
- * precondition not met). In full mode a mutant may truly break several rules (an update that stores
- * nothing breaks every transition a PUT makes), so a failure may name only its own test's rule.
+ * A failure may name only its own test's rule; in fast mode (`strict`) only the mutant's too, as in full
+ * mode a mutant may truly break several (an update that stores nothing breaks every transition a PUT makes).
  */
-function judge(run: PlannedRun, { files, output }: Outcome, checks: SpecCheck[], strict: boolean) {
+function judge(run: Planned, { files, output }: Outcome, checks: ReturnType<typeof specChecks>, strict: boolean) {
   const failed = failedFiles(files);
   const failureText = [output, ...failed.flatMap((file) => [file.message ?? '', ...failureMessages(file)])].join('\n');
   const namedRules = rulesNamedIn(failureText);
@@ -109,11 +95,11 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
 
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
-  let next = 0;
+  const queue = items.entries(); // one iterator: each lane takes the next item when it is free
   const lane = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!);
+    for (const [index, item] of queue) results[index] = await work(item);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  await Promise.all(Array.from({ length: limit }, lane));
   return results;
 }
 
@@ -130,13 +116,11 @@ function controlFailures({ files, output }: Outcome): string[] {
 }
 
 export interface MatrixOptions {
-  /** Default: every mutant. */
   mutants?: MutantName[];
   /** Every spec file per mutant instead of the spec files of its rule. */
   full?: boolean;
   /** Mutants whose spec files run at once (default: every mutant, or 3 runs of their own in full mode). */
   parallel?: number;
-  /** Default: the standard layout. */
   layouts?: Layout[];
   /** Over the process's environment for every run (a reports folder of the runs' own). */
   env?: NodeJS.ProcessEnv;
@@ -146,30 +130,23 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const checks = specChecks();
   const full = options.full ?? false;
   const mutants = options.mutants ?? (Object.keys(MUTANTS) as MutantName[]);
-  const planned: PlannedRun[] = (options.layouts ?? ['standard']).flatMap((layout) =>
-    mutants.map((mutant) => ({
-      mutant,
-      layout,
-      env: { ...layoutEnv(layout), SIMULATOR_MUTANT: mutant },
-      specs: [
-        ...new Set(checks.filter((check) => full || check.rule === MUTANTS[mutant].rule).map((check) => check.file)),
-      ],
-    })),
-  );
-  const env = { ...process.env, ...MUTANT_ENV, ...options.env };
-
-  const controls: MutantRun[] = [...new Set(planned.map((run) => run.layout))].map((layout) => ({
-    mutant: 'control',
+  const layouts = options.layouts ?? ['standard'];
+  const plan = <M extends string>(mutant: M, layout: Layout, rules: string[]) => ({
+    mutant,
     layout,
-    env: { ...layoutEnv(layout), SIMULATOR_MUTANT: '' },
-    specs: [...new Set(planned.filter((run) => run.layout === layout).flatMap((run) => run.specs))],
-  }));
+    env: { ...layoutEnv(layout), SIMULATOR_MUTANT: mutant === 'control' ? '' : mutant },
+    specs: [...new Set(checks.filter((check) => full || rules.includes(check.rule)).map((check) => check.file))],
+  });
+  const planned = layouts.flatMap((layout) => mutants.map((mutant) => plan(mutant, layout, [MUTANTS[mutant].rule])));
+  const rules = mutants.map((mutant) => MUTANTS[mutant].rule);
+  const controls = [...new Set(layouts)].map((layout) => plan('control', layout, rules));
+  const env = { ...process.env, ...MUTANT_ENV, ...options.env };
   // Together, one worker a project: a layout's spec files share a worker, and the layouts go in turn.
   const controlled = (await runAll(controls, full, full ? RUNS_AT_ONCE : 1, env)).map(controlFailures);
   const controlFailed = (layout: string) => controlled[controls.findIndex((control) => control.layout === layout)]!;
 
   const judged = planned.filter(({ layout }) => controlFailed(layout).length === 0);
-  const together = full ? [] : judged.filter(({ mutant }) => !RULES_CHECKED_IN_SETUP.includes(MUTANTS[mutant].rule));
+  const together = full ? [] : judged.filter(({ mutant }) => MUTANTS[mutant].rule !== SETUP_RULE);
   const alone = judged.filter((run) => !together.includes(run));
   const outcomes = (
     await Promise.all([

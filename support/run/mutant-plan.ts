@@ -1,18 +1,18 @@
-// Owns the plan the mutant matrix hands vitest.config.ts: which mutant runs which spec files in which
-// layout, and how many at once. A file apart because every vitest start loads that config.
+// Owns the mutant matrix's one vitest process: the plan it hands vitest.config.ts (apart, as every vitest start
+// loads it) and the reporter that writes the results back by project, as vitest's json reporter names files only.
+import { writeFileSync } from 'node:fs';
+import type { Reporter, TestModule } from 'vitest/node';
 
-/** Carries the plan (JSON) from the matrix to vitest.config.ts. */
 export const MUTANT_PLAN_VARIABLE = 'CONTRACT_MUTANT_PLAN';
 
 export interface MutantPlan {
-  /** Where support/run/project-results.ts writes the run's results by project. */
   resultsFile: string;
   /** Mutant projects whose spec files run at the same time, each in a worker of its own. */
   mutantsAtOnce: number;
   mutants: MutantRun[];
 }
 
-/** One mutant in one simulator layout: its spec files and the simulator's variables beyond SIMULATOR_MUTANT. */
+/** One mutant in one simulator layout: its spec files and the simulator's variables. */
 export interface MutantRun {
   mutant: string;
   layout: string;
@@ -20,9 +20,41 @@ export interface MutantRun {
   env: Record<string, string>;
 }
 
-/** The matrix runs them all with `--project mutant:*`. */
 export const mutantProjectName = (mutant: string, layout = 'standard'): string =>
   layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`;
 
 export const readMutantPlan = (raw: string | undefined): MutantPlan | undefined =>
   raw ? (JSON.parse(raw) as MutantPlan) : undefined;
+
+/** One spec file's outcome, as far as the matrix reads it, in the shape of vitest's json reporter (JsonTestResult). */
+export interface FileResult {
+  name: string;
+  /** An error of the file itself (it could not be collected, a hook failed). */
+  message?: string;
+  assertionResults: { title: string; status: string; failureMessages?: string[] | null }[];
+}
+
+export type ProjectResults = Record<string, FileResult[]>;
+
+const stacks = (errors: ReadonlyArray<{ stack?: string; message: string }>) =>
+  errors.map((error) => error.stack ?? error.message);
+
+export default class ProjectResultsReporter implements Reporter {
+  constructor(private readonly options: { outputFile: string }) {}
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const results: ProjectResults = {};
+    for (const module of testModules) {
+      (results[module.project.name] ??= []).push({
+        name: module.moduleId,
+        message: stacks(module.errors()).join('\n') || undefined,
+        assertionResults: [...module.children.allTests()].map((test) => ({
+          title: test.name,
+          status: test.result().state,
+          failureMessages: stacks(test.result().errors ?? []),
+        })),
+      });
+    }
+    writeFileSync(this.options.outputFile, JSON.stringify(results));
+  }
+}

@@ -1,18 +1,17 @@
-// Owns where a run writes: every folder and file under the reports folder, named once. The Allure
-// report's own configuration (allurerc.mjs) reads the same variable for its output and history.
+// Owns where a run writes, each folder and file under the reports folder named once (allurerc.mjs reads the variable).
 
-/** Every folder and file of a run's reports, under `root`. */
+/** Moves a run's reports out of `reports/`: the self-checks run several whole runs at once, each its own. */
+export const REPORTS_DIR_VARIABLE = 'CONTRACT_REPORTS_DIR';
+
 export function reportPaths(root: string) {
   return {
     root,
-    /** Where allure-vitest writes results and the report is generated from. */
     allureResults: `${root}/allure-results`,
     /** The generated report (allurerc.mjs `output`). */
     allureReport: `${root}/allure-report`,
     junit: `${root}/junit.xml`,
     /** Persons created and not yet deleted, for `npm run sweep` (support/data/ledger.ts). */
     ledger: `${root}/ledger`,
-    /** What the run observed of the target (support/evidence/observed/). */
     observed: `${root}/observed`,
     /** Earlier runs' observed contracts, kept with the Allure history (CI carries reports/history). */
     observedHistory: `${root}/history/observed`,
@@ -21,11 +20,6 @@ export function reportPaths(root: string) {
     reportCheckScreenshot: `${root}/report-check.png`,
   };
 }
-
-export type ReportPaths = ReturnType<typeof reportPaths>;
-
-/** Moves a run's reports out of `reports/`: the self-checks run several whole runs at once, each its own. */
-export const REPORTS_DIR_VARIABLE = 'CONTRACT_REPORTS_DIR';
 
 const paths = reportPaths(process.env[REPORTS_DIR_VARIABLE] || 'reports');
 

@@ -1,6 +1,5 @@
-// Owns the sweep: deleting every custom person that ledgers under reports/ledger/ record as created
-// on a target and never as deleted — what an interrupted run left behind. Only persons of the given
-// clients on this target are touched, and never on the production host.
+// Owns the sweep: deleting every custom person that ledgers under reports/ledger/ record as created on a
+// target and never as deleted (what an interrupted run left behind), never on the production host.
 import type { ContractConfig, Credentials } from './config.js';
 import { ApiClient, systemClock } from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
@@ -17,15 +16,15 @@ export async function sweep(
   const { baseUrl, authUrl } = config;
   const target = new URL(baseUrl).origin;
   const result = { deleted: 0, failed: 0 };
+  const leave = (why: string, file: string) => {
+    console.warn(`sweep: ${why}; left in ${file}`);
+    result.failed += 1;
+  };
   const apis = new Map<string, ApiClient>();
   for (const { personId, clientId, file } of leftovers(target, ledgerDir)) {
     const credentials = clients.find((client) => client.clientId === clientId);
     if (!credentials) {
-      console.warn(
-        `sweep: person ${personId} belongs to client ${clientId}, whose credentials are not ` +
-          `configured; left in ${file}`,
-      );
-      result.failed += 1;
+      leave(`person ${personId} belongs to client ${clientId}, whose credentials are not configured`, file);
       continue;
     }
     let api = apis.get(clientId);
@@ -44,8 +43,7 @@ export async function sweep(
       recordInLedger(file, { event: 'deleted', personId, target, clientId });
       result.deleted += 1;
     } else {
-      console.warn(`sweep: DELETE of person ${personId} answered ${response.status}; left in ${file}`);
-      result.failed += 1;
+      leave(`DELETE of person ${personId} answered ${response.status}`, file);
     }
   }
   pruneLedgers(ledgerDir);

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { runContract } from '../../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { runContract, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 import { startForwardProxy } from '../network/forward-proxy.js';
 

@@ -10,8 +10,7 @@ import { eventually, NotConsistentError } from '../../support/readings/eventuall
 import { ApiClient, type ApiResponse } from '../../support/transport/http.js';
 import { leftovers } from '../../support/data/ledger.js';
 import { sweep } from '../../support/run/sweep.js';
-import { runVitest, runVitestWithResults } from '../../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { runVitest, runVitestWithResults, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.

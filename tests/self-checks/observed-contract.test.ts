@@ -14,8 +14,7 @@ import { catalogue } from '../../support/run/catalogue.js';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { readObservationLines, type ObservedContract } from '../../support/evidence/observed/model.js';
-import { runContract } from '../../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { runContract, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 // Long beside the lag of a loaded machine (two cores shared with the rest of npm test stamp the

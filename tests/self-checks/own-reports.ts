@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'vitest';
-import { reportPaths, REPORTS_DIR_VARIABLE, type ReportPaths } from '../../support/run/paths.js';
+import { reportPaths, REPORTS_DIR_VARIABLE } from '../../support/run/paths.js';
 
 const SCRATCH = fileURLToPath(new URL('../../.tmp', import.meta.url));
 
@@ -12,7 +12,7 @@ const SCRATCH = fileURLToPath(new URL('../../.tmp', import.meta.url));
  * A fresh reports folder for the test whose context is given (the context's own hook: tests here
  * run concurrently): its paths, and the variable that points a run at it.
  */
-export function ownReports(test: Pick<TestContext, 'onTestFinished'>): { paths: ReportPaths; env: NodeJS.ProcessEnv } {
+export function ownReports(test: Pick<TestContext, 'onTestFinished'>) {
   // Inside the project (.tmp/ is ignored by git and lint): Allure attaches the observed-contract
   // page to the report only from inside the directory it runs in.
   mkdirSync(SCRATCH, { recursive: true });

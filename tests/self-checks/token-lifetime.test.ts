@@ -4,8 +4,7 @@
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { runVitestWithResults } from '../../support/run/child-runs.js';
-import { simulatorAsRemoteTarget } from '../../support/run/simulator-target.js';
+import { runVitestWithResults, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 test.concurrent.for([
