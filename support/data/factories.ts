@@ -1,17 +1,16 @@
-// Owns the test data: sandbox persons, relatives and consumers, consistent (the legal id agrees with the date of birth
-// and gender, names with the gender, address and phone with the market) and reproducible (same seed and scope, same
-// data). One factory per test, so adding a test never changes another's data. Everything stays inside the bounds of
-// the documentation and the vendor's pages (../shared/vendor-public-notes.md), which the schemas the verbs check carry.
+// Owns the test data: persons, relatives and consumers, consistent (legal id, birth date, gender, names and market
+// agree) and reproducible (same seed and scope, same data); one factory per test, so a new test changes no other's.
 import { createHash } from 'node:crypto';
-import { newFaker } from './fakers.js';
-import { LegalIdGenerator, dateOfBirthOf, genderOf, isValidLegalId, type Gender, type Market } from './legal-ids.js';
+import type { Faker, LocaleDefinition } from '@faker-js/faker';
+import { faker as base } from '@faker-js/faker/locale/base';
+import { faker as danish } from '@faker-js/faker/locale/da';
+import { faker as finnish } from '@faker-js/faker/locale/fi';
+import { faker as norwegian } from '@faker-js/faker/locale/nb_NO';
+import { faker as swedish } from '@faker-js/faker/locale/sv';
+import { LegalIdGenerator, readLegalId, type Gender, type Market } from './legal-ids.js';
 import { containsValue } from '../readings/lookup.js';
-import { seededRandom } from './random.js';
 
-/**
- * A related person (an element of relationshipList): the fields the suite sets or reads. The closed schema
- * schemas/sandbox-person.schema.json declares the others and checks every body before it is sent.
- */
+/** An element of relationshipList: the fields the suite sets or reads; the sandbox-person schema checks the others. */
 export interface Relationship {
   hierarchicalRelationship?: string;
   legalId?: { socialSecurityNumber?: string };
@@ -67,14 +66,37 @@ const MARKET_DATA = {
   FI: { postalCode: '[0-9]{5}', mobile: { countryCode: '358', prefixes: ['40', '41', '44', '45', '50'], digits: 7 } },
 } satisfies Record<Market, unknown>;
 
-// Fixed ranges instead of ages relative to today, so a seed reproduces the same data on any day.
-// Persons are adults; parents are at least 20 years older than any person; "past" dates (deaths,
-// deregistrations) fall after every birth date and before today.
+// Fixed ranges, not ages relative to today, so a seed gives the same data on any day: persons are adults, parents
+// 20 years older than any person, and "past" dates (deaths, deregistrations) fall after every birth and before today.
 const PERSON_BIRTH = { from: '1975-01-01', to: '2005-12-31' };
 const PARENT_BIRTH = { from: '1925-01-01', to: '1955-12-31' };
 const PAST = { from: '2006-01-01', to: '2023-12-31' };
 
-const DEREGISTRATION_REASONS = ['Emigrated', 'Missing', 'Other'];
+// Locale entries, not faker's main entry, which loads all locales (a tenth of a second per contract worker): each
+// exports an instance falling back to English and base, as `new Faker({ locale: [sv, en, base] })` would, whose class
+// makes independent, separately seeded ones.
+const TEMPLATES: Readonly<Record<Market | 'base', Faker>> = {
+  SE: swedish,
+  NO: norwegian,
+  DK: danish,
+  FI: finnish,
+  base,
+};
+
+/** A new faker of the market's language (or only faker's base data), seeded with `seed`. */
+function newFaker(market: Market | 'base', seed: number): Faker {
+  const template = TEMPLATES[market];
+  const FakerClass = template.constructor as new (options: { locale: LocaleDefinition }) => Faker;
+  const faker = new FakerClass({ locale: template.rawDefinitions });
+  faker.seed(seed);
+  return faker;
+}
+
+/** Numbers in [0, 1), the same sequence for the same seed: the suite's one seeded random source (for legal ids). */
+export function seededRandom(seed: number): () => number {
+  const faker = newFaker('base', seed);
+  return () => faker.number.float();
+}
 
 /** A stable 32-bit hash of a string, for seeds and the short scope tag. */
 const hash32 = (text: string): number => createHash('sha256').update(text).digest().readUInt32BE(0);
@@ -83,8 +105,7 @@ const issued = new Map<string, number>();
 
 /**
  * `p` or `c`, the run's id without its `r` (nine characters), the worker (vitest's pool id) and a sequence in base 36:
- * unique within and across runs, and traceable to the run. Drawn per run, not per test: 15 characters leave no room
- * for a hash of the test that could not collide with another test's.
+ * unique and traceable to the run. Per run, not per test: 15 characters leave no room for a collision-free test hash.
  */
 export function newId(kind: 'p' | 'c', runId: string): string {
   const runTag = runId
@@ -112,26 +133,26 @@ export function createDataFactory(options: { seed: number; runId: string; market
   const legalIds = new LegalIdGenerator(market, seededRandom(hash32(`${seed}|${scope}|legal-ids`)));
   // Free text that a test sends and later recognises in a record (never an id: see newId).
   const tag = `${runId.replace(/[^A-Za-z0-9]+/g, '-')}-${hash32(scope).toString(36).padStart(7, '0')}`;
-  const isoDateBetween = (range: { from: string; to: string }) =>
+  const isoDateBetween = ({ from, to }: typeof PAST) =>
     faker.date
-      .between({ from: `${range.from}T00:00:00Z`, to: `${range.to}T00:00:00Z` })
+      .between({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z` })
       .toISOString()
       .slice(0, 10);
   const { postalCode, mobile } = MARKET_DATA[market];
   const mobileNumber = () =>
     `+${mobile.countryCode}${faker.helpers.arrayElement(mobile.prefixes)}${faker.string.numeric(mobile.digits)}`;
-  const firstNamesFor = (gender: Gender) =>
-    faker.helpers.uniqueArray(
-      () => faker.person.firstName(gender === 'Male' ? 'male' : 'female'),
-      faker.number.int({ min: 1, max: 2 }),
-    );
+  const namesFor = (gender: Gender) => {
+    const sex = gender === 'Male' ? 'male' : 'female';
+    const count = faker.number.int({ min: 1, max: 2 });
+    const firstNames = faker.helpers.uniqueArray(() => faker.person.firstName(sex), count);
+    const preferredFirstName = faker.helpers.arrayElement(firstNames);
+    return { firstNames, preferredFirstName, familyName: faker.person.lastName() };
+  };
 
   /** Legal id, date of birth and gender that agree with each other and with what the caller fixed. */
-  function identity(wish: { legalId?: string; dateOfBirth?: string; gender?: Gender }, birth: typeof PERSON_BIRTH) {
-    if (wish.legalId !== undefined && isValidLegalId(market, wish.legalId)) {
-      const { legalId } = wish;
-      return { legalId, dateOfBirth: dateOfBirthOf(market, legalId), gender: genderOf(market, legalId) };
-    }
+  function identity(wish: { legalId?: string; dateOfBirth?: string; gender?: Gender }, birth: typeof PAST) {
+    const given = readLegalId(market, wish.legalId);
+    if (typeof given !== 'string') return given;
     return legalIds.next({
       dateOfBirth: wish.dateOfBirth ?? isoDateBetween(birth),
       gender: wish.gender ?? faker.helpers.arrayElement<Gender>(['Male', 'Female']),
@@ -148,13 +169,10 @@ export function createDataFactory(options: { seed: number; runId: string; market
   /** A parent (old enough for any person of this factory) with its own legal id. */
   function relationship(overrides: Relationship = {}): Relationship {
     const { legalId, dateOfBirth, gender } = identity({}, PARENT_BIRTH);
-    const firstNames = firstNamesFor(gender);
     return {
       hierarchicalRelationship: 'Parent',
       legalId: { socialSecurityNumber: legalId },
-      firstNames,
-      preferredFirstName: faker.helpers.arrayElement(firstNames),
-      familyName: faker.person.lastName(),
+      ...namesFor(gender),
       dateOfBirth,
       gender,
       ...overrides,
@@ -164,14 +182,11 @@ export function createDataFactory(options: { seed: number; runId: string; market
   /** A full, consistent person; overrides win, and a fixed legalId, dateOfBirth or gender is honoured by the others. */
   function person(overrides: Partial<SandboxPerson> = {}): SandboxPerson {
     const { legalId, dateOfBirth, gender } = identity(overrides, PERSON_BIRTH);
-    const firstNames = firstNamesFor(gender);
     return {
       id: newId('p', runId),
       country: market,
       legalId,
-      firstNames,
-      preferredFirstName: faker.helpers.arrayElement(firstNames),
-      familyName: faker.person.lastName(),
+      ...namesFor(gender),
       gender,
       dateOfBirth,
       addressList: [
@@ -239,7 +254,7 @@ export function createDataFactory(options: { seed: number; runId: string; market
     /** A date after every birth date this factory draws and before today: for deaths and deregistrations. */
     pastDate: (): string => isoDateBetween(PAST),
     /** Reasons are free text (allowed values not shown); the tag makes the one a test sent recognisable. */
-    deregistrationReason: (): string => `${faker.helpers.arrayElement(DEREGISTRATION_REASONS)} (${tag})`,
+    deregistrationReason: (): string => `${faker.helpers.arrayElement(['Emigrated', 'Missing', 'Other'])} (${tag})`,
   };
 }
 

@@ -1,7 +1,6 @@
-// Owns the cleanup ledger: every custom person the suite creates is written down before its PUT is sent, and again
-// when it has been deleted, so `npm run sweep` can delete what a killed run left. One JSON line per event: appends of
-// short lines are atomic, so parallel workers can share one file.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Owns the cleanup ledger: each custom person is written down before its PUT and again once deleted, so `npm run sweep`
+// can delete what a killed run left. One JSON line per event: short appends are atomic, so workers share one file.
+import { appendFileSync, globSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEDGER_DIR } from '../run/paths.js';
 
@@ -29,28 +28,25 @@ export function recordInLedger(file: string, entry: Omit<LedgerEntry, 'at'>): vo
 
 /** Per ledger under `dir`, its persons created and not deleted (on `target`, or on any target). */
 function openPersons(dir: string, target?: string): Map<string, Leftover[]> {
-  if (!existsSync(dir)) return new Map();
   return new Map(
-    readdirSync(dir)
-      .filter((name) => name.endsWith('.jsonl'))
-      .map((name) => {
-        const file = join(dir, name);
-        const open = new Map<string, Leftover>();
-        for (const line of readFileSync(file, 'utf8').split('\n')) {
-          let entry: LedgerEntry;
-          try {
-            entry = JSON.parse(line) as LedgerEntry;
-          } catch {
-            continue; // an empty line, or one cut short by a killed process: it names nothing to clean up
-          }
-          if (target !== undefined && entry.target !== target) continue;
-          // Ids are chosen per client: two clients may have a person with the same id.
-          const key = `${entry.target} ${entry.clientId} ${entry.personId}`;
-          if (entry.event === 'created') open.set(key, { file, personId: entry.personId, clientId: entry.clientId });
-          else open.delete(key);
+    globSync('*.jsonl', { cwd: dir }).map((name) => {
+      const file = join(dir, name);
+      const open = new Map<string, Leftover>();
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        let entry: LedgerEntry;
+        try {
+          entry = JSON.parse(line) as LedgerEntry;
+        } catch {
+          continue; // an empty line, or one cut short by a killed process: it names nothing to clean up
         }
-        return [file, [...open.values()]];
-      }),
+        if (target !== undefined && entry.target !== target) continue;
+        // Ids are chosen per client: two clients may have a person with the same id.
+        const key = `${entry.target} ${entry.clientId} ${entry.personId}`;
+        if (entry.event === 'created') open.set(key, { file, personId: entry.personId, clientId: entry.clientId });
+        else open.delete(key);
+      }
+      return [file, [...open.values()]];
+    }),
   );
 }
 

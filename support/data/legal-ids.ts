@@ -1,10 +1,10 @@
-// Owns the legal ids of the four markets: validating the suite's own data, and generating ids that agree with a
-// person's birth date and gender, both written once against one table of formats (FORMATS). SE stays hand-written:
-// the `personnummer` package is the simulator's SE check and this file's test oracle, and a shared bug would fool both.
+// Owns the legal ids of the four markets, validated and generated from one table (FORMATS). SE is hand-written, not
+// the `personnummer` package: that is the simulator's SE check and this file's test oracle, which one bug would fool.
 import type { Market } from '../run/config.js';
 
 export type { Market };
 export type Gender = 'Male' | 'Female';
+type Identity = { legalId: string; dateOfBirth: string; gender: Gender };
 
 interface CivilDate {
   year: number;
@@ -210,12 +210,11 @@ const isoDate = ({ year, month, day }: CivilDate) => `${pad(year, 4)}-${pad(mont
 const genderIn = (format: IdFormat, id: string): Gender =>
   Number(id[format.genderDigit]) % 2 === 1 ? 'Male' : 'Female';
 
-/** A valid id's format and real birth date (coordination offset removed), or why `value` is not a valid id. */
-function readLegalId(market: Market, value: unknown): { format: IdFormat; birth: CivilDate } | string {
+/** A valid id's date of birth (coordination offset removed) and gender, or why `value` is not a valid id. */
+export function readLegalId(market: Market, value: unknown): Identity | string {
   const format = FORMATS[market];
-  if (typeof value !== 'string' || !format.shape.test(value)) {
+  if (typeof value !== 'string' || !format.shape.test(value))
     return `expected a ${format.name} (${format.layout}), got ${JSON.stringify(value)}`;
-  }
   const encoded = format.readBirth(value);
   if (typeof encoded === 'string') return `${format.name} ${value}: ${encoded}`;
   const offset = format.coordinationDayOffset;
@@ -223,27 +222,12 @@ function readLegalId(market: Market, value: unknown): { format: IdFormat; birth:
   const problem = isCalendarDate(birth)
     ? format.checkProblem(value)
     : `encodes the date of birth ${isoDate(encoded)}, which does not exist`;
-  return problem === undefined ? { format, birth } : `${format.name} ${value}: ${problem}`;
+  if (problem !== undefined) return `${format.name} ${value}: ${problem}`;
+  return { legalId: value, dateOfBirth: isoDate(birth), gender: genderIn(format, value) };
 }
 
 export function isValidLegalId(market: Market, value: unknown): value is string {
   return typeof readLegalId(market, value) !== 'string';
-}
-
-function validLegalId(market: Market, legalId: string): { format: IdFormat; birth: CivilDate } {
-  const read = readLegalId(market, legalId);
-  if (typeof read === 'string') throw new RangeError(read);
-  return read;
-}
-
-/** The date of birth (YYYY-MM-DD) a valid legal id encodes; throws RangeError, saying why, for an invalid one. */
-export function dateOfBirthOf(market: Market, legalId: string): string {
-  return isoDate(validLegalId(market, legalId).birth);
-}
-
-/** The gender a valid legal id encodes; throws RangeError, saying why, for an invalid one. */
-export function genderOf(market: Market, legalId: string): Gender {
-  return genderIn(validLegalId(market, legalId).format, legalId);
 }
 
 // Each serial fits one gender about half of the time (DK also skips serials without a check
@@ -261,29 +245,22 @@ function drawSerial(ranges: readonly Range[], random: () => number): number {
   throw new RangeError(`random() must return a number in [0, 1)`);
 }
 
-export interface LegalIdWish {
-  dateOfBirth?: string;
-  gender?: Gender;
-  /** SE coordination number (day + 60) or NO D-number (day + 40); not available for DK and FI. */
-  coordination?: boolean;
-}
-
 /**
- * Reproducible legal ids (same market and random sequence: same ids) that never repeat within one generator. Birth
- * dates default to a fixed range of years, not an age relative to today, so a seed reproduces the same data on any
- * day; every such person is an adult.
+ * Reproducible legal ids (same market and random sequence: same ids) that never repeat within one generator; birth
+ * dates default to fixed years (all adults), not an age relative to today, so a seed gives the same data on any day.
  */
 export class LegalIdGenerator {
   readonly #issued = new Set<string>();
 
-  /** `random` (numbers in [0, 1), e.g. support/data/random.ts `seededRandom`) decides every draw. */
+  /** `random` (numbers in [0, 1), e.g. `seededRandom` of support/data/factories.ts) decides every draw. */
   constructor(
     readonly market: Market,
     private readonly random: () => number,
     readonly birthYears: Readonly<Range> = { from: 1940, to: 2005 },
   ) {}
 
-  next(wish: LegalIdWish = {}): { legalId: string; dateOfBirth: string; gender: Gender } {
+  /** `coordination`: an SE coordination number (day + 60) or NO D-number (day + 40); DK and FI have none. */
+  next(wish: { dateOfBirth?: string; gender?: Gender; coordination?: boolean } = {}): Identity {
     for (let draw = 0; draw < MAX_DRAWS; draw += 1) {
       const dateOfBirth = wish.dateOfBirth ?? this.#randomBirthDate();
       const gender = wish.gender ?? (this.random() < 0.5 ? 'Female' : 'Male');

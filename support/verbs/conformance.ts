@@ -1,44 +1,31 @@
-// Owns the HTTP conformance probes: a body sent on purpose in a bad form (malformed JSON, a JSON value of the wrong
-// type, a media type the operation does not take) to each operation that takes a body, and HTTP's own verdict on the
-// answer: a 4xx, never a 2xx (bad input accepted) nor a 5xx. A 401 or 403 refuses the client, not its body.
+// Owns the HTTP conformance probes: a bad body (malformed JSON, a wrong JSON type, an unsupported media type) sent to
+// each operation that takes one, and HTTP's verdict: a 4xx, never a 2xx nor a 5xx; a 401 or 403 refuses the client.
 import { expect } from 'vitest';
 import { expandPath, type ContractConfig } from '../run/config.js';
 import { assertSandboxTarget } from '../run/target.js';
 import { notPermitted } from '../evidence/refusals.js';
-import type { ApiClient, ApiResponse } from '../transport/http.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 
-export interface BodyOperation {
-  id: 'op1' | 'op2' | 'op4' | 'op5' | 'op8';
-  method: 'PUT' | 'DELETE' | 'POST';
-  path: string;
-  /** The JSON type the operation documents for its body. */
-  takes: 'object' | 'array';
-}
-
-/** The operations that take a JSON body (operations 1, 2, 4, 5 and 8). */
-export function bodyOperations({ market, paths }: Pick<ContractConfig, 'market' | 'paths'>): BodyOperation[] {
+/** The operations that take a JSON body (operations 1, 2, 4, 5 and 8), each with the JSON type it documents. */
+export function bodyOperations({ market, paths }: Pick<ContractConfig, 'market' | 'paths'>) {
   return [
     { id: 'op1', method: 'PUT', path: paths.sandboxPersons, takes: 'object' },
     { id: 'op2', method: 'DELETE', path: paths.sandboxPersons, takes: 'object' },
     { id: 'op4', method: 'POST', path: expandPath(paths.findPerson, { market }), takes: 'object' },
     { id: 'op5', method: 'POST', path: paths.consumers, takes: 'array' },
     { id: 'op8', method: 'POST', path: paths.personScreening, takes: 'object' },
-  ];
+  ] as const;
 }
 
-interface BadBody {
-  contentType: string;
-  text: string;
-}
+export type BodyOperation = ReturnType<typeof bodyOperations>[number];
 
-/**
- * Sends each operation its bad body (`body`, or the one `body` makes for it) exactly as written, all at once: the
- * answers in order. None carries a usable `id`, so a server that wrongly accepts one creates nobody to delete.
- */
+type BadBody = NonNullable<RequestOptions['raw']>;
+
+/** Sends each operation its bad body as written, at once; none has a usable `id`, so an accepted one creates nobody. */
 export function sendBadBodies(
   clients: { api: ApiClient; screeningApi: ApiClient },
   config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>,
-  operations: BodyOperation[],
+  operations: readonly BodyOperation[],
   body: BadBody | ((operation: BodyOperation) => BadBody),
   purpose: string,
 ): Promise<ApiResponse[]> {
@@ -60,13 +47,9 @@ const REFUSALS = new Set([401, 403]);
 
 type Answer = Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>;
 
-/**
- * HTTP's verdict on each bad body, `what(operation)` naming what was sent: a 4xx; the message says which way an answer
- * went wrong. Refusals come last, so a verdict breaking the rule is reported first; a refusal is no verdict on the
- * body, so the rule could not be checked: "Not permitted", naming what the operation needs.
- */
+/** A 4xx for each bad body, `what` naming it; refusals, no verdict on a body, are reported last as "Not permitted". */
 export function expectClientErrorsFor(
-  operations: BodyOperation[],
+  operations: readonly BodyOperation[],
   answers: Answer[],
   what: (operation: BodyOperation) => string,
 ): void {
@@ -84,8 +67,7 @@ export function expectClientErrorsFor(
         : response.status < 300
           ? 'the bad input was accepted'
           : 'not a client error';
-    expect(Math.floor(response.status / 100), `${what} answered ${response.status}: ${why}; a 4xx was expected`).toBe(
-      4,
-    );
+    const message = `${what} answered ${response.status}: ${why}; a 4xx was expected`;
+    expect(Math.floor(response.status / 100), message).toBe(4);
   }
 }

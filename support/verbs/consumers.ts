@@ -3,18 +3,10 @@ import type { ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import { NotSentError } from '../transport/work.js';
 import type { Consumer } from '../data/factories.js';
-import type { StoredPerson } from './persons.js';
+import { describes, type StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import {
-  checkHolds,
-  identified,
-  listsPerson,
-  recordsOwning,
-  seenIn,
-  type Reading,
-  type RecordCheck,
-} from '../readings/facts.js';
+import { checkHolds, identified, recordsOwning, seenIn, type Reading, type RecordCheck } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
@@ -64,10 +56,7 @@ export class ConsumerData {
     return { path: paths[path], options: { operation, purpose: `list ${list}`, query } };
   }
 
-  /**
-   * Every page of a list, for a check that a record is absent. A refusal of its first page is returned for the caller
-   * to judge; a list that fails after that, or answers 5xx, is never evidence of an absence.
-   */
+  /** Every page of a list, for an absence check: a refused (4xx) first page is returned, any other failure thrown. */
   private async readWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
     const read = await readPages(this.api, path, options);
@@ -109,9 +98,8 @@ export class ConsumerData {
   }
 
   /**
-   * Re-reads a list, only as far as the item, until it has a record of its own carrying one of `carrying`'s values (the
-   * first found) and `until` holds for it. A wait joins a read of the list in flight for other waits (single flight): a
-   * state only moves on, so a read begun before this wait's write can only make it look again.
+   * Re-reads a list as far as a record of its own carrying one of `carrying`'s values, until `until` holds for it. A
+   * wait joins a read in flight for other waits: a state only moves on, so an early read can only make it look again.
    */
   private async awaitItem(
     list: ListName,
@@ -172,19 +160,15 @@ export class ConsumerData {
     return response;
   }
 
-  /**
-   * Reads a list, every page, at the end of `windowMs`, for a record of its own of a person that must not be there (by
-   * its gedi or legal id, not as another record's relative): the reading that shows one, or one that holds for none.
-   */
+  /** Reads every page of a list after `windowMs` for a record of its own of a person that must not be there. */
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
-    const person = { gedi: stored.gedi, legalId: stored.person.legalId };
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     let read: ListRead | undefined;
     const seen = await watch(
       `${what} (it must not)`,
       async () => (read = await this.readWhole(list)),
       (response) => {
-        const reading = response.ok ? listsPerson(response.body, person) : undefined;
+        const reading = response.ok ? describes(response.body, stored) : undefined;
         return reading?.holds && reading;
       },
       { timeoutMs: windowMs },

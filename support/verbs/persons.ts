@@ -2,7 +2,7 @@
 import { expandPath, type ContractConfig } from '../run/config.js';
 import type { ApiClient, ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually, watch, type Transition } from '../readings/eventually.js';
+import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
 import {
   checkHolds,
@@ -22,10 +22,6 @@ import { NotSentError } from '../transport/work.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { coveredBy, operationNotFound } from '../evidence/refusals.js';
 
-/** The rules whose own specs check what every test that creates a person depends on. */
-const CREATE_RETURNS_GEDI = 'person.create-returns-gedi';
-const EVENTUALLY_AVAILABLE = 'person.eventually-available';
-
 /** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
 export interface StoredPerson {
   person: SandboxPerson;
@@ -43,10 +39,7 @@ export function gediIn(body: unknown): string | undefined {
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
 }
 
-/**
- * Operation 2: with a person id alone it deletes the custom person (SandboxPersons and the sweep); with a person it
- * sends the person's fields and `removed: true`, which marks the person as removed.
- */
+/** Operation 2: an id alone deletes the custom person (tests and the sweep); a person is sent `removed: true`. */
 export function deleteSandboxPerson(
   api: ApiClient,
   config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>,
@@ -65,13 +58,9 @@ export function describes(body: unknown, stored: StoredPerson): Reading {
   return listsPerson(body, { gedi: stored.gedi, legalId: stored.person.legalId });
 }
 
-/**
- * The persons one test creates, with the sandbox person verbs. Every id goes to the run's ledger before its PUT is
- * sent, and `cleanUp` deletes whatever is left when the test ends, pass or fail.
- */
+/** One test's persons and their verbs: each id is in the run's ledger before its PUT; `cleanUp` deletes the rest. */
 export class SandboxPersons {
   private readonly open = new Set<string>();
-  private readonly ledger: string;
   /** The legal id of each gedi this test stored, and the gedis operation 3 has answered 2xx for. */
   private readonly legalIds = new Map<string, string>();
   private readonly seen = new Set<string>();
@@ -80,13 +69,11 @@ export class SandboxPersons {
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
     private readonly data: DataFactory,
-  ) {
-    this.ledger = ledgerFile(config.runId);
-  }
+  ) {}
 
   private note(event: LedgerEntry['event'], personId: string): void {
-    const { baseUrl, client } = this.config;
-    recordInLedger(this.ledger, { event, personId, target: new URL(baseUrl).origin, clientId: client.clientId });
+    const { baseUrl, client, runId } = this.config;
+    recordInLedger(ledgerFile(runId), { event, personId, target: new URL(baseUrl).origin, clientId: client.clientId });
     if (event === 'created') this.open.add(personId);
     else this.open.delete(personId);
   }
@@ -121,18 +108,14 @@ export class SandboxPersons {
     return this.acknowledged(person, response);
   }
 
-  /**
-   * A sent PUT's documented answer, a 2xx containing the gedi: rule person.create-returns-gedi's promise, which a
-   * missing gedi breaks wherever it shows.
-   */
+  /** A sent PUT's documented answer, a 2xx containing the gedi (person.create-returns-gedi, wherever it shows). */
   acknowledged(person: SandboxPerson, response: ApiResponse): StoredPerson {
-    let accepted = false; // a refusal may be another rule's; a 2xx without a gedi breaks this one
     try {
       expectAccepted(response, 'PUT sandbox person');
-      accepted = true;
       expectSchema('put-person-response', response.body);
     } catch (error) {
-      throw coveredBy(error, CREATE_RETURNS_GEDI, accepted);
+      // A refusal may be another rule's; a 2xx without a gedi breaks this one.
+      throw coveredBy(error, 'person.create-returns-gedi', response.ok);
     }
     const gedi = gediIn(response.body)!;
     this.legalIds.set(gedi, person.legalId);
@@ -196,21 +179,17 @@ export class SandboxPersons {
     return response.body;
   }
 
-  /**
-   * A timed-out wait on a person this test stored that operation 3 never answered 2xx for is about its availability
-   * (person.eventually-available); and when operation 4 finds the person, operation 3 is served somewhere else.
-   */
+  /** A timed-out wait for a stored person op 3 never found: unavailable, or op 3 served elsewhere if op 4 finds it. */
   private async neverRetrievable(gedi: string, error: unknown): Promise<unknown> {
     const legalId = this.legalIds.get(gedi);
-    const last = (error as { lastResponse?: ApiResponse }).lastResponse;
-    const timedOut = error instanceof Error && error.name === 'NotConsistentError';
-    if (!timedOut || this.seen.has(gedi) || legalId === undefined || last?.status !== 404) return error;
+    const notFound = error instanceof NotConsistentError && error.lastResponse.status === 404;
+    if (!notFound || this.seen.has(gedi) || legalId === undefined) return error;
     const found = await this.find(legalId).catch(() => undefined);
     if (found?.ok && personWithLegalId(found.body, legalId).holds) {
       const detail = `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`;
-      return operationNotFound('op3', last, detail);
+      return operationNotFound('op3', error.lastResponse, detail);
     }
-    return coveredBy(error, EVENTUALLY_AVAILABLE, true);
+    return coveredBy(error, 'person.eventually-available', true);
   }
 
   /** Waits (rule 2) until operation 3 returns the stored person and `until` holds; by default, for its creation. */
@@ -228,10 +207,7 @@ export class SandboxPersons {
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndUntil, transition);
   }
 
-  /**
-   * Reads the person by gedi for `windowMs`: the first answer `changed` holds for, or the last answer when none did.
-   * A negative, watched as long as the caller's positive controls took to show, so an effect had that long to appear.
-   */
+  /** Reads by gedi for `windowMs` (what positive controls took): the first answer `changed` holds for, or the last. */
   async watchFor(
     stored: StoredPerson,
     what: string,
@@ -249,9 +225,8 @@ export class SandboxPersons {
   }
 
   /**
-   * Waits until operation 4 finds the person by its legal id (person.eventually-available), or answers with one of
-   * `others` instead: a find that answers one person whatever it is asked should end in that answer, not a timeout.
-   * Each is found by a record of its own in the answer, never by the legal id asked for, which an answer may echo.
+   * Waits until operation 4 finds the person, or one of `others` (a find that answers one person whatever it is asked
+   * ends in that answer, not a timeout), each by a record of its own, never by the echoed legal id asked for.
    */
   async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<unknown> {
     const namesSomeone = (body: unknown) =>
@@ -262,7 +237,7 @@ export class SandboxPersons {
       (response) => response.ok && namesSomeone(response.body),
       { timeoutMs: this.config.availabilityTimeoutMs },
     ).catch((error: unknown) => {
-      throw coveredBy(error, EVENTUALLY_AVAILABLE);
+      throw coveredBy(error, 'person.eventually-available');
     });
     return response.body;
   }
@@ -289,6 +264,7 @@ export class SandboxPersons {
   /** Deletes every person this test created and did not delete itself. */
   async cleanUp(): Promise<void> {
     if (this.open.size === 0) return;
+    const ledger = ledgerFile(this.config.runId);
     await step(`Clean up: delete the ${this.open.size} person(s) this test created`, async () => {
       for (const personId of [...this.open]) {
         let problem: string | undefined;
@@ -299,7 +275,7 @@ export class SandboxPersons {
         } catch (error) {
           problem = `could not delete person ${personId} (${String(error)})`;
         }
-        if (problem) console.warn(redactText(`cleanup: ${problem}; it stays in ${this.ledger} for \`npm run sweep\`.`));
+        if (problem) console.warn(redactText(`cleanup: ${problem}; it stays in ${ledger} for \`npm run sweep\`.`));
       }
     });
   }

@@ -12,19 +12,13 @@ export const TEST_REFERENCES = {
 
 const VERSIONED = /^\/aml-real-time-screening\/v2\//;
 
-/**
- * Versioning: the same path without the version segment, under /aml-real-time-screening/; undefined for a path not
- * under the versioned form (one the vendor's other pages give), whose root form the documentation does not define.
- */
+/** The path without its version segment; undefined off the versioned form, whose root form is not documented. */
 export function rootForm(path: string): string | undefined {
   return VERSIONED.test(path) ? path.replace(VERSIONED, '/aml-real-time-screening/') : undefined;
 }
 
-/**
- * Keys that name an identifier or a moment, and so may differ between two calls of one test case: whole names (`id`,
- * `timestamp`) or a camelCase / snake_case name whose last word is one (`screeningId`, `created_at`, `requestUUID`).
- * Never a part of another word: `candidates`, `validated` and `format` are compared like everything else.
- */
+// Keys naming an identifier or a moment, which may differ between calls of one test case: the whole key or its last
+// word (`screeningId`, `created_at`), never part of a word (`candidates` and `validated` are compared).
 const VOLATILE_LAST_WORDS = new Set(['id', 'uuid', 'guid', 'timestamp', 'at', 'time', 'datetime']);
 const VOLATILE_NAMES = new Set([...VOLATILE_LAST_WORDS, 'date', 'created', 'updated']);
 
@@ -43,26 +37,16 @@ const VOLATILE_VALUES = [
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
 ];
 
-/**
- * The result of a screening without what is volatile (identifier and timestamp keys and values) or merely echoes the
- * request, so that calls of one test case compare by what the test case decides, the number of matches included.
- */
+/** A screening result without volatile keys and values or echoes of the request: what the test case decides. */
 export function screeningOutcome(body: unknown, request: object): unknown {
   const echoed = new Set(Object.values(request).filter((value): value is string => typeof value === 'string'));
+  const volatileValue = (value: unknown) =>
+    typeof value === 'string' && (echoed.has(value) || VOLATILE_VALUES.some((re) => re.test(value)));
   const strip = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(strip);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value)
-          .filter(
-            ([key, inner]) =>
-              !isVolatileKey(key) &&
-              !(typeof inner === 'string' && (echoed.has(inner) || VOLATILE_VALUES.some((re) => re.test(inner)))),
-          )
-          .map(([key, inner]) => [key, strip(inner)]),
-      );
-    }
-    return value;
+    if (!value || typeof value !== 'object') return value;
+    const kept = Object.entries(value).filter(([key, inner]) => !isVolatileKey(key) && !volatileValue(inner));
+    return Object.fromEntries(kept.map(([key, inner]) => [key, strip(inner)]));
   };
   return strip(body);
 }
@@ -82,7 +66,6 @@ export class AmlScreening {
     return { reference, provider: this.config.screeningProvider };
   }
 
-  /** The configured path of operation 8. */
   get personPath(): string {
     return this.config.paths.personScreening;
   }

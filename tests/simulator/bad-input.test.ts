@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LegalIdGenerator, type Market } from '../../support/data/legal-ids.js';
-import { seededRandom } from '../../support/data/random.js';
+import { seededRandom } from '../../support/data/factories.js';
 import { CONSUMERS, findPath, Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 describe('bad input gets a clear JSON error and changes nothing', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { LegalIdGenerator } from '../../support/data/legal-ids.js';
-import { seededRandom } from '../../support/data/random.js';
+import { seededRandom } from '../../support/data/factories.js';
 import { startSimulator, type RunningSimulator } from '../../simulator/listen.js';
 import type { SimulatorOptions } from '../../simulator/options.js';
 

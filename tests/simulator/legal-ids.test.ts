@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { legalIdProblem, swedishLegalId, type Market } from '../../simulator/legal-ids.js';
 import { seededRandom } from '../../simulator/random.js';
 import { LegalIdGenerator, isValidLegalId } from '../../support/data/legal-ids.js';
-import { seededRandom as suiteRandom } from '../../support/data/random.js';
+import { seededRandom as suiteRandom } from '../../support/data/factories.js';
 
 describe('published examples', () => {
   it.each([
