@@ -20,7 +20,7 @@
 // filters and shards. With vitest 4.1 it read them from vitest's private worker state. What vitest
 // keeps per worker rather than per test (the global `expect` state, the task console output is
 // attributed to) is shared by files running at once: the specs use neither (no expect.assertions,
-// no snapshots, support/verbs/fixtures.ts names the test of a wait from its own async context),
+// no snapshots, support/verbs/contract.ts names the test of a wait from its own async context),
 // and the Allure runtime finds each test through its own (allure-vitest's concurrency-aware runner
 // wraps this one).
 import { inject, TestRunner } from 'vitest';
