@@ -22,9 +22,8 @@ const SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
 export interface IssuedToken {
   accessToken: string;
   tokenType?: string;
-  /** Epoch milliseconds when the answer arrived. */
+  /** Epoch milliseconds: when the answer came, and when `expires_in` says it expires (undefined if it does not). */
   issuedAt: number;
-  /** Epoch milliseconds, from `expires_in`; undefined when the service does not say. */
   expiresAt?: number;
 }
 
@@ -48,9 +47,7 @@ interface TokenRequestOptions {
   clock?: Clock;
   /** Where these credentials were configured, named when they are rejected (the first client's by default). */
   credentialVariables?: CredentialVariables;
-  /** What the request is for, on its published exchange (default "Request token"). */
   purpose?: string;
-  /** The scope asked for: bci unless a screening token is wanted (CONTRACT_SCREENING_SCOPE). */
   scope?: string;
   /** CONTRACT_MAX_RPS: the client's token requests share its pace with its API calls. */
   maxRps?: number;
@@ -85,15 +82,13 @@ export async function requestToken(
   const purpose = options.purpose ?? 'Request token';
   const response = await client.request('POST', url, { form, purpose, operation: 'token' }).catch((error: unknown) => {
     if (!(error instanceof TargetUnavailableError)) throw error;
+    // allurerc.mjs files this and the 'unavailable' below under "Target unavailable", by the words in brackets.
     const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
-    throw new TokenError('unreachable', url, `${UNREACHABLE}: ${error.message}. ${check}`);
+    const message = `Token service unreachable (target unavailable): ${error.message}. ${check}`;
+    throw new TokenError('unreachable', url, message);
   });
   return { token: issuedToken(response, url, clock, options), response };
 }
-
-// allurerc.mjs files these two under "Target unavailable"; the phrase in brackets is the one a person reads for.
-const UNREACHABLE = 'Token service unreachable (target unavailable)';
-const UNAVAILABLE = 'Token service unavailable (target unavailable)';
 
 function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, ...options }: TokenRequestOptions) {
   const { status } = response;
@@ -101,8 +96,8 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
   // Retried as far as the policy allows: the service is down, which is no reason to doubt the configuration.
   if (RETRY_POLICY.retryStatuses.includes(status)) {
     const attempts = `${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}`;
-    const message = `${UNAVAILABLE}: ${new URL(url).host} still answered ${status} after ${attempts}; try again later.`;
-    throw new TokenError('unavailable', url, message, status);
+    const message = `Token service unavailable (target unavailable): ${new URL(url).host} still answered ${status}`;
+    throw new TokenError('unavailable', url, `${message} after ${attempts}; try again later.`, status);
   }
   if (status === 400 || status === 401 || status === 403) {
     const message =
@@ -116,10 +111,8 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
     throw new TokenError('rejected', url, message, status, variables);
   }
   if (!response.ok) {
-    const message =
-      `Token service at ${url} failed with status ${status}. ` +
-      'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.';
-    throw new TokenError('server', url, message, status);
+    const check = 'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.';
+    throw new TokenError('server', url, `Token service at ${url} failed with status ${status}. ${check}`, status);
   }
   const problems = schemaErrors('token-response', response.body);
   if (problems.length > 0) {
