@@ -13,10 +13,7 @@ export interface Credentials {
   clientSecret: string;
 }
 
-/**
- * What the environment says (readSettings). Undefined `baseUrl`: the embedded simulator is started; `screeningScope`:
- * screening uses the bci token; `maxRps`: learned from the target; `pageSize`: none sent.
- */
+/** What the environment says (readSettings); without `baseUrl` a run starts the embedded simulator. */
 export type Settings = ReturnType<typeof readSettings>;
 
 /** Resolved once in global setup and provided to every worker. */

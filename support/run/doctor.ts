@@ -30,6 +30,7 @@ const MARKET = 'CONTRACT_MARKET';
 const SCOPE = 'CONTRACT_SCREENING_SCOPE';
 const MAX_RPS = 'CONTRACT_MAX_RPS';
 const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_NAME = { firstName: 'Doctor', lastName: 'Probe' };
 
 /** A check's verdict and what it found; `setting` is the one that fixes a failing check. */
 type DoctorLine = { check: string; verdict: 'ok' | 'FAIL' | 'skip' | 'note'; detail: string; setting?: string };
@@ -68,16 +69,15 @@ export function doctorOperations(config: ContractConfig) {
     const path = expandPath(config.paths[key], { market: config.market, gedi: 'doctor-no-such-gedi' });
     // A made-up gedi's 404 cannot tell a wrong path from a right one.
     const ambiguous = id === 'op3' ? 404 : undefined;
-    return { id, method, path, pathSetting, permissionSetting, body, probe, ambiguous };
+    return { id, method, check: `${id} ${method}`, path, pathSetting, permissionSetting, body, probe, ambiguous };
   });
 }
 type DoctorOperation = ReturnType<typeof doctorOperations>[number];
 
 /** What an operation's answer means, as one line. */
 export function judgeAnswer(operation: DoctorOperation, status: number): DoctorLine {
-  const check = `${operation.id} ${operation.method}`;
+  const { check, permissionSetting, pathSetting } = operation;
   const answered = `${operation.path}: ${status} to ${operation.probe}`;
-  const { permissionSetting, pathSetting } = operation;
   const failed = (why: string, setting: string) => fail(check, `${answered}: ${why}`, setting);
   if (status === operation.ambiguous) {
     const proves = 'a wrong path would answer the same: this proves only that the host answers';
@@ -216,11 +216,9 @@ async function operationLines(
   const bearer = (token: IssuedToken) => client({ baseUrl: config.baseUrl, addressSetting: BASE, auth: auth(token) });
   const api = bearer(token);
   const screening = screeningToken && new AmlScreening(screeningToken === token ? api : bearer(screeningToken), config);
-  const { politician, firstCompany } = TEST_REFERENCES;
   const send = ({ id, method, path, body }: DoctorOperation) => {
-    if (id === 'op8')
-      return screening!.screenPerson(screening!.personRequest(politician, { firstName: 'Doctor', lastName: 'Probe' }));
-    if (id === 'op9') return screening!.screenCompany(screening!.companyRequest(firstCompany));
+    if (id === 'op8') return screening!.screenPerson(screening!.personRequest(TEST_REFERENCES.politician, PROBE_NAME));
+    if (id === 'op9') return screening!.screenCompany(screening!.companyRequest(TEST_REFERENCES.firstCompany));
     if (id === 'op1' || id === 'op2') assertSandboxTarget(config, id);
     return api.request(method, path, { json: body, operation: id, purpose: `doctor: ${id}` });
   };
@@ -230,11 +228,10 @@ async function operationLines(
   const lines = operations.map((operation, index) => {
     const answer = answers[index]!;
     if (answer.status === 'fulfilled') return judgeAnswer(operation, answer.value.status);
-    const check = `${operation.id} ${operation.method}`;
     if (!(answer.reason instanceof TargetThrottledError))
-      return failureLine(check, answer.reason, operation.pathSetting);
+      return failureLine(operation.check, answer.reason, operation.pathSetting);
     throttled.push(answer.reason);
-    return skip(check, 'not checked: throttled to its deadline (see rate limit)');
+    return skip(operation.check, 'not checked: throttled to its deadline (see rate limit)');
   });
   const person = answers[operations.findIndex(({ id }) => id === 'op8')];
   if (!person) lines.push(skip('screening', 'not checked: no screening token (see above)'));
@@ -268,11 +265,9 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
   const tokens = new TokenProvider(config.authUrl, config.client, token);
   const api = new ApiClient({ baseUrl, addressSetting: BASE, requestTimeoutMs, auth: { kind: 'bearer', tokens } });
   // Loaded only when asked: the person verbs bring the report, polling and data factories (about 0.6 CPU-seconds).
-  const [{ SandboxPersons }, { createDataFactory }, { pruneLedgers }] = await Promise.all([
-    import('../verbs/persons.js'),
-    import('../data/factories.js'),
-    import('../data/ledger.js'),
-  ]);
+  const { SandboxPersons } = await import('../verbs/persons.js');
+  const { createDataFactory } = await import('../data/factories.js');
+  const { pruneLedgers } = await import('../data/ledger.js');
   const persons = new SandboxPersons(api, config, createDataFactory({ seed, runId, market, scope: 'doctor' }));
   const started = Date.now();
   try {

@@ -32,7 +32,6 @@ export class TokenError extends Error {
   override readonly name = 'TokenError';
   constructor(
     readonly reason: 'rejected' | 'unreachable' | 'unavailable' | 'server' | 'malformed',
-    readonly authUrl: string,
     message: string,
     readonly status?: number,
     /** The configuration variables the message tells the reader to check. */
@@ -84,8 +83,7 @@ export async function requestToken(
     if (!(error instanceof TargetUnavailableError)) throw error;
     // allurerc.mjs files this and the 'unavailable' below under "Target unavailable", by the words in brackets.
     const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
-    const message = `Token service unreachable (target unavailable): ${error.message}. ${check}`;
-    throw new TokenError('unreachable', url, message);
+    throw new TokenError('unreachable', `Token service unreachable (target unavailable): ${error.message}. ${check}`);
   });
   return { token: issuedToken(response, url, clock, options), response };
 }
@@ -97,7 +95,7 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
   if (RETRY_POLICY.retryStatuses.includes(status)) {
     const attempts = `${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}`;
     const message = `Token service unavailable (target unavailable): ${new URL(url).host} still answered ${status}`;
-    throw new TokenError('unavailable', url, `${message} after ${attempts}; try again later.`, status);
+    throw new TokenError('unavailable', `${message} after ${attempts}; try again later.`, status);
   }
   if (status === 400 || status === 401 || status === 403) {
     const message =
@@ -108,18 +106,18 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
           `Check ${SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to ` +
           `screen with the bci token; and ${id} and ${secret}.`;
     const variables = scope === undefined ? [id, secret] : [id, secret, SCOPE_VARIABLE];
-    throw new TokenError('rejected', url, message, status, variables);
+    throw new TokenError('rejected', message, status, variables);
   }
   if (!response.ok) {
     const check = 'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.';
-    throw new TokenError('server', url, `Token service at ${url} failed with status ${status}. ${check}`, status);
+    throw new TokenError('server', `Token service at ${url} failed with status ${status}. ${check}`, status);
   }
   const problems = schemaErrors('token-response', response.body);
   if (problems.length > 0) {
     const message =
       `Token service at ${url} answered ${status} without a string access_token (${problems.join('; ')}). ` +
       'Check that CONTRACT_AUTH_URL points at the token service.';
-    throw new TokenError('malformed', url, message, status);
+    throw new TokenError('malformed', message, status);
   }
   const body = response.body as { access_token: string; token_type?: unknown; expires_in?: unknown };
   registerSecret(body.access_token);
@@ -149,6 +147,10 @@ const RENEWAL = {
   minMsBetweenRequests: 5_000,
 };
 
+/** This share of the token's lifetime in ms; `withoutLifetime` (by default never) when the service gave none. */
+const lifetimeShare = ({ issuedAt, expiresAt }: IssuedToken, share: number, withoutLifetime = Infinity) =>
+  expiresAt === undefined ? withoutLifetime : (expiresAt - issuedAt) * share;
+
 /** A token source that starts from an already-issued token (the run's, from global setup) and renews it. */
 export class TokenProvider implements TokenSource {
   private renewal: Promise<string> | undefined;
@@ -167,22 +169,16 @@ export class TokenProvider implements TokenSource {
 
   accessToken(): Promise<string> {
     const token = this.current;
-    if (token?.expiresAt === undefined) return token ? Promise.resolve(token.accessToken) : this.request();
-    const due = this.clock.now() - token.issuedAt >= (token.expiresAt - token.issuedAt) * RENEWAL.atShareOfLifetime;
+    const due = !token || this.clock.now() - token.issuedAt >= lifetimeShare(token, RENEWAL.atShareOfLifetime);
     return due ? this.request() : Promise.resolve(token.accessToken);
   }
 
   /** The token was refused (401): a new one, unless this provider asked for one too recently. */
   renew(): Promise<string> {
     const token = this.current;
-    if (token && !this.renewal && this.lastRequestAt !== undefined) {
-      const minGap =
-        token.expiresAt === undefined
-          ? RENEWAL.minMsBetweenRequests
-          : (token.expiresAt - token.issuedAt) * RENEWAL.minShareBetweenRequests;
-      if (this.clock.now() - this.lastRequestAt < minGap) return Promise.resolve(token.accessToken);
-    }
-    return this.request();
+    const since = this.lastRequestAt === undefined || this.renewal ? Infinity : this.clock.now() - this.lastRequestAt;
+    const recent = token && since < lifetimeShare(token, RENEWAL.minShareBetweenRequests, RENEWAL.minMsBetweenRequests);
+    return recent ? Promise.resolve(token.accessToken) : this.request();
   }
 
   /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/work.ts). */
