@@ -22,10 +22,7 @@ async function main(): Promise<number> {
   // Every person and consumer id carries the run id's tag (support/data/factories.ts newId): named here, in the ledger
   // and in the report.
   const runId = newRunId();
-  console.log(
-    'contract: target ' +
-      `${settings.baseUrl ? describeTarget(settings) : 'the embedded simulator (CONTRACT_BASE_URL is not set)'}`,
-  );
+  console.log(`contract: target ${describeTarget(settings)}`);
   console.log(
     `contract: seed ${seed} (CONTRACT_SEED=${seed} reproduces this run's data), run ${runId} (its persons' and ` +
       `consumers' ids carry ${runId.slice(1)})`,

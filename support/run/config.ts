@@ -13,15 +13,11 @@ export interface Credentials {
   clientSecret: string;
 }
 
-/**
- * What the environment says (readSettings). Undefined `baseUrl`: the embedded simulator is started; `screeningScope`:
- * screening uses the bci token; `maxRps`: learned from the target; `pageSize`: none sent.
- */
+/** What the environment says (readSettings); without `baseUrl` a run starts the embedded simulator. */
 export type Settings = ReturnType<typeof readSettings>;
 
 /** Resolved once in global setup and provided to every worker. */
 export interface ContractConfig extends Settings {
-  target: 'simulator' | 'remote';
   baseUrl: string;
   authUrl: string;
   client: Credentials;
@@ -125,10 +121,9 @@ const FORMS = {
 
 /** Reads and validates the CONTRACT_* settings; variables in `env` win over the .env file. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env') {
-  const set = Object.entries(env).filter(([, value]) => value !== undefined);
-  const vars: Record<string, string | undefined> = { ...readDotenv(dotenvPath), ...Object.fromEntries(set) };
+  const dotenv = readDotenv(dotenvPath);
   // Empty counts as unset: the project's own checks force the simulator with CONTRACT_BASE_URL='' over any .env.
-  const read: Read = (name) => vars[name]?.trim() || undefined;
+  const read: Read = (name) => (env[name] ?? dotenv[name])?.trim() || undefined;
   const checked = (name: keyof typeof FORMS, value = read(name)): string | undefined => {
     const { valid, must, fix = '' }: Form = FORMS[name];
     if (value !== undefined && !valid(value))
@@ -179,25 +174,25 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
   };
 }
 
-/** A printable, secret-free summary of where a run goes: from the settings, or the resolved config. */
-export function describeTarget(config: Settings | ContractConfig): string {
-  const target = 'target' in config ? config.target : config.baseUrl ? 'remote' : 'simulator';
-  const route = config.baseUrl ? routeFor(new URL(config.baseUrl)) : undefined;
+/** A printable, secret-free summary of where a run goes. */
+export function describeTarget(settings: Settings): string {
+  const { baseUrl, authUrl, client, secondClient, screeningScope, paths, prodBaseUrl, seed } = settings;
+  if (!baseUrl) return 'the embedded simulator (CONTRACT_BASE_URL is not set)';
+  const route = routeFor(new URL(baseUrl));
   const parts = [
-    `${target} target ${config.baseUrl ?? '(embedded simulator, started on a free port)'}`,
-    route?.kind === 'proxy' ? `through the proxy ${describeProxy(route.proxy)}` : undefined,
-    config.authUrl && config.authUrl !== config.baseUrl ? `auth ${config.authUrl}` : undefined,
-    `market ${config.market}`,
-    config.client ? `client ${config.client.clientId}` : undefined,
-    config.secondClient ? `second client ${config.secondClient.clientId}` : undefined,
-    config.screeningProvider ? `screening provider ${config.screeningProvider}` : undefined,
-    config.screeningScope ? `screening scope ${config.screeningScope}` : undefined,
-    ...PATH_KEYS.filter((key) => config.paths[key] !== PATH_SETTINGS[key].default).map(
-      (key) => `${PATH_SETTINGS[key].operations.join('/')} at ${config.paths[key]}`,
+    `remote target ${baseUrl}`,
+    route.kind === 'proxy' ? `through the proxy ${describeProxy(route.proxy)}` : undefined,
+    authUrl !== baseUrl ? `auth ${authUrl}` : undefined,
+    `market ${settings.market}`,
+    client && `client ${client.clientId}`,
+    secondClient && `second client ${secondClient.clientId}`,
+    settings.screeningProvider && `screening provider ${settings.screeningProvider}`,
+    screeningScope && `screening scope ${screeningScope}`,
+    ...PATH_KEYS.filter((key) => paths[key] !== PATH_SETTINGS[key].default).map(
+      (key) => `${PATH_SETTINGS[key].operations.join('/')} at ${paths[key]}`,
     ),
-    config.prodBaseUrl ? `production ${config.prodBaseUrl} (sandbox-only operations refused there)` : undefined,
-    'runId' in config ? `run ${config.runId}` : undefined,
-    config.seed !== undefined ? `seed ${config.seed}` : undefined,
+    prodBaseUrl && `production ${prodBaseUrl} (sandbox-only operations refused there)`,
+    seed !== undefined ? `seed ${seed}` : undefined,
   ];
   return parts.filter((part) => part !== undefined).join(', ');
 }

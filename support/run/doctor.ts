@@ -13,14 +13,11 @@ import {
   readSettings,
   SECOND_CLIENT_VARIABLES,
   type ContractConfig,
-  type Credentials,
-  type CredentialVariables,
 } from './config.js';
 import { assertSandboxTarget, resolveConfig } from './target.js';
-import { requestToken, TokenProvider, type IssuedToken } from './tokens.js';
-import { fail, failureLine, note, ok, skip, type DoctorLine, type DoctorReport } from './doctor-report.js';
-import { describeProxy, routeFor } from '../transport/dispatcher.js';
-import { ApiClient, TargetThrottledError, type ApiResponse } from '../transport/http.js';
+import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
+import { describeProxy, routeFor, type Route } from '../transport/dispatcher.js';
+import { ApiClient, seconds, TargetThrottledError, TargetUnavailableError } from '../transport/http.js';
 import { messageOf, NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { permissionNeeded } from '../evidence/refusals.js';
@@ -34,6 +31,23 @@ const SCOPE = 'CONTRACT_SCREENING_SCOPE';
 const MAX_RPS = 'CONTRACT_MAX_RPS';
 const PROBE_TIMEOUT_MS = 5_000;
 const PROBE_NAME = { firstName: 'Doctor', lastName: 'Probe' };
+
+/** A check's verdict and what it found; `setting` is the one that fixes a failing check. */
+type DoctorLine = { check: string; verdict: 'ok' | 'FAIL' | 'skip' | 'note'; detail: string; setting?: string };
+const line =
+  (verdict: DoctorLine['verdict']) =>
+  (check: string, detail: string, setting?: string): DoctorLine => ({ check, verdict, detail, setting });
+const [ok, fail, skip, note] = (['ok', 'FAIL', 'skip', 'note'] as const).map(line);
+
+/** A check that threw, as a failing line naming the setting its error names, else `fallbackSetting`. */
+function failureLine(check: string, error: unknown, fallbackSetting: string): DoctorLine {
+  if (error instanceof NetworkSetupError) return fail(check, error.message, error.setting);
+  if (error instanceof TokenError) return fail(check, error.message, error.variables.join(' or '));
+  // Throttled to its deadline, the probe says nothing about the path or the credentials it used.
+  if (error instanceof TargetThrottledError) return fail(check, error.message, MAX_RPS);
+  if (error instanceof TargetUnavailableError) return fail(check, error.message, fallbackSetting);
+  return fail(check, error instanceof Error ? `${error.name}: ${error.message}` : String(error), fallbackSetting);
+}
 
 /** Each operation's probe as its line says it, and the setting a 403 names (the permission, as in refusals.ts). */
 const PROBES: Record<string, [method: string, probe: string, permissionSetting: string, body?: unknown]> = {
@@ -55,17 +69,15 @@ export function doctorOperations(config: ContractConfig) {
     const path = expandPath(config.paths[key], { market: config.market, gedi: 'doctor-no-such-gedi' });
     // A made-up gedi's 404 cannot tell a wrong path from a right one.
     const ambiguous = id === 'op3' ? 404 : undefined;
-    return { id, method, path, pathSetting, permissionSetting, body, probe, ambiguous };
+    return { id, method, check: `${id} ${method}`, path, pathSetting, permissionSetting, body, probe, ambiguous };
   });
 }
 type DoctorOperation = ReturnType<typeof doctorOperations>[number];
-type Client = { credentials: Credentials; variables: CredentialVariables };
 
 /** What an operation's answer means, as one line. */
 export function judgeAnswer(operation: DoctorOperation, status: number): DoctorLine {
-  const check = `${operation.id} ${operation.method}`;
+  const { check, permissionSetting, pathSetting } = operation;
   const answered = `${operation.path}: ${status} to ${operation.probe}`;
-  const { permissionSetting, pathSetting } = operation;
   const failed = (why: string, setting: string) => fail(check, `${answered}: ${why}`, setting);
   if (status === operation.ambiguous) {
     const proves = 'a wrong path would answer the same: this proves only that the host answers';
@@ -89,12 +101,8 @@ export function judgeAnswer(operation: DoctorOperation, status: number): DoctorL
   return ok(check, `${answered}: the operation is there`);
 }
 
-/** A client for the doctor's probes, with the setting its address comes from. */
-const client = (
-  baseUrl: string,
-  addressSetting: string,
-  options: Partial<ConstructorParameters<typeof ApiClient>[0]>,
-) => new ApiClient({ baseUrl, addressSetting, requestTimeoutMs: PROBE_TIMEOUT_MS, ...options });
+const client = (options: ConstructorParameters<typeof ApiClient>[0]) =>
+  new ApiClient({ requestTimeoutMs: PROBE_TIMEOUT_MS, ...options });
 
 /** What one request to `host` showed through undici's diagnostics: its TLS session, and the proxy tunnel it took. */
 async function watchConnection(host: string, work: () => Promise<unknown>) {
@@ -122,7 +130,7 @@ async function watchConnection(host: string, work: () => Promise<unknown>) {
   }
 }
 
-async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
+async function dnsLine(url: URL, setting: string, route: Route): Promise<DoctorLine> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const check = `DNS ${host}`;
   if (isIP(host)) return ok(check, 'an address: nothing to look up');
@@ -133,7 +141,6 @@ async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
     const addresses = await Promise.race([lookup(host, { all: true }), timeout]);
     return ok(check, `resolves to ${addresses.map(({ address }) => address).join(', ')}`);
   } catch (error) {
-    const route = routeFor(url);
     if (route.kind === 'proxy') {
       const through = `requests to it go through the proxy ${describeProxy(route.proxy)}, which resolves it`;
       return ok(check, `does not resolve here, which is fine: ${through}`);
@@ -145,9 +152,9 @@ async function dnsLine(url: URL, setting: string): Promise<DoctorLine> {
 
 /** The lines of the connection to one origin (DNS, proxy, TLS), from one request that needs no token. */
 async function connectionLines(url: URL, setting: string): Promise<DoctorLine[]> {
-  const dns = await dnsLine(url, setting);
-  if (dns.verdict === 'FAIL') return [dns];
   const route = routeFor(url);
+  const dns = await dnsLine(url, setting, route);
+  if (dns.verdict === 'FAIL') return [dns];
   const via =
     route.kind === 'proxy'
       ? `through ${describeProxy(route.proxy)}`
@@ -155,7 +162,7 @@ async function connectionLines(url: URL, setting: string): Promise<DoctorLine[]>
         ? `direct: ${route.exemptedBy} exempts it from the proxy`
         : 'direct: no proxy variable (HTTPS_PROXY, HTTP_PROXY) is set';
   const proxy = (tunnel?: string) => ok(`proxy ${url.host}`, `${via}${tunnel ? `: tunnel to ${tunnel} opened` : ''}`);
-  const probe = client(url.origin, setting, { policy: { ...RETRY_POLICY, maxAttempts: 1 } });
+  const probe = client({ baseUrl: url.origin, addressSetting: setting, policy: { ...RETRY_POLICY, maxAttempts: 1 } });
   try {
     const purpose = 'doctor: connection';
     const { tls, tunnel } = await watchConnection(url.hostname, () => probe.request('GET', '/', { purpose }));
@@ -174,7 +181,7 @@ async function connectionLines(url: URL, setting: string): Promise<DoctorLine[]>
 /** A token for one client (for screening when a scope is given): its line, and the token if one came. */
 async function tokenLine(
   config: ContractConfig,
-  { credentials, variables }: Client,
+  { credentials, variables }: { credentials: ContractConfig['client']; variables: typeof CLIENT_VARIABLES },
   authDown: boolean,
   scope?: string,
 ) {
@@ -205,14 +212,13 @@ async function operationLines(
   screeningToken: IssuedToken | undefined,
   throttled: TargetThrottledError[],
 ): Promise<DoctorLine[]> {
-  const bearer = ({ accessToken }: IssuedToken) =>
-    client(config.baseUrl, BASE, { auth: { kind: 'raw', authorization: `Bearer ${accessToken}` } });
+  const auth = ({ accessToken }: IssuedToken) => ({ kind: 'raw' as const, authorization: `Bearer ${accessToken}` });
+  const bearer = (token: IssuedToken) => client({ baseUrl: config.baseUrl, addressSetting: BASE, auth: auth(token) });
   const api = bearer(token);
   const screening = screeningToken && new AmlScreening(screeningToken === token ? api : bearer(screeningToken), config);
-  const { politician, firstCompany } = TEST_REFERENCES;
-  const send = ({ id, method, path, body }: DoctorOperation): Promise<ApiResponse> => {
-    if (id === 'op8') return screening!.screenPerson(screening!.personRequest(politician, PROBE_NAME));
-    if (id === 'op9') return screening!.screenCompany(screening!.companyRequest(firstCompany));
+  const send = ({ id, method, path, body }: DoctorOperation) => {
+    if (id === 'op8') return screening!.screenPerson(screening!.personRequest(TEST_REFERENCES.politician, PROBE_NAME));
+    if (id === 'op9') return screening!.screenCompany(screening!.companyRequest(TEST_REFERENCES.firstCompany));
     if (id === 'op1' || id === 'op2') assertSandboxTarget(config, id);
     return api.request(method, path, { json: body, operation: id, purpose: `doctor: ${id}` });
   };
@@ -222,11 +228,10 @@ async function operationLines(
   const lines = operations.map((operation, index) => {
     const answer = answers[index]!;
     if (answer.status === 'fulfilled') return judgeAnswer(operation, answer.value.status);
-    const check = `${operation.id} ${operation.method}`;
     if (!(answer.reason instanceof TargetThrottledError))
-      return failureLine(check, answer.reason, operation.pathSetting);
+      return failureLine(operation.check, answer.reason, operation.pathSetting);
     throttled.push(answer.reason);
-    return skip(check, 'not checked: throttled to its deadline (see rate limit)');
+    return skip(operation.check, 'not checked: throttled to its deadline (see rate limit)');
   });
   const person = answers[operations.findIndex(({ id }) => id === 'op8')];
   if (!person) lines.push(skip('screening', 'not checked: no screening token (see above)'));
@@ -256,24 +261,19 @@ function screeningLine(config: ContractConfig, status: number | undefined): Doct
 
 /** Asked for: a sandbox person created (in the ledger first), read back by gedi and deleted, proving op3's path. */
 async function personLine(config: ContractConfig, token: IssuedToken): Promise<DoctorLine> {
+  const { baseUrl, requestTimeoutMs, seed, runId, market } = config;
   const tokens = new TokenProvider(config.authUrl, config.client, token);
-  const api = client(config.baseUrl, BASE, {
-    requestTimeoutMs: config.requestTimeoutMs,
-    auth: { kind: 'bearer', tokens },
-  });
+  const api = new ApiClient({ baseUrl, addressSetting: BASE, requestTimeoutMs, auth: { kind: 'bearer', tokens } });
   // Loaded only when asked: the person verbs bring the report, polling and data factories (about 0.6 CPU-seconds).
-  const [{ SandboxPersons }, { createDataFactory }, { pruneLedgers }] = await Promise.all([
-    import('../verbs/persons.js'),
-    import('../data/factories.js'),
-    import('../data/ledger.js'),
-  ]);
-  const { seed, runId, market } = config;
+  const { SandboxPersons } = await import('../verbs/persons.js');
+  const { createDataFactory } = await import('../data/factories.js');
+  const { pruneLedgers } = await import('../data/ledger.js');
   const persons = new SandboxPersons(api, config, createDataFactory({ seed, runId, market, scope: 'doctor' }));
   const started = Date.now();
   try {
     const { gedi } = await persons.createAvailable();
-    const after = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-    return ok('person', `created (gedi ${gedi}), returned by operation 3 after ${after}, deleted again`);
+    const after = `returned by operation 3 after ${seconds(Date.now() - started)}`;
+    return ok('person', `created (gedi ${gedi}), ${after}, deleted again`);
   } catch (error) {
     return failureLine('person', error, BASE);
   } finally {
@@ -282,15 +282,13 @@ async function personLine(config: ContractConfig, token: IssuedToken): Promise<D
   }
 }
 
-/**
- * How many answers were throttled, and what a run makes of that. Probes throttled to their deadline fail here, once,
- * with the setting to lower: the throttle says nothing about their paths.
- */
+/** How many answers were throttled; probes throttled to their deadline fail here, once, naming the rate to lower. */
 export function rateLimitLine(
-  answers: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[],
+  exchanges: readonly Pick<HttpExchange, 'status' | 'responseHeaders'>[],
   throttledProbes: readonly TargetThrottledError[] = [],
 ): DoctorLine {
   const now = Date.now();
+  const answers = exchanges.filter(({ status }) => status !== null);
   const throttled = answers.filter(({ status, responseHeaders }) => throttledAnswer(status, responseHeaders, now));
   const kinds = new Set(
     throttled.map(({ status, responseHeaders: { 'retry-after': after } }) =>
@@ -310,25 +308,30 @@ export function rateLimitLine(
   return (throttled.length === 0 ? ok : note)('rate limit', `${refused}: ${pace} from the start)`);
 }
 
-/** Runs every check against the configured target; stops early only where nothing further can be checked. */
-export async function runDoctor(
-  env: NodeJS.ProcessEnv = process.env,
-  options: { createPerson?: boolean } = {},
-): Promise<DoctorReport> {
+/** Runs every check against the configured target, stopping early only where nothing further can be checked. */
+export async function runDoctor(env: NodeJS.ProcessEnv, createPerson: boolean) {
+  const started = performance.now();
   const lines: DoctorLine[] = [];
   const throttledProbes: TargetThrottledError[] = [];
   // Every attempt of a client is published once: counted there, retries and renewals included.
-  const answers: Pick<HttpExchange, 'status' | 'responseHeaders'>[] = [];
-  let requests = 0;
-  const stopCounting = observeExchanges(({ status, responseHeaders }) => {
-    requests += 1;
-    if (status !== null) answers.push({ status, responseHeaders });
-  });
-  const report = (nothingToCheck?: string): DoctorReport => {
+  const exchanges: HttpExchange[] = [];
+  const stopCounting = observeExchanges((exchange) => exchanges.push(exchange));
+  // What `npm run doctor` prints: one line per check, each failure ending with its setting, then a summary.
+  const report = (nothingToCheck?: string) => {
     stopCounting();
-    if (answers.length > 0) lines.push(rateLimitLine(answers, throttledProbes));
-    const failed = lines.filter((line) => line.verdict === 'FAIL').length;
-    return { lines, requests, failed, personCreated: options.createPerson === true, nothingToCheck };
+    if (nothingToCheck !== undefined) return { output: `doctor: nothing to check: ${nothingToCheck}`, failed: false };
+    if (exchanges.some(({ status }) => status !== null)) lines.push(rateLimitLine(exchanges, throttledProbes));
+    const width = Math.max(...lines.map(({ check }) => check.length));
+    const fix = ({ verdict, setting }: DoctorLine) => (verdict === 'FAIL' && setting ? ` → fix: ${setting}` : '');
+    const row = (line: DoctorLine) =>
+      `${line.verdict.padEnd(4)}  ${line.check.padEnd(width)}  ${line.detail}${fix(line)}`;
+    const failed = lines.filter(({ verdict }) => verdict === 'FAIL').length;
+    const summary = failed === 0 ? 'everything checked works' : `${failed} check(s) to fix`;
+    const persons = createPerson
+      ? 'one person created and deleted'
+      : 'no person created (--create-person creates and deletes one)';
+    const took = `${exchanges.length} request(s) in ${seconds(performance.now() - started)}`;
+    return { output: [...lines.map(row), `doctor: ${summary}; ${took}, ${persons}`].join('\n'), failed: failed > 0 };
   };
   let config: ContractConfig;
   try {
@@ -340,13 +343,12 @@ export async function runDoctor(
           '"Running against the sandbox")',
       );
     }
-    const seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31);
-    config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`, seed);
+    config = resolveConfig(settings, undefined, `doctor${Date.now().toString(36)}`);
   } catch (error) {
     lines.push(fail('configuration', messageOf(error), error instanceof ConfigError ? error.variable : undefined));
     return report();
   }
-  const clients: Client[] = [{ credentials: config.client, variables: CLIENT_VARIABLES }];
+  const clients = [{ credentials: config.client, variables: CLIENT_VARIABLES }];
   if (config.secondClient) clients.push({ credentials: config.secondClient, variables: SECOND_CLIENT_VARIABLES });
   const { baseUrl, authUrl } = config;
   const tokensAt = `${authUrl}${authUrl === baseUrl ? ' (the base URL)' : ''}`;
@@ -379,6 +381,6 @@ export async function runDoctor(
     screeningScope === undefined ? { token: primary } : await tokenLine(config, clients[0]!, false, screeningScope);
   if ('line' in screening) lines.push(screening.line);
   lines.push(...(await operationLines(config, primary, screening.token, throttledProbes)));
-  if (options.createPerson) lines.push(await personLine(config, primary));
+  if (createPerson) lines.push(await personLine(config, primary));
   return report();
 }

@@ -6,32 +6,18 @@ export function resolveConfig(
   settings: Settings,
   simulator: { baseUrl: string; clients: Credentials[]; provider: string } | undefined,
   runId: string,
-  seed: number,
+  seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31),
 ): ContractConfig {
   if (simulator) {
-    const [client, secondClient] = simulator.clients;
-    if (!client)
-      throw new Error(
-        'The embedded simulator accepts no client credentials: set SIMULATOR_CLIENTS to id:secret[,id:secret].',
-      );
-    return {
-      ...settings,
-      target: 'simulator',
-      baseUrl: simulator.baseUrl,
-      authUrl: simulator.baseUrl,
-      client,
-      secondClient,
-      screeningProvider: simulator.provider,
-      seed,
-      runId,
-    };
+    // SIMULATOR_CLIENTS, when set, names at least one client (simulator/options.ts).
+    const [client, secondClient] = simulator.clients as [Credentials, Credentials?];
+    const { baseUrl, provider: screeningProvider } = simulator;
+    return { ...settings, baseUrl, authUrl: baseUrl, client, secondClient, screeningProvider, seed, runId };
   }
   const { baseUrl, authUrl = baseUrl, client, screeningProvider } = settings;
-  if (!baseUrl || !authUrl || !client || !screeningProvider) {
-    const needs = 'CONTRACT_BASE_URL, CONTRACT_CLIENT_ID, CONTRACT_CLIENT_SECRET and CONTRACT_SCREENING_PROVIDER';
-    throw new ConfigError('CONTRACT_BASE_URL', `A remote target needs ${needs}.`);
-  }
-  const config = { ...settings, target: 'remote' as const, baseUrl, authUrl, client, screeningProvider, seed, runId };
+  // With a base URL, readSettings has required the rest; callers without one start the simulator.
+  if (!baseUrl || !authUrl || !client || !screeningProvider) throw new ConfigError('CONTRACT_BASE_URL', 'is not set');
+  const config = { ...settings, baseUrl, authUrl, client, screeningProvider, seed, runId };
   if (isProductionTarget(config)) {
     throw new ConfigError(
       'CONTRACT_BASE_URL',
@@ -50,10 +36,7 @@ export class SandboxOnlyError extends Error {
   override readonly name = 'SandboxOnlyError';
 }
 
-/**
- * Rule 3 of the Endpoints section: operations 1 and 2 exist only in the sandbox, so none is sent to the production
- * host. A run is refused at configuration time; this guard keeps every other caller (the sweep, a script) safe.
- */
+/** Endpoints rule 3: operations 1 and 2 exist only in the sandbox; this keeps the sweep and scripts off production. */
 export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
   if (isProductionTarget(config)) {
     throw new SandboxOnlyError(

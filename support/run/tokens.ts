@@ -22,9 +22,8 @@ const SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
 export interface IssuedToken {
   accessToken: string;
   tokenType?: string;
-  /** Epoch milliseconds when the answer arrived. */
+  /** Epoch milliseconds: when the answer came, and when `expires_in` says it expires (undefined if it does not). */
   issuedAt: number;
-  /** Epoch milliseconds, from `expires_in`; undefined when the service does not say. */
   expiresAt?: number;
 }
 
@@ -33,7 +32,6 @@ export class TokenError extends Error {
   override readonly name = 'TokenError';
   constructor(
     readonly reason: 'rejected' | 'unreachable' | 'unavailable' | 'server' | 'malformed',
-    readonly authUrl: string,
     message: string,
     readonly status?: number,
     /** The configuration variables the message tells the reader to check. */
@@ -48,9 +46,7 @@ interface TokenRequestOptions {
   clock?: Clock;
   /** Where these credentials were configured, named when they are rejected (the first client's by default). */
   credentialVariables?: CredentialVariables;
-  /** What the request is for, on its published exchange (default "Request token"). */
   purpose?: string;
-  /** The scope asked for: bci unless a screening token is wanted (CONTRACT_SCREENING_SCOPE). */
   scope?: string;
   /** CONTRACT_MAX_RPS: the client's token requests share its pace with its API calls. */
   maxRps?: number;
@@ -85,15 +81,12 @@ export async function requestToken(
   const purpose = options.purpose ?? 'Request token';
   const response = await client.request('POST', url, { form, purpose, operation: 'token' }).catch((error: unknown) => {
     if (!(error instanceof TargetUnavailableError)) throw error;
+    // allurerc.mjs files this and the 'unavailable' below under "Target unavailable", by the words in brackets.
     const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
-    throw new TokenError('unreachable', url, `${UNREACHABLE}: ${error.message}. ${check}`);
+    throw new TokenError('unreachable', `Token service unreachable (target unavailable): ${error.message}. ${check}`);
   });
   return { token: issuedToken(response, url, clock, options), response };
 }
-
-// allurerc.mjs files these two under "Target unavailable"; the phrase in brackets is the one a person reads for.
-const UNREACHABLE = 'Token service unreachable (target unavailable)';
-const UNAVAILABLE = 'Token service unavailable (target unavailable)';
 
 function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, ...options }: TokenRequestOptions) {
   const { status } = response;
@@ -101,8 +94,8 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
   // Retried as far as the policy allows: the service is down, which is no reason to doubt the configuration.
   if (RETRY_POLICY.retryStatuses.includes(status)) {
     const attempts = `${response.exchanges.length} attempt(s) of POST ${TOKEN_PATH}`;
-    const message = `${UNAVAILABLE}: ${new URL(url).host} still answered ${status} after ${attempts}; try again later.`;
-    throw new TokenError('unavailable', url, message, status);
+    const message = `Token service unavailable (target unavailable): ${new URL(url).host} still answered ${status}`;
+    throw new TokenError('unavailable', `${message} after ${attempts}; try again later.`, status);
   }
   if (status === 400 || status === 401 || status === 403) {
     const message =
@@ -113,20 +106,18 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
           `Check ${SCOPE_VARIABLE} (the screening scope the vendor gave this client), or unset it to ` +
           `screen with the bci token; and ${id} and ${secret}.`;
     const variables = scope === undefined ? [id, secret] : [id, secret, SCOPE_VARIABLE];
-    throw new TokenError('rejected', url, message, status, variables);
+    throw new TokenError('rejected', message, status, variables);
   }
   if (!response.ok) {
-    const message =
-      `Token service at ${url} failed with status ${status}. ` +
-      'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.';
-    throw new TokenError('server', url, message, status);
+    const check = 'Check CONTRACT_AUTH_URL; if it is right, the token service is failing: try again later.';
+    throw new TokenError('server', `Token service at ${url} failed with status ${status}. ${check}`, status);
   }
   const problems = schemaErrors('token-response', response.body);
   if (problems.length > 0) {
     const message =
       `Token service at ${url} answered ${status} without a string access_token (${problems.join('; ')}). ` +
       'Check that CONTRACT_AUTH_URL points at the token service.';
-    throw new TokenError('malformed', url, message, status);
+    throw new TokenError('malformed', message, status);
   }
   const body = response.body as { access_token: string; token_type?: unknown; expires_in?: unknown };
   registerSecret(body.access_token);
@@ -156,6 +147,10 @@ const RENEWAL = {
   minMsBetweenRequests: 5_000,
 };
 
+/** This share of the token's lifetime in ms; `withoutLifetime` (by default never) when the service gave none. */
+const lifetimeShare = ({ issuedAt, expiresAt }: IssuedToken, share: number, withoutLifetime = Infinity) =>
+  expiresAt === undefined ? withoutLifetime : (expiresAt - issuedAt) * share;
+
 /** A token source that starts from an already-issued token (the run's, from global setup) and renews it. */
 export class TokenProvider implements TokenSource {
   private renewal: Promise<string> | undefined;
@@ -174,22 +169,16 @@ export class TokenProvider implements TokenSource {
 
   accessToken(): Promise<string> {
     const token = this.current;
-    if (token?.expiresAt === undefined) return token ? Promise.resolve(token.accessToken) : this.request();
-    const due = this.clock.now() - token.issuedAt >= (token.expiresAt - token.issuedAt) * RENEWAL.atShareOfLifetime;
+    const due = !token || this.clock.now() - token.issuedAt >= lifetimeShare(token, RENEWAL.atShareOfLifetime);
     return due ? this.request() : Promise.resolve(token.accessToken);
   }
 
   /** The token was refused (401): a new one, unless this provider asked for one too recently. */
   renew(): Promise<string> {
     const token = this.current;
-    if (token && !this.renewal && this.lastRequestAt !== undefined) {
-      const minGap =
-        token.expiresAt === undefined
-          ? RENEWAL.minMsBetweenRequests
-          : (token.expiresAt - token.issuedAt) * RENEWAL.minShareBetweenRequests;
-      if (this.clock.now() - this.lastRequestAt < minGap) return Promise.resolve(token.accessToken);
-    }
-    return this.request();
+    const since = this.lastRequestAt === undefined || this.renewal ? Infinity : this.clock.now() - this.lastRequestAt;
+    const recent = token && since < lifetimeShare(token, RENEWAL.minShareBetweenRequests, RENEWAL.minMsBetweenRequests);
+    return recent ? Promise.resolve(token.accessToken) : this.request();
   }
 
   /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/work.ts). */

@@ -116,6 +116,7 @@ describe('readSettings', () => {
   it("reads every operation's path and a screening scope, the documented paths by default", () => {
     const settings = readSettings(
       {
+        ...remote,
         CONTRACT_PERSON_PATH: '/consumer-intelligence/v3/persons/{gedi}',
         CONTRACT_PERSON_SCREENING_PATH: '/aml/v2/person/screening/',
         CONTRACT_SANDBOX_PERSONS_PATH: '/consumer-intelligence/sandbox/persons',
@@ -230,7 +231,6 @@ describe('proxy variables', () => {
 describe('describeTarget', () => {
   it('summarises the target without any secret', () => {
     const config: ContractConfig = {
-      target: 'remote',
       baseUrl: 'https://sandbox.example.com',
       authUrl: 'https://auth.example.com',
       client: { clientId: 'client-1', clientSecret: SECRET },
@@ -250,15 +250,13 @@ describe('describeTarget', () => {
     const summary = describeTarget(config);
     expect(summary).toBe(
       'remote target https://sandbox.example.com, auth https://auth.example.com, market SE, client client-1, ' +
-        'second client client-2, screening provider PROVIDER, op9 at /c, run r1, seed 7',
+        'second client client-2, screening provider PROVIDER, op9 at /c, seed 7',
     );
     expect(summary).not.toContain(SECRET);
   });
 
   it('summarises settings before they are resolved', () => {
-    expect(describeTarget(readSettings({}, NO_FILE))).toBe(
-      'simulator target (embedded simulator, started on a free port), market SE',
-    );
+    expect(describeTarget(readSettings({}, NO_FILE))).toBe('the embedded simulator (CONTRACT_BASE_URL is not set)');
     const summary = describeTarget(readSettings(remote, NO_FILE));
     expect(summary).toBe(
       'remote target https://sandbox.example.com, market SE, client client-1, screening provider PROVIDER',

@@ -18,7 +18,6 @@ describe('resolveConfig', () => {
       7,
     );
     expect(config).toMatchObject({
-      target: 'simulator',
       baseUrl: 'http://127.0.0.1:4000',
       authUrl: 'http://127.0.0.1:4000',
       screeningProvider: 'SIM',
@@ -39,10 +38,7 @@ describe('resolveConfig', () => {
 
   it('accepts a sandbox target next to a different production host', () => {
     const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://api.example.test' }, '/nonexistent');
-    expect(resolveConfig(settings, undefined, 'run', 1)).toMatchObject({
-      target: 'remote',
-      authUrl: 'https://sandbox.example.test',
-    });
+    expect(resolveConfig(settings, undefined, 'run', 1)).toMatchObject({ authUrl: 'https://sandbox.example.test' });
   });
 });
 

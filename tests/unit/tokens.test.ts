@@ -66,9 +66,9 @@ describe('requestToken', () => {
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(TokenError);
-    expect(error).toMatchObject({ reason, status, authUrl: `${server.url}/sandbox/v1/token.oauth2` });
+    expect(error).toMatchObject({ reason, status });
     expect((error as Error).message).toMatch(message);
-    expect((error as Error).message).toContain(server.url);
+    expect((error as Error).message).toContain(`${server.url}/sandbox/v1/token.oauth2`);
     expect((error as Error).message).not.toContain(credentials.clientSecret);
   });
 
