@@ -45,7 +45,7 @@ export const failureTaxonomy = [
   // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
   // says nothing about the rule that wanted to look through it.
   byError('list-incomplete', 'List could not be read completely', /^ListIncompleteError\b/),
-  // support/evidence/refusals.ts: a 403, authenticated but not authorized (a market permission,
+  // support/evidence/failures.ts: a 403, authenticated but not authorized (a market permission,
   // a screening scope): a setting or a permission to fix, never the rule under test.
   byError('not-permitted', 'Not permitted', /^NotPermittedError\b/),
   // An operation that answers 404 at its configured path while the rest of the API shows what it

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { Reading } from '../readings/facts.js';
 import { attachText } from './report.js';
-import { notPermitted, refusalQuote, type Answer } from './refusals.js';
+import { notPermitted, refusalQuote, type Answer } from './failures.js';
 
 /** "2xx", "4xx", …: the documentation never fixes a status, only acceptance or rejection. */
 export function statusClass(status: number): string {

@@ -1,8 +1,9 @@
-// Owns the Allure 3 HTML report of reports/allure-results (multi-file and single-file, with the run's environment, the
-// observed contract and history) and the run's verdict: on the console, and as Markdown for CI and the nightly's issue.
+// Owns the Allure 3 HTML report (multi-file and single-file, with the run's environment, the observed contract and
+// history) and the run's verdict: on the console, as Markdown for CI and the nightly's issue, and the release gate's.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -79,24 +80,8 @@ interface ResultFile {
   stop?: number;
 }
 
-interface TestOutcome {
-  name: string;
-  rule?: string;
-  message?: string;
-  /** The rule the failure names as broken, and what broke. */
-  broken?: { rule: string; detail: string };
-}
-
-interface RunSummary {
-  total: number;
-  passed: number;
-  skipped: number;
-  notPassed: number;
-  /** Every category, in the order Allure matches them, Allure's own catch-alls included. */
-  byCategory: { name: string; tests: TestOutcome[] }[];
-  /** Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart. */
-  brokenRules: { documented: string[]; http: string[] };
-}
+type TestOutcome = { name: string; rule?: string; message?: string; broken?: ReturnType<typeof brokenRuleDetail> };
+type RunSummary = Awaited<ReturnType<typeof readRun>>['summary'];
 
 /** One result per test: a retried test is counted once, with its last attempt. */
 export function readResults(resultsDirs: string[]): ResultFile[] {
@@ -118,6 +103,7 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
   const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
   const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
   const results = readResults(dirs);
+  // Every category, in the order Allure matches them, Allure's own catch-alls included.
   const definitions = normalizeCategoriesConfig(config.categories);
   const byCategory = definitions.map(({ name }) => ({ name, tests: [] as TestOutcome[] }));
   const counts = { total: results.length, passed: 0, skipped: 0, notPassed: 0 };
@@ -139,6 +125,7 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
     if (bucket) bucket.tests.push(outcome);
     else byCategory.push({ name: category, tests: [outcome] });
   }
+  // Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart.
   const rulesIn = (http: boolean) => [
     ...new Set(
       byCategory.flatMap(({ name, tests }) =>
@@ -310,4 +297,37 @@ export async function ciSummary(options: {
     '',
   ].join('\n');
   return { passed, brokenRules, markdown };
+}
+
+// The release gate: allurerc.mjs's quality gate, given only its fields (allure 3.14.3's appends to a historyPath and
+// never settles: a failed gate would exit 0); `rules`, `knownIssuesPath` override its own (tests: a low minTestsCount).
+export async function evaluateGate(
+  options: { resultsDirs?: string[]; cwd?: string; knownIssuesPath?: string; rules?: { minTestsCount?: number } } = {},
+) {
+  const { config, cwd, dirs, summary } = await readRun(options.resultsDirs, options.cwd);
+  const rules = config.qualityGate?.rules?.map((ruleset) => ({ ...ruleset, ...options.rules }));
+  if (!rules?.length) throw new Error('gate: allurerc.mjs has no qualityGate rules');
+  const scratch = mkdtempSync(join(tmpdir(), 'contract-gate-'));
+  try {
+    const gateConfig = join(scratch, 'allurerc.json');
+    const knownIssuesPath = resolve(cwd, options.knownIssuesPath ?? config.knownIssuesPath ?? 'docs/known-issues.json');
+    writeFileSync(gateConfig, JSON.stringify({ qualityGate: { rules }, knownIssuesPath }));
+    return await allureCli(['quality-gate', ...dirs, '--config', gateConfig], cwd).then(
+      () => ({ passed: true, details: '', summary }),
+      ({ stdout = '', stderr = '', message }: { stdout?: string; stderr?: string; message: string }) => ({
+        passed: false,
+        details: `${stdout}${stderr}`.trim() || message,
+        summary,
+      }),
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export function formatVerdict({ passed, details, summary }: Awaited<ReturnType<typeof evaluateGate>>): string {
+  const head = passed
+    ? `RELEASE GATE PASSED: ${summary.total} test(s), no failure outside the accepted known issues.`
+    : `RELEASE GATE FAILED: ${summary.total} test(s), ${summary.notPassed} not passed.`;
+  return [formatSummary(summary), details, head].filter(Boolean).join('\n');
 }

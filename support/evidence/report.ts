@@ -5,7 +5,7 @@ import * as allure from 'allure-js-commons';
 import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
 import { observeExchanges } from '../transport/exchanges.js';
 import { redact, redactText } from '../transport/redact.js';
-import { failedInGiven } from './refusals.js';
+import { failedInGiven } from './failures.js';
 
 /** `rename` sets the step's final title once the outcome is known (e.g. the HTTP status). */
 type StepBody<T> = (handle: { rename(name: string): Promise<void> }) => Promise<T> | T;

@@ -20,7 +20,7 @@ import { describeProxy, routeFor, type Route } from '../transport/dispatcher.js'
 import { ApiClient, seconds, TargetThrottledError, TargetUnavailableError } from '../transport/http.js';
 import { messageOf, NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
-import { permissionNeeded } from '../evidence/refusals.js';
+import { PERMISSIONS } from '../evidence/failures.js';
 import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';
 import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 
@@ -49,7 +49,7 @@ function failureLine(check: string, error: unknown, fallbackSetting: string): Do
   return fail(check, error instanceof Error ? `${error.name}: ${error.message}` : String(error), fallbackSetting);
 }
 
-/** Each operation's probe as its line says it, and the setting a 403 names (the permission, as in refusals.ts). */
+/** Each operation's probe as its line says it, and the setting a 403 names (the permission, as in failures.ts). */
 const PROBES: Record<string, [method: string, probe: string, permissionSetting: string, body?: unknown]> = {
   op1: ['PUT', 'an empty person (no person created)', CLIENT_VARIABLES.id, {}],
   op2: ['DELETE', 'a body without an id (nothing deleted)', CLIENT_VARIABLES.id, {}],
@@ -89,7 +89,7 @@ export function judgeAnswer(operation: DoctorOperation, status: number): DoctorL
     return failed(`the token was not accepted here (401). ${why}`, setting);
   }
   if (status === 403) {
-    const needed = permissionNeeded(operation.id) ?? 'the client lacks the permission for this operation';
+    const needed = PERMISSIONS[operation.id] ?? 'the client lacks the permission for this operation';
     return failed(`authenticated but not permitted (403): ${needed}`, permissionSetting);
   }
   if (status === 404)

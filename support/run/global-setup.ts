@@ -17,7 +17,7 @@ import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from './paths.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
-import type { HttpExchange } from '../transport/http.js';
+import type { HttpExchange } from '../transport/exchanges.js';
 import { resolveConfig } from './target.js';
 import { newRunId, RUN_ID_VARIABLE } from './run-id.js';
 

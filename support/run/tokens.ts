@@ -7,12 +7,12 @@ import {
   systemClock,
   type ApiResponse,
   type Clock,
+  workOfTheRun,
   type TokenSource,
 } from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
-import { workOfTheRun } from '../transport/work.js';
 import { expectSchema, schemaErrors } from '../readings/schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
@@ -181,7 +181,7 @@ export class TokenProvider implements TokenSource {
     return recent ? Promise.resolve(token.accessToken) : this.request();
   }
 
-  /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/work.ts). */
+  /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/http.ts). */
   private request(): Promise<string> {
     if (this.renewal) return this.renewal;
     this.lastRequestAt = this.clock.now();

@@ -1,5 +1,6 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as undiciRequest } from 'undici';
 import { dispatcherFor, routeFor, viaProxy, type Route } from './dispatcher.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
@@ -15,9 +16,6 @@ import {
   type RetryPolicy,
   type TransportFailure,
 } from './retry.js';
-import { ensureWorkGoesOn } from './work.js';
-
-export type { HttpExchange } from './exchanges.js';
 
 export interface Clock {
   now(): number;
@@ -106,6 +104,43 @@ export class TargetThrottledError extends Error {
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
 const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
+
+// Why the work a request is sent for has ended (undefined while it goes on): a test that failed or was cancelled
+// would otherwise go on sending (a Promise.all's other branch polls on), spending the rate others and cleanups need.
+const endedFor = new AsyncLocalStorage<() => string | undefined>();
+
+/** Runs a test's body as work that ends when it settles or `cancelled` aborts (timeout, --bail); cleanup is outside. */
+export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
+  let settled: string | undefined;
+  const ended = (): string | undefined => {
+    if (settled !== undefined || !cancelled.aborted) return settled;
+    return `the test it was for had been cancelled (${messageOf(cancelled.reason)})`;
+  };
+  try {
+    return await endedFor.run(ended, body);
+  } finally {
+    settled = ended() ?? 'the test it was for had ended';
+  }
+}
+
+/** Runs `body` as the run's own work, which no test's end stops (a token every test waits for). */
+export function workOfTheRun<T>(body: () => T): T {
+  return endedFor.exit(body);
+}
+
+/** A request asked for by work that had already ended: nobody waits for its answer. */
+export class NotSentError extends Error {
+  override readonly name = 'NotSentError';
+  constructor(request: string, reason: string) {
+    super(`${request} not sent: ${reason}`);
+  }
+}
+
+/** Throws NotSentError for `request` when the work the caller does has ended; outside any test it never has. */
+function ensureWorkGoesOn(request: string): void {
+  const ended = endedFor.getStore()?.();
+  if (ended !== undefined) throw new NotSentError(request, ended);
+}
 
 /** The deadline of one request unless the caller sets one (CONTRACT_REQUEST_TIMEOUT_MS's default). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { expandPath, type ContractConfig } from '../run/config.js';
 import { assertSandboxTarget } from '../run/target.js';
-import { notPermitted } from '../evidence/refusals.js';
+import { notPermitted } from '../evidence/failures.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 
 /** The operations that take a JSON body (operations 1, 2, 4, 5 and 8), each with the JSON type it documents. */

@@ -1,7 +1,6 @@
 // Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
-import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
-import { NotSentError } from '../transport/work.js';
+import { NotSentError, type ApiClient, type ApiResponse, type RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import { describes, type StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
@@ -10,7 +9,7 @@ import { checkHolds, identified, recordsOwning, seenIn, type Reading, type Recor
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
-import { coveredBy } from '../evidence/refusals.js';
+import { coveredBy } from '../evidence/failures.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {

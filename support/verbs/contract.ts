@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import { inject, test as base, type TestAPI, type TestContext } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
-import { ApiClient, systemClock } from '../transport/http.js';
+import { ApiClient, systemClock, testWork } from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
@@ -20,7 +20,6 @@ import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule } from '../evidence/failures.js';
-import { testWork } from '../transport/work.js';
 
 /** A client's calls and token renewals share one pace (support/transport/pace.ts), screening token's included. */
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
@@ -129,7 +128,7 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          // Its requests stop when it ends, out of time as well (support/transport/work.ts).
+          // Its requests stop when it ends, out of time as well (support/transport/http.ts).
           const startedAt = task.result?.startTime ?? Date.now();
           await runningTest.run(title, () =>
             testWork(signal, () => spendTestTime(startedAt, task.timeout, () => body(context))),

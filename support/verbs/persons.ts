@@ -1,6 +1,6 @@
 // Owns the sandbox person verbs: operations 1–4 for one test, with the cleanup of what it created.
 import { expandPath, type ContractConfig } from '../run/config.js';
-import type { ApiClient, ApiResponse } from '../transport/http.js';
+import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { containsValue, findValues } from '../readings/lookup.js';
@@ -18,9 +18,8 @@ import { assertSandboxTarget } from '../run/target.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
-import { NotSentError } from '../transport/work.js';
 import { expectAccepted } from '../evidence/expectations.js';
-import { coveredBy, operationNotFound } from '../evidence/refusals.js';
+import { coveredBy, operationNotFound } from '../evidence/failures.js';
 
 /** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
 export interface StoredPerson {

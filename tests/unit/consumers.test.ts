@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConsumerData } from '../../support/verbs/consumers.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
-import { ApiClient } from '../../support/transport/http.js';
-import { NotSentError, testWork } from '../../support/transport/work.js';
+import { ApiClient, NotSentError, testWork } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach, type Handler } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.

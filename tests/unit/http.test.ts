@@ -1,10 +1,5 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import {
-  ApiClient,
-  TargetUnavailableError,
-  type HttpExchange,
-  type TokenSource,
-} from '../../support/transport/http.js';
+import { ApiClient, TargetUnavailableError, type TokenSource } from '../../support/transport/http.js';
 import {
   RETRY_POLICY,
   classifyFailure,
@@ -13,7 +8,7 @@ import {
   retryDecision,
 } from '../../support/transport/retry.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
-import { observeExchanges } from '../../support/transport/exchanges.js';
+import { observeExchanges, type HttpExchange } from '../../support/transport/exchanges.js';
 
 describe('retryDecision', () => {
   const base = { method: 'GET', attempt: 1, elapsedMs: 0 };

@@ -8,8 +8,7 @@ import type { Reply } from '../../simulator/layouts/layout.js';
 import type { PersonView } from '../../simulator/person-queries.js';
 import { ledgerFile, leftovers } from '../../support/data/ledger.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
-import { ApiClient } from '../../support/transport/http.js';
-import { NotSentError, testWork } from '../../support/transport/work.js';
+import { ApiClient, NotSentError, testWork } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.

@@ -2,15 +2,15 @@
 // promise failed first), a permission (401 or 403) or the path of an operation (404 while the resource
 // shows elsewhere). Each is decided by attributeToRule from marks the failure carries.
 import { describe, expect, it } from 'vitest';
-import { attributeToRule } from '../../support/evidence/failures.js';
 import {
+  attributeToRule,
   coveredBy,
   NotPermittedError,
   notPermitted,
   operationNotFound,
   PreconditionError,
   refusalQuote,
-} from '../../support/evidence/refusals.js';
+} from '../../support/evidence/failures.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 import { expectClientErrorsFor, type BodyOperation } from '../../support/verbs/conformance.js';
 import { Given } from '../../support/evidence/report.js';

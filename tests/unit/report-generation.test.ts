@@ -15,9 +15,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { evaluateGate } from '../../support/evidence/gate.js';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
-import { allureCli, formatSummary, generateReport, readRun } from '../../support/evidence/report-generation.js';
+import {
+  allureCli,
+  evaluateGate,
+  formatSummary,
+  generateReport,
+  readRun,
+} from '../../support/evidence/report-generation.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let project: string;

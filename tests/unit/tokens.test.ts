@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../support/transport/redact.js';
-import { TargetThrottledError } from '../../support/transport/http.js';
+import { TargetThrottledError, testWork } from '../../support/transport/http.js';
 import { RETRY_POLICY } from '../../support/transport/retry.js';
 import {
   TokenError,
@@ -11,7 +11,6 @@ import {
 } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
 import { fakeClock, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
-import { testWork } from '../../support/transport/work.js';
 import { joinedPattern } from '../patterns.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };

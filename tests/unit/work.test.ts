@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
-import { ApiClient } from '../../support/transport/http.js';
+import { ApiClient, NotSentError, testWork } from '../../support/transport/http.js';
 import { Pace } from '../../support/transport/pace.js';
-import { NotSentError, testWork } from '../../support/transport/work.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 const listen = serversClosedAfterEach();
