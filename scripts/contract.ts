@@ -4,9 +4,8 @@
  * and reports/junit.xml, generates the HTML report, exits non-zero when a promise is broken.
  */
 import { rmSync } from 'node:fs';
-import { describeTarget, settingsFor } from '../support/run/config.js';
+import { describeTarget, newRunId, RUN_ID_VARIABLE, settingsFor } from '../support/run/config.js';
 import { runVitest } from '../support/run/child-runs.js';
-import { newRunId, RUN_ID_VARIABLE } from '../support/run/run-id.js';
 import { pruneLedgers } from '../support/data/ledger.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../support/run/paths.js';
 

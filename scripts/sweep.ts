@@ -1,8 +1,7 @@
-// npm run sweep: deletes the persons interrupted runs left on the configured target (support/data/sweep.ts).
-import { settingsFor, type Credentials } from '../support/run/config.js';
+// npm run sweep: deletes the persons interrupted runs left on the configured target (support/run/sweep.ts).
+import { resolveConfig, settingsFor, type Credentials } from '../support/run/config.js';
 import { pruneLedgers } from '../support/data/ledger.js';
 import { redactText } from '../support/transport/redact.js';
-import { resolveConfig } from '../support/run/target.js';
 import { sweep } from '../support/run/sweep.js';
 
 async function main(): Promise<number> {

@@ -14,7 +14,7 @@ import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { SandboxPersons } from '../../support/verbs/persons.js';
-import { SandboxOnlyError } from '../../support/run/target.js';
+import { SandboxOnlyError } from '../../support/run/config.js';
 
 rule('safety.sandbox-only').test(
   'refuses sandbox-only operations before sending them when the target is the production host',

@@ -49,7 +49,6 @@ export function runNode(args: string[], env = process.env, options: RunOptions =
   });
 }
 
-/** `vitest run ...args` in a child process. */
 export function runVitest(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
   return runNode([vitestBin, 'run', ...args], env, options);
 }

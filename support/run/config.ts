@@ -1,5 +1,7 @@
-// Owns the configuration: CONTRACT_* settings read once from the environment and .env. Every problem stops the run
-// before any test, as one message naming the variable and the fix; no secret value is ever part of it.
+// Owns the configuration: CONTRACT_* settings read once from the environment and .env, resolved to where a run goes,
+// and the refusal of sandbox-only operations on production. Every problem stops the run before any test, as one
+// message naming the variable and the fix; no secret value is ever part of it.
+import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
@@ -24,6 +26,17 @@ export interface ContractConfig extends Settings {
   screeningProvider: string;
   seed: number;
   runId: string;
+}
+
+/** Set by `npm run contract`: the run id it names in the report's environment. */
+export const RUN_ID_VARIABLE = 'CONTRACT_RUN_ID';
+
+// `r`, the seconds since 2024 in base 36 (six characters until 2093) and three random ones for runs started in the same
+// second; whole inside every person and consumer id (factories.ts), which the vendor's sandbox caps at 15 characters.
+export function newRunId(now = Date.now()): string {
+  const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000).toString(36);
+  const random = randomInt(36 ** 3).toString(36);
+  return `r${seconds.padStart(6, '0')}${random.padStart(3, '0')}`;
 }
 
 /** A path setting: its variable, the catalogue's operation ids served at the path, and the documented path. */
@@ -195,6 +208,53 @@ export function describeTarget(settings: Settings): string {
     seed !== undefined ? `seed ${seed}` : undefined,
   ];
   return parts.filter((part) => part !== undefined).join(', ');
+}
+
+/** The one config every worker receives; without a base URL, the embedded simulator's (what it says it serves). */
+export function resolveConfig(
+  settings: Settings,
+  simulator: { baseUrl: string; options: { clients: { id: string; secret: string }[]; provider: string } } | undefined,
+  runId: string,
+  seed = settings.seed ?? Math.floor(Math.random() * 2 ** 31),
+): ContractConfig {
+  if (simulator) {
+    // SIMULATOR_CLIENTS, when set, names at least one client (simulator/options.ts).
+    const { baseUrl, options } = simulator;
+    const [client, secondClient] = options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret }));
+    const screeningProvider = options.provider;
+    return { ...settings, baseUrl, authUrl: baseUrl, client: client!, secondClient, screeningProvider, seed, runId };
+  }
+  const { baseUrl, authUrl, client, screeningProvider } = settings;
+  // With a base URL, readSettings has required the rest; callers without one start the simulator.
+  if (!baseUrl || !authUrl || !client || !screeningProvider) throw new ConfigError('CONTRACT_BASE_URL', 'is not set');
+  const config = { ...settings, baseUrl, authUrl, client, screeningProvider, seed, runId };
+  if (isProductionTarget(config)) {
+    throw new ConfigError(
+      'CONTRACT_BASE_URL',
+      'is the production host (CONTRACT_PROD_BASE_URL); the suite creates and deletes sandbox persons, so point ' +
+        'CONTRACT_BASE_URL at the sandbox.',
+    );
+  }
+  return config;
+}
+
+function isProductionTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>): boolean {
+  return config.prodBaseUrl !== undefined && new URL(config.baseUrl).origin === new URL(config.prodBaseUrl).origin;
+}
+
+export class SandboxOnlyError extends Error {
+  override readonly name = 'SandboxOnlyError';
+}
+
+/** Endpoints rule 3: operations 1 and 2 exist only in the sandbox; this keeps the sweep and scripts off production. */
+export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl'>, operation: string): void {
+  if (isProductionTarget(config)) {
+    throw new SandboxOnlyError(
+      `Refused to send ${operation}: it exists only in the sandbox and the target ` +
+        `${new URL(config.baseUrl).origin} is the production host (CONTRACT_PROD_BASE_URL). Point ` +
+        'CONTRACT_BASE_URL at the sandbox.',
+    );
+  }
 }
 
 function readDotenv(dotenvPath: string): Record<string, string | undefined> {

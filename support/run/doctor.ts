@@ -6,16 +6,17 @@ import { isIP } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import {
+  assertSandboxTarget,
   CLIENT_VARIABLES,
   ConfigError,
   expandPath,
   pathSettingOf,
   readSettings,
+  resolveConfig,
   SECOND_CLIENT_VARIABLES,
   type ContractConfig,
 } from './config.js';
-import { assertSandboxTarget, resolveConfig } from './target.js';
-import { requestToken, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
+import { requestToken, SCOPE_VARIABLE, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
 import { describeProxy, routeFor, type Route } from '../transport/dispatcher.js';
 import { ApiClient, seconds, TargetThrottledError, TargetUnavailableError } from '../transport/http.js';
 import { messageOf, NetworkSetupError } from '../transport/network-errors.js';
@@ -27,7 +28,6 @@ import { AmlScreening, TEST_REFERENCES } from '../verbs/screening.js';
 const BASE = 'CONTRACT_BASE_URL';
 const AUTH = 'CONTRACT_AUTH_URL';
 const MARKET = 'CONTRACT_MARKET';
-const SCOPE = 'CONTRACT_SCREENING_SCOPE';
 const MAX_RPS = 'CONTRACT_MAX_RPS';
 const PROBE_TIMEOUT_MS = 5_000;
 const PROBE_NAME = { firstName: 'Doctor', lastName: 'Probe' };
@@ -58,8 +58,8 @@ const PROBES: Record<string, [method: string, probe: string, permissionSetting: 
   op5: ['POST', 'an empty consumer list (nothing uploaded)', MARKET, []],
   op6: ['GET', 'a read of the consumers', MARKET],
   op7: ['GET', 'a read of the subscribed persons', MARKET],
-  op8: ['POST', `the sandbox test case ${TEST_REFERENCES.politician}`, SCOPE],
-  op9: ['POST', `the sandbox test case ${TEST_REFERENCES.firstCompany}`, SCOPE],
+  op8: ['POST', `the sandbox test case ${TEST_REFERENCES.politician}`, SCOPE_VARIABLE],
+  op9: ['POST', `the sandbox test case ${TEST_REFERENCES.firstCompany}`, SCOPE_VARIABLE],
 };
 
 /** Every operation the doctor probes, at its configured path, with the variable that moves it. */
@@ -85,7 +85,7 @@ export function judgeAnswer(operation: DoctorOperation, status: number): DoctorL
   }
   if (status === 401) {
     const why = "The client may not be entitled to this API, or the token's scope does not cover it";
-    const setting = permissionSetting === SCOPE ? SCOPE : CLIENT_VARIABLES.id;
+    const setting = permissionSetting === SCOPE_VARIABLE ? SCOPE_VARIABLE : CLIENT_VARIABLES.id;
     return failed(`the token was not accepted here (401). ${why}`, setting);
   }
   if (status === 403) {
@@ -197,7 +197,7 @@ async function tokenLine(
     const granted = (response.body as { scope?: unknown }).scope;
     const { expiresAt, issuedAt, tokenType = 'no token_type' } = token;
     const lifetime = expiresAt ? `expires in ${Math.round((expiresAt - issuedAt) / 1000)} s` : 'no lifetime given';
-    const asked = scope === undefined ? '' : `, asked for scope ${scope} (${SCOPE})`;
+    const asked = scope === undefined ? '' : `, asked for scope ${scope} (${SCOPE_VARIABLE})`;
     const said = typeof granted === 'string' ? granted : 'not said';
     return { line: ok(check, `issued to ${variables.id}${asked} (${tokenType}, ${lifetime}, scope ${said})`), token };
   } catch (error) {
@@ -253,7 +253,7 @@ function screeningLine(config: ContractConfig, status: number | undefined): Doct
   if (status === 401 || status === 403) {
     const separate = "the vendor's screening scopes are separate from bci: set the one it gave this client";
     const detail = `${testCase} answered ${status}: ${scope} is not accepted for screening; ${separate}`;
-    return fail('screening', detail, SCOPE);
+    return fail('screening', detail, SCOPE_VARIABLE);
   }
   const answered = status === undefined ? 'failed' : `answered ${status}`;
   return skip('screening', `${provider}: not judged (person screening ${answered}, see its line)`);

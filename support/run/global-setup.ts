@@ -6,7 +6,10 @@ import type { TestProject } from 'vitest/node';
 import type { RunningSimulator } from '../../simulator/listen.js';
 import {
   CLIENT_VARIABLES,
+  newRunId,
   readSettings,
+  resolveConfig,
+  RUN_ID_VARIABLE,
   SECOND_CLIENT_VARIABLES,
   type ContractConfig,
   type CredentialVariables,
@@ -18,8 +21,6 @@ import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { attributeToRule } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/exchanges.js';
-import { resolveConfig } from './target.js';
-import { newRunId, RUN_ID_VARIABLE } from './run-id.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -98,16 +99,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const { simulatorOptionsFromEnv } = await import('../../simulator/options.js'); // already loaded with listen.js
       simulator = await startSimulator(simulatorOptionsFromEnv(env));
     }
-    const config = resolveConfig(
-      settings,
-      simulator && {
-        baseUrl: simulator.baseUrl,
-        clients: simulator.options.clients.map(({ id, secret }) => ({ clientId: id, clientSecret: secret })),
-        provider: simulator.options.provider,
-      },
-      env[RUN_ID_VARIABLE] || newRunId(),
-      settings.seed ?? Math.floor(Math.random() * 2 ** 31),
-    );
+    const config = resolveConfig(settings, simulator, env[RUN_ID_VARIABLE] || newRunId());
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};

@@ -1,14 +1,13 @@
-// Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict.
-// A mutant is killed when a failure names its rule (or shows its `reportedAs` category, naming no rule)
-// and none blames a rule wrongly; a layout's mutants stay unjudged when its control run, unmutated with
-// the same settings, fails (a deadline too short for a loaded machine would fail every mutant). The
-// mutants run in one vitest process, a project and a simulator each: 36 processes cost some 60
-// CPU-seconds (issue 13). Full mode runs each alone: vitest would give each spec file a worker of its own.
+// Owns the mutant matrix: the contract specs against the simulator once per mutant, and the verdict. A mutant is killed
+// when a failure names its rule (or shows its `reportedAs` category, naming no rule) and none blames a rule wrongly; a
+// layout's mutants stay unjudged when its control run (no mutant, same settings) fails, as a deadline too short for a
+// loaded machine would fail every mutant. The mutants run in one vitest process, a project and a simulator each: 36
+// processes cost some 60 CPU-seconds (issue 13). Full mode runs each alone: vitest would give each spec file a worker.
 import { relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { rulesNamedIn } from '../evidence/failures.js';
-import { specChecks } from './coverage-map.js';
+import { specChecks } from './catalogue.js';
 import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
 import { SETUP_RULE } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';

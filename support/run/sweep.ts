@@ -5,7 +5,7 @@ import { ApiClient, systemClock } from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
 import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
 import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
-import { requestToken, TokenProvider } from './tokens.js';
+import { TokenProvider } from './tokens.js';
 
 /** Deletes the leftovers on `config.baseUrl`'s origin with the given clients' credentials. */
 export async function sweep(
@@ -29,12 +29,11 @@ export async function sweep(
     }
     let api = apis.get(clientId);
     if (!api) {
-      const { token } = await requestToken(authUrl, credentials);
       api = new ApiClient({
         baseUrl,
         addressSetting: 'CONTRACT_BASE_URL',
         pace: sharedPace(target, clientId, systemClock),
-        auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials, token) },
+        auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials) },
       });
       apis.set(clientId, api);
     }

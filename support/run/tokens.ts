@@ -17,7 +17,7 @@ import { expectSchema, schemaErrors } from '../readings/schemas.js';
 
 export const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 export const DOCUMENTED_SCOPE = 'bci';
-const SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
+export const SCOPE_VARIABLE = 'CONTRACT_SCREENING_SCOPE';
 
 export interface IssuedToken {
   accessToken: string;

@@ -1,8 +1,7 @@
 // Owns the HTTP conformance probes: a bad body (malformed JSON, a wrong JSON type, an unsupported media type) sent to
 // each operation that takes one, and HTTP's verdict: a 4xx, never a 2xx nor a 5xx; a 401 or 403 refuses the client.
 import { expect } from 'vitest';
-import { expandPath, type ContractConfig } from '../run/config.js';
-import { assertSandboxTarget } from '../run/target.js';
+import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/config.js';
 import { notPermitted } from '../evidence/failures.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 

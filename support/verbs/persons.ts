@@ -1,5 +1,5 @@
 // Owns the sandbox person verbs: operations 1–4 for one test, with the cleanup of what it created.
-import { expandPath, type ContractConfig } from '../run/config.js';
+import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/config.js';
 import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
@@ -14,7 +14,6 @@ import {
   type RecordCheck,
 } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
-import { assertSandboxTarget } from '../run/target.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';

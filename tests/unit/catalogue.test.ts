@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogue } from '../../support/run/catalogue.js';
+import { catalogue, README, readmeWithMap, specChecks } from '../../support/run/catalogue.js';
 import { MUTANTS } from '../../simulator/mutants.js';
-import { README, readmeWithMap, specChecks } from '../../support/run/coverage-map.js';
 import { PROBES } from '../simulator/probes.js';
 
 describe('documentation coverage', () => {

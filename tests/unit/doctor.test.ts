@@ -3,10 +3,9 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../support/run/config.js';
+import { readSettings, resolveConfig } from '../../support/run/config.js';
 import { doctorOperations, judgeAnswer, rateLimitLine } from '../../support/run/doctor.js';
 import { TargetThrottledError } from '../../support/transport/http.js';
-import { resolveConfig } from '../../support/run/target.js';
 import { joinedPattern } from '../patterns.js';
 
 const NO_FILE = join(tmpdir(), 'no-such-dir', '.env');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../support/run/config.js';
-import { assertSandboxTarget, resolveConfig, SandboxOnlyError } from '../../support/run/target.js';
+import { assertSandboxTarget, readSettings, resolveConfig, SandboxOnlyError } from '../../support/run/config.js';
 
 const remote = {
   CONTRACT_BASE_URL: 'https://sandbox.example.test',
@@ -13,7 +12,7 @@ describe('resolveConfig', () => {
   it('points every setting at the embedded simulator when no base URL is set', () => {
     const config = resolveConfig(
       readSettings({}, '/nonexistent'),
-      { baseUrl: 'http://127.0.0.1:4000', clients: [{ clientId: 'a', clientSecret: 'b' }], provider: 'SIM' },
+      { baseUrl: 'http://127.0.0.1:4000', options: { clients: [{ id: 'a', secret: 'b' }], provider: 'SIM' } },
       'run',
       7,
     );
