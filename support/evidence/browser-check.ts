@@ -1,11 +1,9 @@
-// Owns the browser check of the report: opens the single-file Allure report in headless Chromium as a reader would,
-// finds every test title of the run, opens one test and one of its steps, and saves reports/report-check.png.
-// Uses Debian's `chromium` (never a browser a tool downloads); without it the check is skipped.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Owns the browser check: the single-file report, opened in Debian's headless `chromium` (never a downloaded browser;
+// skipped without it), shows every test title and one test's step; reports/report-check.png shows the page.
+import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, REPORT_CHECK_SCREENSHOT } from '../run/paths.js';
 import { readResults } from './report-generation.js';
 
@@ -14,41 +12,16 @@ export type BrowserCheckResult =
   | { status: 'passed'; titles: number; step: string; screenshot: string; durationMs: number }
   | { status: 'failed'; reason: string; screenshot?: string };
 
-// STACK-NOTES: the flags Debian's Chromium needs headless in a container, with no network chatter.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** $CHROMIUM_PATH, else `chromium` on the PATH. */
-function findChromium(env = process.env): string | undefined {
-  if (env.CHROMIUM_PATH) return existsSync(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : undefined;
-  return (env.PATH ?? '')
-    .split(delimiter)
-    .map((dir) => join(dir, 'chromium'))
-    .find((candidate) => existsSync(candidate));
-}
-
 // Groups whose tests all passed start collapsed (and the search box does not open them), so every
 // closed group is opened — one click at a time, as its subgroups appear — before reading titles.
 const CLOSED_GROUP = '[data-testid="tree-section"]:has([data-testid="tree-arrow"] svg:not([class*="opened"]))';
 
-async function openAllGroups(page: Page): Promise<void> {
-  await page.getByTestId('tree-content').first().waitFor();
-  for (let clicks = 0; clicks < 1000 && (await page.locator(CLOSED_GROUP).count()) > 0; clicks += 1) {
-    await page.locator(CLOSED_GROUP).first().click();
-  }
-}
-
 export async function checkReportInBrowser({
   resultsDirs = [ALLURE_RESULTS_DIR],
 }: { resultsDirs?: string[] } = {}): Promise<BrowserCheckResult> {
-  const executablePath = findChromium();
+  const { CHROMIUM_PATH, PATH = '' } = process.env;
+  const candidates = CHROMIUM_PATH ? [CHROMIUM_PATH] : PATH.split(delimiter).map((dir) => join(dir, 'chromium'));
+  const executablePath = candidates.find((candidate) => existsSync(candidate));
   if (!executablePath) {
     return { status: 'skipped', reason: "Chromium not found (install Debian's `chromium`, or set CHROMIUM_PATH)" };
   }
@@ -58,21 +31,19 @@ export async function checkReportInBrowser({
   const results = readResults(resultsDirs.map((dir) => resolve(dir)));
   const titles = [...new Set(results.map((result) => result.name))].sort();
   if (titles.length === 0) return { status: 'failed', reason: 'no test results to look for' };
-  // A test that has steps, and its first step.
   const withSteps = results.find((result) => result.steps?.length);
   const screenshot = resolve(REPORT_CHECK_SCREENSHOT);
 
   const started = performance.now();
-  const profile = mkdtempSync(join(tmpdir(), 'contract-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
-  const page = await context.newPage();
+  // Playwright already passes the other flags Debian's Chromium needs headless in a container with no network
+  // chatter (--no-sandbox, --disable-background-networking, ...), and a profile of its own that it removes.
+  const browser = await chromium.launch({ executablePath, args: ['--disable-gpu'] });
+  const page = await browser.newPage();
   try {
     await page.goto(pathToFileURL(reportFile).href);
-    await openAllGroups(page);
+    await page.getByTestId('tree-content').first().waitFor();
+    for (let clicks = 0; clicks < 1000 && (await page.locator(CLOSED_GROUP).count()) > 0; clicks += 1)
+      await page.locator(CLOSED_GROUP).first().click();
     const shown = new Set((await page.getByTestId('tree-leaf-title').allInnerTexts()).map((title) => title.trim()));
     const missing = titles.filter((title) => !shown.has(title));
     if (missing.length) throw new Error(`${missing.length} test title(s) not on the page, e.g. "${missing[0]}"`);
@@ -90,7 +61,6 @@ export async function checkReportInBrowser({
     await page.screenshot({ path: screenshot, fullPage: true }).catch(() => undefined);
     return { status: 'failed', reason: (error as Error).message.split('\n')[0] ?? String(error), screenshot };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }

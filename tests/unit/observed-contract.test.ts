@@ -148,7 +148,7 @@ describe('the observed contract', () => {
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
-    const document = observedOpenApi(contract, { schemasDir: join(root, 'schemas'), paths: DEFAULT_PATHS });
+    const document = observedOpenApi(contract, join(root, 'schemas'), DEFAULT_PATHS);
     const result = await validate(JSON.parse(JSON.stringify(document)));
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(document).toMatchObject({

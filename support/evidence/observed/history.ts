@@ -1,14 +1,12 @@
-// Owns writing a run's observed contract (reports/observed/{openapi.json, timings.json, observed-contract.md,
-// time-to-consistency.svg}) and keeping it beside the Allure history (reports/history/observed/, which CI carries
-// from one nightly to the next), compared with the one before it, its time to consistency drawn as a trend chart so
-// a sandbox that slows down is seen before it breaks a deadline.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Owns writing reports/observed/ and keeping each run's contract in reports/history/observed/ (CI carries it between
+// nightlies): compared with the last one, and charted so a sandbox that slows down is seen before it breaks a deadline.
+import { globSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as echarts from 'echarts';
 import type { OperationPaths } from '../../run/config.js';
 import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
 import { redactText } from '../../transport/redact.js';
-import { buildContract, readObservationLines, type ObservedContract } from './model.js';
+import { buildContract, readObservationLines, type ObservedContract, type StatusObservation } from './model.js';
 import { observedOpenApi } from './openapi.js';
 import { renderObservedPage } from './page.js';
 
@@ -17,12 +15,7 @@ export interface KeptContract {
   contract: ObservedContract;
 }
 
-const keptNames = (dir: string): string[] =>
-  existsSync(dir)
-    ? readdirSync(dir)
-        .filter((name) => name.endsWith('.json'))
-        .sort()
-    : [];
+const keptNames = (dir: string): string[] => globSync('*.json', { cwd: dir }).sort();
 
 export const keptContracts = (dir: string): KeptContract[] =>
   keptNames(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as KeptContract);
@@ -40,6 +33,8 @@ const listOf = (values: Record<string, unknown> | undefined): string =>
     .sort()
     .join(', ');
 
+const contentTypes = (seen: StatusObservation): string => seen.headers['content-type']?.join(', ') || 'none';
+
 /** What changed from the previous run to this one, per kind of request and overall. */
 export function changesSince(previous: ObservedContract, current: ObservedContract): string[] {
   const changes: string[] = [];
@@ -55,11 +50,7 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
     for (const [status, seen] of Object.entries(observed.statuses)) {
       const before = was.statuses[status];
       if (!before) continue;
-      compare(
-        `${kind} ${status}: Content-Type`,
-        [before, seen],
-        (side) => side.headers['content-type']?.join(', ') || 'none',
-      );
+      compare(`${kind} ${status}: Content-Type`, [before, seen], contentTypes);
       const [keysThen, keysNow] = [before, seen].map((side) => Object.keys(side.schema?.properties ?? {}));
       const added = keysNow.filter((name) => !keysThen.includes(name)).join(', ');
       const gone = keysThen.filter((name) => !keysNow.includes(name)).join(', ');
@@ -111,10 +102,9 @@ export function writeObservedContract(cwd: string, paths: OperationPaths, keep: 
   const earlier = keptContracts(historyDir);
   const previous = earlier.at(-1);
   const now = { at: new Date().toISOString(), contract };
-  // The recorded bodies were redacted when the client published them; every document written here
-  // passes the redaction point once more as text (registered secrets, Basic and Bearer credentials).
+  // Bodies were redacted when published; each document passes redaction once more as text (secrets, credentials).
   const write = (name: string, text: string) => writeFileSync(join(dir, name), redactText(text));
-  const openapi = observedOpenApi(contract, { schemasDir: join(cwd, 'schemas'), paths });
+  const openapi = observedOpenApi(contract, join(cwd, 'schemas'), paths);
   write('openapi.json', `${JSON.stringify(openapi, null, 2)}\n`);
   write('timings.json', `${JSON.stringify(contract.timings, null, 2)}\n`);
   write('observed-contract.md', renderObservedPage(contract, previous && changesSince(previous.contract, contract)));

@@ -1,7 +1,7 @@
-// Owns the observed contract of one run: the recorded lines merged per operation and kind of request
-// (statuses, headers, an inferred schema and an example per status, where the documented values sit,
-// the paging convention), the token lifetime, and per transition its time to consistency and early reads.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// Owns the observed contract of one run: per operation and kind of request its statuses, headers, schemas, examples,
+// documented values and paging; the token lifetime; per transition its time to consistency and early reads.
+/// <reference lib="es2024.collection" />
+import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';
 import type { ExchangeLine, ObservationLine, WaitLine } from './recorder.js';
@@ -41,25 +41,14 @@ export interface ObservedContract {
 const DOCUMENTED_KEYS = ['gedi', 'access_token', 'expires_in', 'legalId', 'consumerId', 'market', 'reference'];
 
 export function readObservationLines(dir: string): ObservationLine[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.observations.jsonl'))
+  return globSync('*.observations.jsonl', { cwd: dir })
+    .sort()
     .flatMap((name) =>
       readFileSync(join(dir, name), 'utf8')
         .split('\n')
         .filter((line) => line.trim() !== '')
         .map((line) => JSON.parse(line) as ObservationLine),
     );
-}
-
-/** Items by key, in the order each key was first seen. */
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    if (!groups.has(key(item))) groups.set(key(item), []);
-    groups.get(key(item))!.push(item);
-  }
-  return groups;
 }
 
 /** n, and the nearest-rank p50, p95 and maximum. */
@@ -92,7 +81,7 @@ function observedCase(lines: ExchangeLine[]): ObservedCase {
     const paths = pathsOf(bodies, (name, value) => (key === 'IDENTIFIED' ? value === key : name === key));
     if (paths.length > 0) documentedValues[key] = paths;
   }
-  const byStatus = [...groupBy(lines, (line) => String(line.status ?? 'no answer'))];
+  const byStatus = [...Map.groupBy(lines, (line) => String(line.status ?? 'no answer'))];
   return {
     operation,
     purpose,
@@ -115,26 +104,24 @@ const templatePath = (path: string): string =>
 
 export function buildContract(lines: ObservationLine[]): ObservedContract {
   const exchanges = lines.filter((line): line is ExchangeLine => line.kind === 'exchange');
-  const cases = groupBy(
+  const cases = Map.groupBy(
     exchanges.map((line) => ({ ...line, path: templatePath(line.path) })),
     (line) => `${line.operation} ${line.purpose}`,
   );
-  const waits = [
-    ...groupBy(
-      lines.filter((line): line is WaitLine => line.kind === 'wait'),
-      (wait) => wait.transition,
-    ),
-  ];
-  waits.sort(([a], [b]) => (a < b ? -1 : 1));
-  const timings = waits.flatMap(([transition, group]) => {
+  const waits = Map.groupBy(
+    lines.filter((line): line is WaitLine => line.kind === 'wait'),
+    (wait) => wait.transition,
+  );
+  const timings: Record<string, Timing> = {};
+  const earlyReads: ObservedContract['earlyReads'] = {};
+  for (const [transition, group] of [...waits].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const delays = group.flatMap((wait) => wait.consistentAfterMs ?? []);
-    return delays.length ? [[transition, timingOf(delays)] as const] : [];
-  });
-  const earlyReads = waits.map(([transition, group]) => {
+    if (delays.length) timings[transition] = timingOf(delays);
+    const reads = group.flatMap((wait) => wait.notYetStatuses);
     const statuses: Record<string, number> = {};
-    for (const status of group.flatMap((wait) => wait.notYetStatuses)) statuses[status] = (statuses[status] ?? 0) + 1;
-    return [transition, { waits: group.length, reads: group.flatMap((wait) => wait.notYetStatuses).length, statuses }];
-  });
+    for (const status of reads) statuses[status] = (statuses[status] ?? 0) + 1;
+    earlyReads[transition] = { waits: group.length, reads: reads.length, statuses };
+  }
   const lifetimes = exchanges.map(
     (line) => line.operation === 'token' && (line.body as { expires_in?: unknown })?.expires_in,
   );
@@ -143,8 +130,8 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
       .map(observedCase)
       .sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
     tokenLifetimesS: [...new Set(lifetimes.filter((seconds) => typeof seconds === 'number'))],
-    timings: Object.fromEntries(timings),
-    earlyReads: Object.fromEntries(earlyReads),
+    timings,
+    earlyReads,
   };
 }
 
@@ -166,7 +153,6 @@ export const mediaTypesOf = (seen: StatusObservation): string[] => [
 export const answersOf = (cases: ObservedCase[]) =>
   cases.flatMap((observed) => Object.entries(observed.statuses).map(([status, seen]) => ({ observed, status, seen })));
 
-/** The paging conventions of these cases' answers. */
 export const pagingsOf = (cases: ObservedCase[]): string[] => [
   ...new Set(cases.map((observed) => observed.paging).filter((paging) => paging !== undefined)),
 ];

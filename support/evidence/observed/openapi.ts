@@ -1,7 +1,6 @@
-// Owns the observed contract as an OpenAPI 3.1 document a mock server or a fuzzer can start from: the
-// documented request schemas, every status answered per operation with its inferred schema and a redacted
-// example, the token endpoint, and the rule ids, documented names, paging and timings as `x-` extensions.
-// Members left undefined vanish when the document is written.
+// Owns the observed contract as an OpenAPI 3.1 document a mock server or a fuzzer can start from; what was observed
+// beyond OpenAPI goes in `x-` extensions. Members left undefined vanish when the document is written.
+/// <reference lib="es2024.collection" />
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogue } from '../../run/catalogue.js';
@@ -14,7 +13,6 @@ import {
   pagingsOf,
   type ObservedCase,
   type ObservedContract,
-  type StatusObservation,
 } from './model.js';
 import { mergeSchemas } from './schema-inference.js';
 
@@ -62,20 +60,21 @@ const header = (name: string, values: string[]): [string, Json] => [
 ];
 
 /** One status as answered to every kind of request (purpose) of one operation: schemas merged. */
-function response(seen: [string, StatusObservation][]): Json {
+function response(answers: ReturnType<typeof answersOf>): Json {
   const headers: Record<string, string[]> = {};
-  for (const [, observed] of seen) {
-    for (const [name, values] of Object.entries(observed.headers))
+  for (const { seen } of answers) {
+    for (const [name, values] of Object.entries(seen.headers))
       headers[name] = [...new Set([...(headers[name] ?? []), ...values])];
-    for (const name of observed.requestIdHeaders) headers[name] ??= [];
+    for (const name of seen.requestIdHeaders) headers[name] ??= [];
   }
   const named = Object.entries(headers).filter(([name]) => name !== 'content-type');
-  const media = [...new Set(seen.flatMap(([, observed]) => mediaTypesOf(observed)))];
-  const schemas = seen.flatMap(([, { schema }]) => (schema ? [schema] : []));
-  const example = redact(seen.map(([, observed]) => observed.example).reduce((first, next) => first ?? next));
+  const media = [...new Set(answers.flatMap(({ seen }) => mediaTypesOf(seen)))];
+  const schemas = answers.flatMap(({ seen }) => (seen.schema ? [seen.schema] : []));
+  const example = redact(answers.map(({ seen }) => seen.example).reduce((first, next) => first ?? next));
   const content = schemas.length ? { schema: schemas.reduce(mergeSchemas), example } : undefined;
+  const counts = answers.map(({ observed, seen }) => `${observed.purpose}: ${seen.count} time(s)`);
   return {
-    description: `Observed: ${seen.map(([purpose, { count }]) => `${purpose}: ${count} time(s)`).join('; ')}.`,
+    description: `Observed: ${counts.join('; ')}.`,
     headers: named.length ? Object.fromEntries(named.map(([name, values]) => header(name, values))) : undefined,
     content:
       content && Object.fromEntries((media.length ? media : ['application/json']).map((type) => [type, content])),
@@ -83,22 +82,17 @@ function response(seen: [string, StatusObservation][]): Json {
 }
 
 function responsesOf(cases: ObservedCase[]): Json {
-  const byStatus = new Map<string, [string, StatusObservation][]>();
-  for (const { observed, status, seen } of answersOf(cases))
-    if (/^\d{3}$/.test(status)) byStatus.set(status, [...(byStatus.get(status) ?? []), [observed.purpose, seen]]);
-  const sorted = [...byStatus].sort(([a], [b]) => a.localeCompare(b));
-  if (sorted.length === 0) return { default: { description: 'Not observed in this run.' } };
-  return Object.fromEntries(sorted.map(([status, seen]) => [status, response(seen)]));
+  const answered = answersOf(cases).filter(({ status }) => /^\d{3}$/.test(status));
+  const byStatus = [...Map.groupBy(answered, ({ status }) => status)].sort(([a], [b]) => a.localeCompare(b));
+  if (byStatus.length === 0) return { default: { description: 'Not observed in this run.' } };
+  return Object.fromEntries(byStatus.map(([status, answers]) => [status, response(answers)]));
 }
 
 /** The OpenAPI 3.1 document of the API as this run observed it. */
-export function observedOpenApi(
-  contract: ObservedContract,
-  options: { schemasDir: string; paths: OperationPaths },
-): Json {
+export function observedOpenApi(contract: ObservedContract, schemasDir: string, operationPaths: OperationPaths): Json {
   const paths: Record<string, Json> = {};
   for (const operation of catalogue.operations) {
-    const path = operation.id === 'token' ? TOKEN_PATH : options.paths[pathSettingOf(operation.id)!.key];
+    const path = operation.id === 'token' ? TOKEN_PATH : operationPaths[pathSettingOf(operation.id)!.key];
     const cases = contract.cases.filter((observed) => observed.operation === operation.id);
     const parameters = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
       name,
@@ -143,7 +137,7 @@ export function observedOpenApi(
     },
     paths,
     components: {
-      schemas: components(options.schemasDir),
+      schemas: components(schemasDir),
       securitySchemes: {
         clientCredentials: {
           type: 'oauth2',

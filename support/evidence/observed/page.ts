@@ -1,6 +1,5 @@
-// Owns the page a person reads: for every "not shown" of the documentation (docs/not-shown.json),
-// quoted, what this target did and the evidence, or why no run can observe it; the time to
-// consistency; and what changed since the last run.
+// Owns the page a person reads: for every "not shown" of the documentation (docs/not-shown.json) what this target
+// did and the evidence, or why no run can observe it; the time to consistency; what changed since the last run.
 import { readFileSync } from 'node:fs';
 import {
   answersOf,
@@ -48,8 +47,9 @@ function* schemasIn(schema: unknown): Generator<Schema> {
 
 const mediaOf = (seen: StatusObservation): string => mediaTypesOf(seen).join(' or ') || 'no Content-Type';
 
-const of = (contract: ObservedContract, operation: string, purpose?: RegExp): ObservedCase[] =>
-  contract.cases.filter((observed) => observed.operation === operation && (!purpose || purpose.test(observed.purpose)));
+/** The cases whose operation and purpose, as `op6 list consumers`, match `kind`. */
+const of = (contract: ObservedContract, kind: RegExp): ObservedCase[] =>
+  contract.cases.filter((observed) => kind.test(`${observed.operation} ${observed.purpose}`));
 
 function statusLine(cases: ObservedCase[]): string {
   const counts = new Map<string, number>();
@@ -73,29 +73,21 @@ function documentedNames(cases: ObservedCase[]): string {
   return places.length ? ` ${places.join('; ')}.` : '';
 }
 
-const answered = (cases: ObservedCase[], say: (cases: ObservedCase[]) => string): string | undefined =>
-  cases.length === 0
-    ? undefined
-    : `${say(cases)} (evidence: ${cases.map((observed) => `"${observed.purpose}" ×${observed.samples}`).join(', ')})`;
+/** What `say` makes of the cases of `kind`, with the evidence. */
+const about =
+  (kind: RegExp, say: (cases: ObservedCase[]) => string): Answer =>
+  (c) => {
+    const cases = of(c, kind);
+    const evidence = cases.map((observed) => `"${observed.purpose}" ×${observed.samples}`);
+    return cases.length === 0 ? undefined : `${say(cases)} (evidence: ${evidence.join(', ')})`;
+  };
 
-const response =
-  (operation: string, purpose?: RegExp): Answer =>
-  (c) =>
-    answered(
-      of(c, operation, purpose),
-      (cases) => `Statuses: ${statusLine(cases)}. Body: ${bodies(cases)}.${documentedNames(cases)}`,
-    );
+const response = (cases: ObservedCase[]) =>
+  `Statuses: ${statusLine(cases)}. Body: ${bodies(cases)}.${documentedNames(cases)}`;
 
-const list =
-  (operation: string): Answer =>
-  (c) =>
-    answered(
-      of(c, operation),
-      (cases) =>
-        `Body: ${bodies(cases)}. Paging: ${pagingsOf(cases).join(', ') || 'one page'}.${documentedNames(cases)}`,
-    );
+const list = (cases: ObservedCase[]) =>
+  `Body: ${bodies(cases)}. Paging: ${pagingsOf(cases).join(', ') || 'one page'}.${documentedNames(cases)}`;
 
-/** Schemas of every status these cases answered. */
 const schemasOf = (cases: ObservedCase[]): unknown[] => answersOf(cases).map(({ seen }) => seen.schema);
 
 /** Refusals grouped by status, media type and body shape, with the kinds of request that met them. */
@@ -115,10 +107,9 @@ function notYet(c: ObservedContract): string | undefined {
   if (!early || early.waits === 0) return undefined;
   if (early.reads === 0)
     return `Every one of ${early.waits} waits for a new person saw it at its first read: no early read was made.`;
-  const reads = of(c, 'op3', /create shows/);
+  const reads = of(c, /^op3 .*create shows/);
   const described = Object.entries(early.statuses).map(([status, count]) => {
-    // A 2xx read that did not hold shares its status with the read that did: only a refusal's body is the early
-    // reads' own.
+    // A 2xx early read shares its status with the read that held: only a refusal's body is the early reads' own.
     if (status.startsWith('2'))
       return `${status} in ${count} of ${early.reads} early reads (a record not yet showing the write)`;
     const seen = reads.map((observed) => observed.statuses[status]).find(Boolean);
@@ -132,72 +123,64 @@ function notYet(c: ObservedContract): string | undefined {
 }
 
 const ANSWERS: Record<string, Answer> = {
-  'person-fields': (c) =>
-    answered(
-      of(c, 'op1'),
-      (cases) =>
-        `Not probed field by field: the suite writes complete persons. Operation 1 answered ${statusLine(cases)}.`,
-    ),
-  'consumer-fields': (c) =>
-    answered(of(c, 'op6', /^list consumers$/), (cases) => {
-      const items = schemasOf(cases).flatMap((schema) => {
-        const list = [...schemasIn(schema)].find(
-          (inner) => inner.type === 'array' && (inner.items as Schema)?.properties,
-        );
-        return list ? [`\`${shapeOf(list.items)}\``] : [];
-      });
-      return `A listed consumer: ${[...new Set(items)].join('; ') || 'no list item seen'}.`;
-    }),
-  'company-screening-request': (c) =>
-    answered(
-      of(c, 'op9'),
-      (cases) =>
-        'Not probed field by field: the requests the suite builds (support/verbs/screening.ts) were answered ' +
-        `${statusLine(cases)}.`,
-    ),
-  'screening-response': (c) => answered([...of(c, 'op8'), ...of(c, 'op9')], (cases) => `Body: ${bodies(cases)}.`),
-  'consumer-states': (c) =>
-    answered(of(c, 'op6', /^list consumers$/), (cases) => {
-      const choices = schemasOf(cases).flatMap((schema) => [...schemasIn(schema)].map((inner) => inner.enum ?? []));
-      const states = new Set(choices.filter((values) => values.includes('IDENTIFIED')).flat());
-      return `States seen: ${[...states].join(', ') || 'none besides IDENTIFIED'}.${documentedNames(cases)}`;
-    }),
-  'op1-response': response('op1', /^write person$/),
-  'op2-response': response('op2'),
-  'op3-shape': (c) => answered(of(c, 'op3'), (cases) => `Record: ${bodies(cases)}.${documentedNames(cases)}`),
+  'person-fields': about(
+    /^op1 /,
+    (cases) =>
+      `Not probed field by field: the suite writes complete persons. Operation 1 answered ${statusLine(cases)}.`,
+  ),
+  'consumer-fields': about(/^op6 list consumers$/, (cases) => {
+    const items = schemasOf(cases).flatMap((schema) => {
+      const list = [...schemasIn(schema)].find(
+        (inner) => inner.type === 'array' && (inner.items as Schema)?.properties,
+      );
+      return list ? [`\`${shapeOf(list.items)}\``] : [];
+    });
+    return `A listed consumer: ${[...new Set(items)].join('; ') || 'no list item seen'}.`;
+  }),
+  'company-screening-request': about(
+    /^op9 /,
+    (cases) =>
+      'Not probed field by field: the requests the suite builds (support/verbs/screening.ts) were answered ' +
+      `${statusLine(cases)}.`,
+  ),
+  'screening-response': about(/^op[89] /, (cases) => `Body: ${bodies(cases)}.`),
+  'consumer-states': about(/^op6 list consumers$/, (cases) => {
+    const choices = schemasOf(cases).flatMap((schema) => [...schemasIn(schema)].map((inner) => inner.enum ?? []));
+    const states = new Set(choices.filter((values) => values.includes('IDENTIFIED')).flat());
+    return `States seen: ${[...states].join(', ') || 'none besides IDENTIFIED'}.${documentedNames(cases)}`;
+  }),
+  'op1-response': about(/^op1 write person$/, response),
+  'op2-response': about(/^op2 /, response),
+  'op3-shape': about(/^op3 /, (cases) => `Record: ${bodies(cases)}.${documentedNames(cases)}`),
   'op3-not-yet': notYet,
-  'op4-response': response('op4'),
-  'op5-response': response('op5', /^upload consumers$/),
-  'op6-response': list('op6'),
-  'op7-response': list('op7'),
-  'op9-path': (c) =>
-    answered(
-      of(c, 'op9'),
-      (cases) =>
-        `${cases[0]!.method} ${cases[0]!.path} (configured as CONTRACT_COMPANY_SCREENING_PATH): ${statusLine(cases)}.`,
-    ),
+  'op4-response': about(/^op4 /, response),
+  'op5-response': about(/^op5 upload consumers$/, response),
+  'op6-response': about(/^op6 /, list),
+  'op7-response': about(/^op7 /, list),
+  'op9-path': about(
+    /^op9 /,
+    (cases) =>
+      `${cases[0]!.method} ${cases[0]!.path} (configured as CONTRACT_COMPANY_SCREENING_PATH): ${statusLine(cases)}.`,
+  ),
   'token-lifetime': (c) =>
     c.tokenLifetimesS.length
       ? `expires_in: ${c.tokenLifetimesS.join(', ')} s. Body: ` +
-        `${bodies(of(c, 'token'))}.${documentedNames(of(c, 'token'))}`
+        `${bodies(of(c, /^token /))}.${documentedNames(of(c, /^token /))}`
       : undefined,
-  'screening-auth': (c) =>
-    answered(
-      [...of(c, 'op8'), ...of(c, 'op9')],
-      (cases) =>
-        `Screening answered ${statusLine(cases)} to requests carrying the bearer token of the token request (the ` +
-        'same as operations 1–7). The production token address is not observable: the suite never calls ' +
-        'production.',
-    ),
+  'screening-auth': about(
+    /^op[89] /,
+    (cases) =>
+      `Screening answered ${statusLine(cases)} to requests carrying the bearer token of the token request (the ` +
+      'same as operations 1–7). The production token address is not observable: the suite never calls ' +
+      'production.',
+  ),
   errors: refusals,
   limits: (c) => {
     const limited = answersOf(c.cases)
       .filter(({ status }) => ['413', '429', '503'].includes(status))
       .map(({ observed, status, seen }) => {
-        const retryAfter = seen.headers['retry-after']
-          ? ` (Retry-After ${seen.headers['retry-after'].join(', ')})`
-          : '';
-        return `${observed.operation} ${status} ×${seen.count}${retryAfter}`;
+        const retryAfter = seen.headers['retry-after']?.join(', ');
+        return `${observed.operation} ${status} ×${seen.count}${retryAfter ? ` (Retry-After ${retryAfter})` : ''}`;
       });
     return limited.length ? limited.join('; ') : 'No 413, 429 or 503 was answered in this run: no limit was met.';
   },
