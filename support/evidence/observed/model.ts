@@ -1,6 +1,5 @@
 // Owns the observed contract of one run: per operation and kind of request its statuses, headers, schemas, examples,
 // documented values and paging; the token lifetime; per transition its time to consistency and early reads.
-/// <reference lib="es2024.collection" />
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';

@@ -1,6 +1,5 @@
 // Owns the observed contract as an OpenAPI 3.1 document a mock server or a fuzzer can start from; what was observed
 // beyond OpenAPI goes in `x-` extensions. Members left undefined vanish when the document is written.
-/// <reference lib="es2024.collection" />
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogue } from '../../run/catalogue.js';
