@@ -10,7 +10,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
+import { containsValue } from '../../support/readings/facts.js';
 
 rule('consumer.isolation').test(
   "never shows one client's consumers or subscriptions to another client",
@@ -33,7 +33,7 @@ rule('consumer.isolation').test(
 
     const [otherConsumers, otherSubscriptions] = await When(
       'the second client lists its consumers and subscribed persons',
-      () => Promise.all([other.listConsumers(), other.listSubscribedPersons()]),
+      () => Promise.all([other.listWhole('consumers'), other.listWhole('subscribed persons')]),
     );
 
     await Then("neither list shows the first client's records", async () => {

@@ -13,8 +13,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
-import { identified } from '../../support/readings/facts.js';
+import { containsValue, identified } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.unknown-not-identified').test(
@@ -45,7 +44,7 @@ rule('consumer.unknown-not-identified').test(
       );
     });
     await Then('no subscribed person carries the unknown legal id', async () => {
-      const subscribed = await consumers.listSubscribedPersons();
+      const subscribed = await consumers.listWhole('subscribed persons');
       expect(containsValue(subscribed.body, unknownLegalId), `no subscription names ${unknownLegalId}`).toBe(false);
     });
   },

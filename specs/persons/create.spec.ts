@@ -14,7 +14,7 @@ import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { expectFact } from '../../support/evidence/expectations.js';
-import { describes } from '../../support/verbs/persons.js';
+import { listsPerson } from '../../support/readings/facts.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
   const person = await Given('a new custom person with every documented field group', async () => data.person());
@@ -36,7 +36,7 @@ rule('person.eventually-available').test(
     );
 
     await Then('the record describes that person', async () => {
-      await expectFact(describes(record, stored), `the record is person ${stored.gedi}'s own: its gedi or legal id`);
+      await expectFact(listsPerson(record, stored), `the record is person ${stored.gedi}'s own: its gedi or legal id`);
     });
     await Then('operation 4 finds it by its legal id', () => persons.awaitFindable(stored));
   },

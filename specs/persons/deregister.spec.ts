@@ -10,8 +10,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
-import { personFlag } from '../../support/readings/facts.js';
+import { containsValue, personFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.deregister').test(

@@ -10,7 +10,7 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/lookup.js';
+import { containsValue } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('person.first-sample-accepted').test(

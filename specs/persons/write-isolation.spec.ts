@@ -19,8 +19,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { ownsValue, personFlag } from '../../support/readings/facts.js';
-import { containsValue } from '../../support/readings/lookup.js';
+import { containsValue, ownsValue, personFlag } from '../../support/readings/facts.js';
 import { expectAccepted, expectFact, expectNoFact, statusClass } from '../../support/evidence/expectations.js';
 import { gediIn } from '../../support/verbs/persons.js';
 

@@ -226,10 +226,6 @@ export function readLegalId(market: Market, value: unknown): Identity | string {
   return { legalId: value, dateOfBirth: isoDate(birth), gender: genderIn(format, value) };
 }
 
-export function isValidLegalId(market: Market, value: unknown): value is string {
-  return typeof readLegalId(market, value) !== 'string';
-}
-
 // Each serial fits one gender about half of the time (DK also skips serials without a check
 // digit), so failing this many draws means the random source is broken, not unlucky.
 const MAX_DRAWS = 1000;

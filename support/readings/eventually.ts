@@ -44,11 +44,7 @@ export interface WaitOptions {
   clock?: Clock;
   /** The write's effect waited for: the first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
-  /** What an answer shows of the awaited value and where: a timeout names both before any of the body. */
-  shows?: (response: ApiResponse) => Seen | undefined;
 }
-
-type Seen = Pick<Reading, 'found' | 'looked'>;
 
 export interface Consistent<T> {
   value: T;
@@ -88,7 +84,7 @@ export class NotConsistentError extends Error {
     readonly elapsedMs: number,
     readonly attempts: number,
     readonly lastResponse: ApiResponse, // redacted: errors are printed with their properties
-    readonly seen?: Seen,
+    readonly seen?: Pick<Reading, 'found' | 'looked'>,
   ) {
     const reads = `${attempts} read(s) over ${inSeconds(elapsedMs)}`;
     super(
@@ -112,8 +108,8 @@ export class WaitRejectedError extends Error {
 }
 
 type Read = () => Promise<ApiResponse>;
-/** What an answer shows of the awaited state: anything but undefined, null or false holds. */
-type Until<T> = (response: ApiResponse) => T | undefined | null | false;
+/** The awaited state an answer shows: not yet if nullish, false or a Reading that does not hold (timeouts name it). */
+type Until<T> = (response: ApiResponse) => T | Reading | undefined | null | false;
 
 /** Reads until `until` holds, and returns what it returned with the response that produced it. */
 export function eventually<T>(what: string, read: Read, until: Until<T>, options: WaitOptions): Promise<Consistent<T>> {
@@ -173,9 +169,8 @@ async function poll<T>(
       if (waited() >= timeoutMs) {
         const elapsedMs = finish(atDeadline, attempts);
         if (quiet) return undefined;
-        const seen = options.shows?.(response);
-        const redacted = seen && { found: redactText(seen.found), looked: redactText(seen.looked) };
-        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), redacted);
+        const seen = unmet(value) ? { found: redactText(value.found), looked: redactText(value.looked) } : undefined;
+        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), seen);
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       delay = Math.max(retryAfter, nextReadIn(waited()));
@@ -183,8 +178,11 @@ async function poll<T>(
   });
 }
 
-function holds<T>(seen: T | undefined | null | false): seen is T {
-  return seen !== undefined && seen !== null && seen !== false;
+const unmet = (seen: unknown): seen is Reading =>
+  typeof seen === 'object' && seen !== null && 'holds' in seen && !seen.holds;
+
+export function holds<T>(seen: T | Reading | undefined | null | false): seen is T {
+  return seen !== undefined && seen !== null && seen !== false && !unmet(seen);
 }
 
 function describe(response: ApiResponse): string {

@@ -1,6 +1,32 @@
 // Owns reading documented facts from answers of undocumented layout, on affirmative evidence: a field of the
 // record a fact is about, never a word elsewhere ("No PEP match found", a relative's flag, the request echoed back).
-import { isRecord, normalKey, type JsonRecord } from './lookup.js';
+
+export type JsonRecord = Record<string, unknown>;
+
+/** All values under `key` (case-insensitive) at any depth, outermost first. */
+export function findValues(body: unknown, key: string): unknown[] {
+  if (Array.isArray(body)) return body.flatMap((item) => findValues(item, key));
+  if (!isRecord(body)) return [];
+  const own = Object.entries(body).filter(([name]) => name.toLowerCase() === key.toLowerCase());
+  return [...own.map(([, value]) => value), ...Object.values(body).flatMap((value) => findValues(value, key))];
+}
+
+/** True when the scalar occurs anywhere in the body (strings compared exactly, never as substrings). */
+export function containsValue(body: unknown, value: string | number | boolean): boolean {
+  if (body === value) return true;
+  if (Array.isArray(body)) return body.some((item) => containsValue(item, value));
+  if (isRecord(body)) return Object.values(body).some((item) => containsValue(item, value));
+  return false;
+}
+
+/** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
+export function normalKey(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '');
+}
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export interface Reading {
   holds: boolean;
@@ -11,11 +37,8 @@ export interface Reading {
   found: string;
 }
 
-/** What a wait checks of a record: a reading, whose finding a timeout reports (`seenIn`), or a plain yes or no. */
+/** What a wait checks of a record: a reading, whose finding a timeout reports, or a plain yes or no. */
 export type RecordCheck = (record: unknown) => Reading | boolean;
-export const checkHolds = (result: Reading | boolean): boolean => (typeof result === 'boolean' ? result : result.holds);
-export const seenIn = (result: Reading | boolean): Reading | undefined =>
-  typeof result === 'boolean' ? undefined : result;
 
 /** A reading that holds on its evidence; `found` is the evidence, or what was there instead. */
 export function reading(evidence: string[], looked: string, instead: string, found = evidence.join(', ')): Reading {
@@ -149,6 +172,11 @@ const carrying = ({ item, path }: Located, legalId: string): string[] =>
     .filter((field) => field.value === legalId)
     .map(fieldText);
 
+interface KnownPerson {
+  gedi: string;
+  person: { legalId: string };
+}
+
 const paths = (records: Located[]): string => records.map(({ path }) => path).join(', ') || 'none';
 const NO_PERSON = 'no person record in the answer';
 
@@ -176,18 +204,16 @@ export function personWithLegalId(answer: unknown, legalId: string): Reading {
   );
 }
 
-/** The answer (a list, or its pages) holds a record whose own gedi or legal id is the person's, not a relative's. */
-export function listsPerson(answer: unknown, person: { gedi: string; legalId: string }): Reading {
+/** The answer (a record, list or pages) holds a record whose own gedi or legal id is the person's, not a relative's. */
+export function listsPerson(answer: unknown, { gedi, person: { legalId } }: KnownPerson): Reading {
   const records = personRecords(answer);
   const own = records.filter(
-    (record) =>
-      carrying(record, person.legalId).length > 0 ||
-      personGedis(record.item).some(({ value }) => value === person.gedi),
+    (record) => carrying(record, legalId).length > 0 || personGedis(record.item).some(({ value }) => value === gedi),
   );
   return reading(
     own.map(shown),
-    `the ${records.length} record(s) of the answer, for gedi ${show(person.gedi)} or legal id ` +
-      `${show(person.legalId)} as their own (not a relative's)`,
+    `the ${records.length} record(s) of the answer, for gedi ${show(gedi)} or legal id ` +
+      `${show(legalId)} as their own (not a relative's)`,
     records.length === 0 ? NO_PERSON : `none of the ${records.length} person record(s) is its own`,
     `a record of its own: ${paths(own)}`,
   );
@@ -246,11 +272,6 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
     found,
     found,
   );
-}
-
-interface KnownPerson {
-  gedi: string;
-  person: { legalId: string };
 }
 
 const BY_LEGAL_ID = "the target's legal id on a record naming no gedi: the source gedi answers the target's record";

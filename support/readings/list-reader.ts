@@ -1,7 +1,7 @@
 // Owns reading a list across its pages by whatever paging convention the target uses (none is documented).
 // A list it cannot read to its end is a ListIncompleteError, never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
-import { isRecord, normalKey, type JsonRecord } from './lookup.js';
+import { isRecord, normalKey, type JsonRecord } from './facts.js';
 
 export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
 

@@ -1,10 +1,11 @@
 // Owns reading a PEP hit from a screening answer (operation 8) of undocumented layout, by facts.ts's rules of evidence.
-import { isRecord, normalKey } from './lookup.js';
 import {
   affirms,
   fieldText,
   firstFew,
+  isRecord,
   listItems,
+  normalKey,
   ownFields,
   parentsOf,
   reading,

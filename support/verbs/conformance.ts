@@ -44,12 +44,10 @@ export function sendBadBodies(
 /** Answers that refuse the client, not its body: a target may send them before it reads the body at all. */
 const REFUSALS = new Set([401, 403]);
 
-type Answer = Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>;
-
 /** A 4xx for each bad body, `what` naming it; refusals, no verdict on a body, are reported last as "Not permitted". */
 export function expectClientErrorsFor(
   operations: readonly BodyOperation[],
-  answers: Answer[],
+  answers: (Pick<ApiResponse, 'status' | 'text'> & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>)[],
   what: (operation: BodyOperation) => string,
 ): void {
   const named = answers.map((response, index) => ({ response, what: what(operations[index]!) }));

@@ -2,10 +2,10 @@
 import type { ContractConfig } from '../run/config.js';
 import { NotSentError, type ApiClient, type ApiResponse, type RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
-import { describes, type StoredPerson } from './persons.js';
-import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
+import type { StoredPerson } from './persons.js';
+import { eventually, holds, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import { checkHolds, identified, recordsOwning, seenIn, type Reading, type RecordCheck } from '../readings/facts.js';
+import { identified, listsPerson, reading, recordsOwning, type Reading, type RecordCheck } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
@@ -55,24 +55,14 @@ export class ConsumerData {
     return { path: paths[path], options: { operation, purpose: `list ${list}`, query } };
   }
 
-  /** Every page of a list, for an absence check: a refused (4xx) first page is returned, any other failure thrown. */
-  private async readWhole(list: ListName): Promise<ListRead> {
+  /** Operation 6 or 7, all pages, to check an absence: a 4xx first page is returned, any other failure thrown. */
+  async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
     const read = await readPages(this.api, path, options);
     const { status, paging } = read;
     if (paging.complete || (paging.pages === 0 && status >= 400 && status < 500)) return read;
     await attachJson(`The ${paging.pages} page(s) of the ${list} read before it failed`, read.body);
     throw incomplete(path, read);
-  }
-
-  /** Operation 6, every page: for a check that a record is absent. */
-  listConsumers(): Promise<ListRead> {
-    return this.readWhole('consumers');
-  }
-
-  /** Operation 7, every page: for a check that a record is absent. */
-  listSubscribedPersons(): Promise<ListRead> {
-    return this.readWhole('subscribed persons');
   }
 
   /** Operation 6: a consumer's record as the list shows it now, or undefined; a refused list fails as that refusal. */
@@ -119,17 +109,11 @@ export class ConsumerData {
       async () => (last = await readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined)),
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
-        return found !== undefined && checkHolds(until(found)) ? { item: found } : undefined;
+        if (found === undefined) return response.ok && reading([], looked, 'no such record');
+        const check = until(found);
+        return holds(check) ? { item: found } : check;
       },
-      {
-        timeoutMs: this.config.availabilityTimeoutMs,
-        transition,
-        shows: (response) => {
-          if (!response.ok) return undefined;
-          const found = find(response.body);
-          return found === undefined ? { found: 'no such record', looked } : seenIn(until(found));
-        },
-      },
+      { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch((error: unknown) => {
       throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
         ? incomplete(path, last)
@@ -163,13 +147,10 @@ export class ConsumerData {
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     let read: ListRead | undefined;
-    const seen = await watch(
+    const seen = await watch<Reading>(
       `${what} (it must not)`,
-      async () => (read = await this.readWhole(list)),
-      (response) => {
-        const reading = response.ok ? describes(response.body, stored) : undefined;
-        return reading?.holds && reading;
-      },
+      async () => (read = await this.listWhole(list)),
+      (response) => response.ok && listsPerson(response.body, stored),
       { timeoutMs: windowMs },
     );
     // A refused first page shows nothing about the list.

@@ -3,14 +3,12 @@ import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/con
 import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
-import { containsValue, findValues } from '../readings/lookup.js';
 import {
-  checkHolds,
+  containsValue,
+  findValues,
   listsPerson,
   personWithLegalId,
-  seenIn,
   withoutEchoes,
-  type Reading,
   type RecordCheck,
 } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -24,8 +22,6 @@ import { coveredBy, operationNotFound } from '../evidence/failures.js';
 export interface StoredPerson {
   person: SandboxPerson;
   gedi: string;
-  /** Epoch ms of the PUT's answer: time to consistency of its effects is measured from it. */
-  acknowledgedAt: number;
 }
 
 /** Statuses that say "no such person" once a deletion took effect. Which one is not shown. */
@@ -49,11 +45,6 @@ export function deleteSandboxPerson(
   expectSchema('delete-person-request', body);
   const purpose = byId ? 'delete person' : 'mark person removed';
   return api.request('DELETE', config.paths.sandboxPersons, { json: body, operation: 'op2', purpose });
-}
-
-/** A record of the stored person's own: its gedi or legal id, never a relative's, a merge field's or an echo's. */
-export function describes(body: unknown, stored: StoredPerson): Reading {
-  return listsPerson(body, { gedi: stored.gedi, legalId: stored.person.legalId });
 }
 
 /** One test's persons and their verbs: each id is in the run's ledger before its PUT; `cleanUp` deletes the rest. */
@@ -117,7 +108,7 @@ export class SandboxPersons {
     }
     const gedi = gediIn(response.body)!;
     this.legalIds.set(gedi, person.legalId);
-    return { person, gedi, acknowledgedAt: response.receivedAt };
+    return { person, gedi };
   }
 
   /** A new, fully populated person from the test's data factory, stored in the sandbox. */
@@ -165,12 +156,8 @@ export class SandboxPersons {
     const { response } = await eventually(
       `person ${gedi} ${what}`,
       () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
-      (response) => response.ok && checkHolds(until(response.body)),
-      {
-        timeoutMs: this.config.availabilityTimeoutMs,
-        transition,
-        shows: (response) => (response.ok ? seenIn(until(response.body)) : undefined),
-      },
+      (response) => response.ok && until(response.body),
+      { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch(async (error: unknown) => {
       throw await this.neverRetrievable(gedi, error);
     });
@@ -199,7 +186,7 @@ export class SandboxPersons {
   ): Promise<unknown> {
     // The record must be the person's own before what it shows of the person counts.
     const ownAndUntil = (body: unknown) => {
-      const own = describes(body, stored);
+      const own = listsPerson(body, stored);
       return own.holds ? until(body) : own;
     };
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndUntil, transition);
@@ -228,7 +215,7 @@ export class SandboxPersons {
    */
   async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<unknown> {
     const namesSomeone = (body: unknown) =>
-      personWithLegalId(body, stored.person.legalId).holds || others.some((other) => describes(body, other).holds);
+      personWithLegalId(body, stored.person.legalId).holds || others.some((other) => listsPerson(body, other).holds);
     const { response } = await eventually(
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
       () => this.find(stored.person.legalId),

@@ -36,7 +36,7 @@ describe('the consumer verbs', () => {
     async () => {
       const server = await listen(twoPages(500));
       const error = await consumersAt(server.url)
-        .listConsumers()
+        .listWhole('consumers')
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ListIncompleteError);
       expect((error as Error).message).toBe(
@@ -47,9 +47,9 @@ describe('the consumer verbs', () => {
 
   it('reads every page for an absence check, and hands a refusal of the first page to the caller', async () => {
     const whole = await listen(twoPages());
-    expect((await consumersAt(whole.url).listConsumers()).paging).toMatchObject({ pages: 2, complete: true });
+    expect((await consumersAt(whole.url).listWhole('consumers')).paging).toMatchObject({ pages: 2, complete: true });
     const refusing = await listen((_request, response) => sendJson(response, 403, { error: 'forbidden' }));
-    expect((await consumersAt(refusing.url).listConsumers()).status).toBe(403);
+    expect((await consumersAt(refusing.url).listWhole('consumers')).status).toBe(403);
   });
 
   it(

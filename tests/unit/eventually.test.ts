@@ -169,13 +169,14 @@ describe('eventually', () => {
     const record = { id: 'p1', country: 'SE', notes: 'x'.repeat(600), status: { deregistered: false } };
     const { read } = reads(clock, [answer(200, record)], 50);
     const shows = (response: ApiResponse) => ({
+      holds: false,
+      evidence: [],
       found: `$.status.deregistered = ${(response.body as typeof record).status.deregistered}`,
       looked: 'deregistered and isDeregistered',
     });
-    const error = await eventually('person g1 to be marked deregistered', read, () => undefined, {
+    const error = await eventually('person g1 to be marked deregistered', read, shows, {
       timeoutMs: 30_000,
       clock,
-      shows,
     }).catch((caught: unknown) => caught);
     expect((error as Error).message).toMatch(
       joinedPattern(

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createDataFactory, newId, type SandboxPerson } from '../../support/data/factories.js';
-import { isValidLegalId, readLegalId, type Market } from '../../support/data/legal-ids.js';
+import { readLegalId, type Market } from '../../support/data/legal-ids.js';
 import { expectSchema } from '../../support/readings/schemas.js';
 import { newRunId } from '../../support/run/config.js';
+
+/** A valid id of the market: `readLegalId` finds no problem with it. */
+const isValidLegalId = (market: Market, value: unknown): boolean => typeof readLegalId(market, value) !== 'string';
 
 const MARKETS: readonly Market[] = ['SE', 'NO', 'DK', 'FI'];
 const COUNTRY_CODES: Record<Market, string> = { SE: '+46', NO: '+47', DK: '+45', FI: '+358' };

@@ -2,9 +2,8 @@
 // affirm it, and at least five that say the opposite or put the fact on another record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_NAMES } from '../../simulator/options.js';
-import { findValues } from '../../support/readings/lookup.js';
-import { Harness, PERSONS, personPath } from '../simulator/harness.js';
 import {
+  findValues,
   identified,
   listsPerson,
   mergedInto,
@@ -16,6 +15,7 @@ import {
   recordsOwning,
   relativeFlag,
 } from '../../support/readings/facts.js';
+import { Harness, PERSONS, personPath } from '../simulator/harness.js';
 import { pepHit } from '../../support/readings/pep-hit.js';
 
 describe('a PEP hit', () => {
@@ -563,7 +563,7 @@ describe('the person records of a find answer, each carrying the legal id asked 
   ])('holds no person at all for %s', (_name, answer) => {
     expect(personsWithoutLegalId(answer, X).holds).toBe(false);
     expect(personWithLegalId(answer, X).holds).toBe(false);
-    expect(listsPerson(answer, { gedi: 'g1', legalId: X }).holds).toBe(false);
+    expect(listsPerson(answer, { gedi: 'g1', person: { legalId: X } }).holds).toBe(false);
   });
 
   it.each([
@@ -637,7 +637,7 @@ it('shows a record that should not be there by its own legal id and gedi, then t
 });
 
 describe('a person listed as a record of its own (subscriptions, consumers)', () => {
-  const unlisted = { gedi: 'g9', legalId: Y };
+  const unlisted = { gedi: 'g9', person: { legalId: Y } };
   const page = (items: unknown[], next: string | null) => ({ items, next });
 
   it.each([

@@ -8,18 +8,18 @@ import type { MutantName } from '../../simulator/mutants.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 import { eventually } from '../../support/readings/eventually.js';
 import {
+  findValues,
   identified,
   listsPerson,
   mergedInto,
   ownsValue,
   personFlag,
   personWithLegalId,
+  type Reading,
   recordsOwning,
   relativeFlag,
-  type Reading,
 } from '../../support/readings/facts.js';
 import { pepHit } from '../../support/readings/pep-hit.js';
-import { findValues } from '../../support/readings/lookup.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import {
   CONSUMERS,
@@ -119,7 +119,7 @@ const effects: Record<string, { mutant: MutantName; read: (h: Harness, token: st
       });
       h.settle();
       const list = (await h.request('GET', `${SUBSCRIPTIONS}?limit=100`, { token })).body;
-      return listsPerson(list, { gedi, legalId: person.legalId });
+      return listsPerson(list, { gedi, person });
     },
   },
   'a person found by legal id': {
@@ -163,7 +163,7 @@ describe.each(LAYOUT_NAMES)("a wait for a deregistration in the simulator's %s l
       };
       const shows = (response: ApiResponse) => personFlag(response.body, 'deregistered');
       const what = `person ${gedi} to be marked deregistered`;
-      const waited = eventually(what, read, (response) => shows(response).holds, { timeoutMs: 30_000, clock, shows });
+      const waited = eventually(what, read, shows, { timeoutMs: 30_000, clock });
       return { gedi, error: await waited.catch((caught: unknown) => caught as Error) };
     });
     const { message } = error as Error;

@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { describes, gediIn, SandboxPersons, type StoredPerson } from '../../support/verbs/persons.js';
+import { gediIn, SandboxPersons, type StoredPerson } from '../../support/verbs/persons.js';
 import { createDataFactory, type SandboxPerson } from '../../support/data/factories.js';
+import { listsPerson } from '../../support/readings/facts.js';
 import { LAYOUTS } from '../../simulator/layouts/index.js';
 import type { Reply } from '../../simulator/layouts/layout.js';
 import type { PersonView } from '../../simulator/person-queries.js';
@@ -37,7 +38,7 @@ describe('the gedi in a PUT response', () => {
 // find-echoes-query mutant's answer to operation 4 (the legal id asked for, and nobody).
 const factory = createDataFactory({ seed: 1, runId: 'r', market: 'SE', scope: 'persons.test' });
 const [person, stranger] = [factory.person(), factory.person()];
-const stored: StoredPerson = { person, gedi: 'G-1', acknowledgedAt: 0 };
+const stored: StoredPerson = { person, gedi: 'G-1' };
 const view = (fields: SandboxPerson, gedi: string): PersonView => {
   const state = { fields: { ...fields }, removed: false, deregistered: false };
   return { gedi, market: 'SE', version: 1, writtenAt: 0, state };
@@ -54,7 +55,7 @@ describe('a record describing a stored person', () => {
   const asked = { gedi: 'G-1', legalId: person.legalId };
 
   it.each(layouts)('is its own record in the $name layout', ({ record }) => {
-    expect(describes(record, stored).holds).toBe(true);
+    expect(listsPerson(record, stored).holds).toBe(true);
   });
 
   it.each([
@@ -63,7 +64,7 @@ describe('a record describing a stored person', () => {
     ['another person merged into it', { gedi: 'G-2', legalId: stranger.legalId, merged: { gedi: 'G-1' } }],
     ['an error that echoes the request', { error: { code: 'not_found' }, request: asked }],
   ])('is not %s', (_name, record) => {
-    expect(describes(record, stored).holds).toBe(false);
+    expect(listsPerson(record, stored).holds).toBe(false);
   });
 });
 
