@@ -15,11 +15,12 @@ import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('screening.root-path').test(
   'answers person screening under the root path like under the v2 path',
-  async ({ screening, data, skipBecause }) => {
-    const root = rootForm(screening.personPath);
+  async ({ screening, config, data, skipBecause }) => {
+    const path = config.paths.personScreening;
+    const root = rootForm(path);
     if (root === undefined) {
       await skipBecause(
-        `CONTRACT_PERSON_SCREENING_PATH is ${screening.personPath}, not under /aml-real-time-screening/v2/: the ` +
+        `CONTRACT_PERSON_SCREENING_PATH is ${path}, not under /aml-real-time-screening/v2/: the ` +
           'documentation defines the root form of its own paths only',
       );
     }
@@ -27,7 +28,7 @@ rule('screening.root-path').test(
       screening.personRequest(TEST_REFERENCES.politician, data.personName()),
     );
 
-    const [versioned, atRoot] = await When(`the client screens at ${screening.personPath} and at ${root}`, () =>
+    const [versioned, atRoot] = await When(`the client screens at ${path} and at ${root}`, () =>
       Promise.all([screening.screenPerson(request), screening.screenPerson(request, root)]),
     );
 

@@ -4,8 +4,6 @@ import { appendFileSync, globSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { join } from 'node:path';
 import { LEDGER_DIR } from '../run/paths.js';
 
-export { LEDGER_DIR };
-
 export interface LedgerEntry {
   event: 'created' | 'deleted';
   personId: string;

@@ -72,16 +72,11 @@ export function ownFields(record: unknown, path = '$'): Field[] {
 /** `$.data.status.removed` → data, status. */
 export const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
 
-export function words(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
-  return [];
-}
+/** A string, or the strings of a list: the words a state or category field says. */
+export const words = (value: unknown): string[] => [value].flat().filter((item) => typeof item === 'string');
 
 const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
 export const affirms = (value: unknown): boolean => AFFIRMATIVE.has(value as string | boolean);
-
-const owns = (record: unknown, value: string): boolean => ownFields(record).some((field) => field.value === value);
 
 export interface Located {
   item: JsonRecord;
@@ -102,7 +97,7 @@ export function listItems(body: unknown, inList = (_key: string) => true, path =
 
 /** The list items with `value` among their own fields: the consumer with that id, the relative with that legal id. */
 export function recordsOwning(body: unknown, value: string): Located[] {
-  return listItems(body).filter(({ item }) => owns(item, value));
+  return listItems(body).filter(({ item }) => ownsValue(item, value).holds);
 }
 
 /** Keys under which a person record (operations 4, 6, 7) carries its legal id: a value, an object or earlier ones. */
@@ -282,7 +277,7 @@ const BY_LEGAL_ID = "the target's legal id on a record naming no gedi: the sourc
  */
 export function mergedInto(record: unknown, source: KnownPerson, target: KnownPerson): Reading {
   const fields = ownFields(record);
-  const namesTarget = (value: unknown): boolean => value === target.gedi || owns(value, target.gedi);
+  const namesTarget = (value: unknown): boolean => value === target.gedi || ownsValue(value, target.gedi).holds;
   const mergeFields = fields.filter(({ key }) => MERGE_KEYS.has(normalKey(key)));
   const gedis = fields.filter(({ key }) => normalKey(key) === 'gedi');
   const hasGedi = (gedi: string) => gedis.some(({ value }) => value === gedi);

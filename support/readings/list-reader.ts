@@ -66,16 +66,14 @@ function nextInHeader(link = ''): PageStep | undefined {
   return undefined;
 }
 
-const looksLikeAddress = (value: string): boolean => /^(https?:\/\/|\/|\?)/i.test(value);
-
 function nextInBody(body: unknown): PageStep | undefined {
   for (const holder of pagingObjects(body)) {
     for (const [key, value] of Object.entries(holder)) {
       const param = NEXT_KEYS[normalKey(key)];
       const target = isRecord(value) ? value.href : value;
       if (param === undefined || typeof target !== 'string' || target === '') continue;
-      // `next: { href }` is an address whatever it looks like; a bare string that does not look like one is a cursor.
-      return isRecord(value) || looksLikeAddress(target)
+      // `next: { href }` is an address whatever it looks like; a string is one if it starts as a URL, path or query.
+      return isRecord(value) || /^(https?:\/\/|\/|\?)/i.test(target)
         ? { convention: 'next link', next: { url: target } }
         : { convention: 'cursor', next: { query: { [param]: target } } };
     }

@@ -3,7 +3,8 @@
 import type { ContractConfig, Credentials } from './config.js';
 import { ApiClient, systemClock } from '../transport/http.js';
 import { sharedPace } from '../transport/pace.js';
-import { LEDGER_DIR, leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
+import { leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
+import { LEDGER_DIR } from './paths.js';
 import { deleteSandboxPerson, GONE_STATUSES } from '../verbs/persons.js';
 import { TokenProvider } from './tokens.js';
 

@@ -66,13 +66,9 @@ export class AmlScreening {
     return { reference, provider: this.config.screeningProvider };
   }
 
-  get personPath(): string {
-    return this.config.paths.personScreening;
-  }
-
-  screenPerson(request: PersonScreeningRequest, path = this.personPath): Promise<ApiResponse> {
+  screenPerson(request: PersonScreeningRequest, path = this.config.paths.personScreening): Promise<ApiResponse> {
     expectSchema('person-screening-request', request);
-    const purpose = path === this.personPath ? 'screen person' : 'screen person (root path)';
+    const purpose = path === this.config.paths.personScreening ? 'screen person' : 'screen person (root path)';
     return this.api.request('POST', path, { json: request, operation: 'op8', purpose });
   }
 
