@@ -3,7 +3,7 @@
 import { checkReportInBrowser } from '../support/evidence/browser-check.js';
 
 const resultsDirs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-const result = await checkReportInBrowser({ resultsDirs: resultsDirs.length ? resultsDirs : undefined });
+const result = await checkReportInBrowser(resultsDirs.length ? resultsDirs : undefined);
 switch (result.status) {
   case 'skipped':
     console.log(`report:browser skipped: ${result.reason}.`);

@@ -16,9 +16,7 @@ export type BrowserCheckResult =
 // closed group is opened — one click at a time, as its subgroups appear — before reading titles.
 const CLOSED_GROUP = '[data-testid="tree-section"]:has([data-testid="tree-arrow"] svg:not([class*="opened"]))';
 
-export async function checkReportInBrowser({
-  resultsDirs = [ALLURE_RESULTS_DIR],
-}: { resultsDirs?: string[] } = {}): Promise<BrowserCheckResult> {
+export async function checkReportInBrowser(resultsDirs = [ALLURE_RESULTS_DIR]): Promise<BrowserCheckResult> {
   const { CHROMIUM_PATH, PATH = '' } = process.env;
   const candidates = CHROMIUM_PATH ? [CHROMIUM_PATH] : PATH.split(delimiter).map((dir) => join(dir, 'chromium'));
   const executablePath = candidates.find((candidate) => existsSync(candidate));

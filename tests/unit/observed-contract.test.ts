@@ -7,12 +7,17 @@ import { validate } from '@readme/openapi-parser';
 import { readSettings } from '../../support/run/config.js';
 import { describe, expect, it } from 'vitest';
 import { changesSince, keepContract, keptContracts, trendChart } from '../../support/evidence/observed/history.js';
-import { buildContract, type ObservedContract } from '../../support/evidence/observed/model.js';
+import {
+  buildContract,
+  inferSchema,
+  mergeSchemas,
+  pathsOf,
+  type ObservedContract,
+} from '../../support/evidence/observed/model.js';
 import { observedOpenApi } from '../../support/evidence/observed/openapi.js';
 import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evidence/observed/page.js';
 import { catalogue } from '../../support/run/catalogue.js';
 import type { ObservationLine } from '../../support/evidence/observed/recorder.js';
-import { inferSchema, mergeSchemas, pathsOf } from '../../support/evidence/observed/schema-inference.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
 const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;

@@ -10,10 +10,7 @@ import { buildContract, readObservationLines, type ObservedContract, type Status
 import { observedOpenApi } from './openapi.js';
 import { renderObservedPage } from './page.js';
 
-export interface KeptContract {
-  at: string;
-  contract: ObservedContract;
-}
+type KeptContract = { at: string; contract: ObservedContract };
 
 const keptNames = (dir: string): string[] => globSync('*.json', { cwd: dir }).sort();
 
@@ -73,24 +70,22 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
 export function trendChart(kept: KeptContract[]): string {
   const transitions = [...new Set(kept.flatMap((entry) => Object.keys(entry.contract.timings)))].sort();
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 900, height: 420 });
-  try {
-    chart.setOption({
-      animation: false,
-      title: { text: 'Time to consistency, p50 per transition (ms)' },
-      legend: { top: 30, data: transitions },
-      grid: { top: 80 },
-      xAxis: { type: 'category', data: kept.map((entry) => entry.at.slice(0, 16).replace('T', ' ')) },
-      yAxis: { type: 'value', name: 'ms' },
-      series: transitions.map((transition) => ({
-        name: transition,
-        type: 'line',
-        data: kept.map((entry) => entry.contract.timings[transition]?.p50Ms ?? null),
-      })),
-    });
-    return chart.renderToSVGString();
-  } finally {
-    chart.dispose();
-  }
+  chart.setOption({
+    animation: false,
+    title: { text: 'Time to consistency, p50 per transition (ms)' },
+    legend: { top: 30, data: transitions },
+    grid: { top: 80 },
+    xAxis: { type: 'category', data: kept.map((entry) => entry.at.slice(0, 16).replace('T', ' ')) },
+    yAxis: { type: 'value', name: 'ms' },
+    series: transitions.map((transition) => ({
+      name: transition,
+      type: 'line',
+      data: kept.map((entry) => entry.contract.timings[transition]?.p50Ms ?? null),
+    })),
+  });
+  const svg = chart.renderToSVGString();
+  chart.dispose();
+  return svg;
 }
 
 /** Writes reports/observed/ from the run's observation lines; `keep` (off for self-checks) keeps it in the history. */

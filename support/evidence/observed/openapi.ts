@@ -9,11 +9,11 @@ import {
   answersOf,
   documentedValuesOf,
   mediaTypesOf,
+  mergeSchemas,
   pagingsOf,
   type ObservedCase,
   type ObservedContract,
 } from './model.js';
-import { mergeSchemas } from './schema-inference.js';
 
 const TOKEN_PATH = '/sandbox/v1/token.oauth2';
 
