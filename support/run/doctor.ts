@@ -356,22 +356,17 @@ export async function runDoctor(env: NodeJS.ProcessEnv, createPerson: boolean) {
   lines.push(ok('configuration', `API ${baseUrl}, tokens ${tokensAt}, market ${config.market}, ${clientCount}`));
 
   // Each origin once; the token host is checked under CONTRACT_BASE_URL when it is the base URL.
-  const origin = (url: string) => new URL(url).origin;
-  const origins = new Map([[origin(authUrl), authUrl === baseUrl ? BASE : AUTH]]);
-  if (!origins.has(origin(baseUrl))) origins.set(origin(baseUrl), BASE);
-  const unreachable = new Set<string>();
-  for (const [at, setting] of origins) {
-    const connection = await connectionLines(new URL(at), setting);
-    lines.push(...connection);
-    if (connection.some(({ verdict }) => verdict === 'FAIL')) unreachable.add(at);
-  }
+  const sameOrigin = new URL(authUrl).origin === new URL(baseUrl).origin;
+  const tokenHost = await connectionLines(new URL(authUrl), authUrl === baseUrl ? BASE : AUTH);
+  const apiHost = sameOrigin ? tokenHost : await connectionLines(new URL(baseUrl), BASE);
+  lines.push(...tokenHost, ...(sameOrigin ? [] : apiHost));
+  const down = (connection: DoctorLine[]) => connection.some(({ verdict }) => verdict === 'FAIL');
 
   // Every client at once: a token service that throttles holds each request until its deadline.
-  const authDown = unreachable.has(origin(authUrl));
-  const tokens = await Promise.all(clients.map((client) => tokenLine(config, client, authDown)));
+  const tokens = await Promise.all(clients.map((client) => tokenLine(config, client, down(tokenHost))));
   lines.push(...tokens.map(({ line }) => line));
   const primary = tokens[0]?.token;
-  if (unreachable.has(origin(baseUrl)) || !primary) {
+  if (down(apiHost) || !primary) {
     const failed = primary ? 'the connection to the API host failed' : 'no token for the first client';
     lines.push(skip('operations', `not checked: ${failed} (see above)`));
     return report();

@@ -16,35 +16,32 @@ export async function sweep(
 ): Promise<{ deleted: number; failed: number }> {
   const { baseUrl, authUrl } = config;
   const target = new URL(baseUrl).origin;
-  const result = { deleted: 0, failed: 0 };
-  const leave = (why: string, file: string) => {
-    console.warn(`sweep: ${why}; left in ${file}`);
-    result.failed += 1;
-  };
-  const apis = new Map<string, ApiClient>();
-  for (const { personId, clientId, file } of leftovers(target, ledgerDir)) {
-    const credentials = clients.find((client) => client.clientId === clientId);
-    if (!credentials) {
-      leave(`person ${personId} belongs to client ${clientId}, whose credentials are not configured`, file);
-      continue;
-    }
-    let api = apis.get(clientId);
-    if (!api) {
-      api = new ApiClient({
+  // Built for every configured client; each requests its token only at its first deletion.
+  const apis = new Map(
+    clients.map((credentials) => [
+      credentials.clientId,
+      new ApiClient({
         baseUrl,
         addressSetting: 'CONTRACT_BASE_URL',
-        pace: sharedPace(target, clientId, systemClock),
+        pace: sharedPace(target, credentials.clientId, systemClock),
         auth: { kind: 'bearer', tokens: new TokenProvider(authUrl, credentials) },
-      });
-      apis.set(clientId, api);
-    }
-    const response = await deleteSandboxPerson(api, config, personId);
-    if (response.ok || GONE_STATUSES.has(response.status)) {
+      }),
+    ]),
+  );
+  const result = { deleted: 0, failed: 0 };
+  for (const { personId, clientId, file } of leftovers(target, ledgerDir)) {
+    const api = apis.get(clientId);
+    const response = api && (await deleteSandboxPerson(api, config, personId));
+    if (response && (response.ok || GONE_STATUSES.has(response.status))) {
       recordInLedger(file, { event: 'deleted', personId, target, clientId });
       result.deleted += 1;
-    } else {
-      leave(`DELETE of person ${personId} answered ${response.status}`, file);
+      continue;
     }
+    const why = response
+      ? `DELETE of person ${personId} answered ${response.status}`
+      : `person ${personId} belongs to client ${clientId}, whose credentials are not configured`;
+    console.warn(`sweep: ${why}; left in ${file}`);
+    result.failed += 1;
   }
   pruneLedgers(ledgerDir);
   return result;

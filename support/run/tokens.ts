@@ -5,7 +5,6 @@ import {
   ApiClient,
   TargetUnavailableError,
   systemClock,
-  type ApiResponse,
   type Clock,
   workOfTheRun,
   type TokenSource,
@@ -59,13 +58,9 @@ const basic = ({ clientId, clientSecret }: Credentials) =>
   Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
 
 /** POST {auth_url}/sandbox/v1/token.oauth2 with the client credentials grant and scope bci (or the one asked for). */
-export async function requestToken(
-  authUrl: string,
-  credentials: Credentials,
-  options: TokenRequestOptions = {},
-): Promise<{ token: IssuedToken; response: ApiResponse }> {
+export async function requestToken(authUrl: string, credentials: Credentials, options: TokenRequestOptions = {}) {
   registerCredentials(credentials);
-  const clock = options.clock ?? systemClock;
+  const { scope, clock = systemClock } = options;
   const url = `${authUrl.replace(/\/+$/, '')}${TOKEN_PATH}`;
   const client = new ApiClient({
     baseUrl: authUrl,
@@ -76,7 +71,7 @@ export async function requestToken(
     pace: sharedPace(new URL(url).origin, credentials.clientId, clock, options.maxRps),
     addressSetting: 'CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default)',
   });
-  const form = { grant_type: 'client_credentials', scope: options.scope ?? DOCUMENTED_SCOPE };
+  const form = { grant_type: 'client_credentials', scope: scope ?? DOCUMENTED_SCOPE };
   expectSchema('token-request', form);
   const purpose = options.purpose ?? 'Request token';
   const response = await client.request('POST', url, { form, purpose, operation: 'token' }).catch((error: unknown) => {
@@ -85,10 +80,6 @@ export async function requestToken(
     const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
     throw new TokenError('unreachable', `Token service unreachable (target unavailable): ${error.message}. ${check}`);
   });
-  return { token: issuedToken(response, url, clock, options), response };
-}
-
-function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, ...options }: TokenRequestOptions) {
   const { status } = response;
   const { id, secret } = options.credentialVariables ?? CLIENT_VARIABLES;
   // Retried as far as the policy allows: the service is down, which is no reason to doubt the configuration.
@@ -122,12 +113,13 @@ function issuedToken(response: ApiResponse, url: string, clock: Clock, { scope, 
   const body = response.body as { access_token: string; token_type?: unknown; expires_in?: unknown };
   registerSecret(body.access_token);
   const expiresIn = Number(body.expires_in);
-  return {
+  const token: IssuedToken = {
     accessToken: body.access_token,
     tokenType: typeof body.token_type === 'string' ? body.token_type : undefined,
     issuedAt: clock.now(),
     expiresAt: Number.isFinite(expiresIn) && expiresIn > 0 ? clock.now() + expiresIn * 1000 : undefined,
   };
+  return { token, response };
 }
 
 /** Registers a client secret and its Basic form with the redaction point, where the credentials are read. */
@@ -137,15 +129,9 @@ export function registerCredentials(credentials: Credentials): void {
 }
 
 // Renewal goes by shares of the lifetime (`expires_in`: an hour, or twenty seconds): a fixed time ahead would make
-// every shorter token "about to expire" on every call.
-const RENEWAL = {
-  /** Renew once this share of the lifetime has passed: the rest covers requests in flight and clock skew. */
-  atShareOfLifetime: 0.8,
-  /** At most one token request in this share of the lifetime, 401s included: none per API call of a refused token. */
-  minShareBetweenRequests: 0.5,
-  /** The same floor when the service gives no lifetime. */
-  minMsBetweenRequests: 5_000,
-};
+// every shorter token "about to expire" on every call. The share left after renewal covers requests in flight and clock
+// skew; the least gap between token requests (401s included) keeps a refused token from costing one per API call.
+const RENEWAL = { atShareOfLifetime: 0.8, minShareBetweenRequests: 0.5, minMsBetweenRequests: 5_000 };
 
 /** This share of the token's lifetime in ms; `withoutLifetime` (by default never) when the service gave none. */
 const lifetimeShare = ({ issuedAt, expiresAt }: IssuedToken, share: number, withoutLifetime = Infinity) =>
