@@ -115,7 +115,7 @@ export default defineConfig({
         ]
       : mutantPlan
         ? ['default', ['./support/run/mutant-plan.ts', { outputFile: mutantPlan.resultsFile }]]
-        : ['default', './support/run/closing-line.ts'],
+        : ['default', './support/run/mutant-plan.ts'],
     projects: [
       {
         extends: true,

@@ -76,10 +76,7 @@ export function expandPath(template: string, values: { market?: string; gedi?: s
 
 export const CLIENT_VARIABLES = { id: 'CONTRACT_CLIENT_ID', secret: 'CONTRACT_CLIENT_SECRET' };
 export type CredentialVariables = typeof CLIENT_VARIABLES;
-export const SECOND_CLIENT_VARIABLES: CredentialVariables = {
-  id: 'CONTRACT_SECOND_CLIENT_ID',
-  secret: 'CONTRACT_SECOND_CLIENT_SECRET',
-};
+export const SECOND_CLIENT_VARIABLES = { id: 'CONTRACT_SECOND_CLIENT_ID', secret: 'CONTRACT_SECOND_CLIENT_SECRET' };
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -258,9 +255,8 @@ export function assertSandboxTarget(config: Pick<ContractConfig, 'baseUrl' | 'pr
 }
 
 function readDotenv(dotenvPath: string): Record<string, string | undefined> {
-  if (!existsSync(dotenvPath)) return {};
   try {
-    return parseEnv(readFileSync(dotenvPath, 'utf8'));
+    return existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
   } catch (error) {
     throw new ConfigError(dotenvPath, `cannot be read (${(error as Error).message}); fix or remove the file`);
   }
@@ -270,8 +266,8 @@ function url(read: Read, name: string): string | undefined {
   const value = read(name);
   if (value === undefined) return undefined;
   const example = 'such as https://api.example.com';
-  if (!URL.canParse(value)) throw new ConfigError(name, `is not a URL; set it to an http(s) address ${example}`);
-  const url = new URL(value);
+  const url = URL.parse(value);
+  if (!url) throw new ConfigError(name, `is not a URL; set it to an http(s) address ${example}`);
   // Credentials in a URL would end up in every report step.
   const problem =
     url.protocol !== 'http:' && url.protocol !== 'https:'

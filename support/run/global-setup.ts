@@ -5,7 +5,6 @@ import { createTestResult, FileSystemWriter } from 'allure-js-commons/sdk/report
 import type { TestProject } from 'vitest/node';
 import type { RunningSimulator } from '../../simulator/listen.js';
 import {
-  CLIENT_VARIABLES,
   newRunId,
   readSettings,
   resolveConfig,
@@ -24,7 +23,6 @@ import type { HttpExchange } from '../transport/exchanges.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** What the run hands every worker: the resolved config and one token per client. */
     contract: {
       config: ContractConfig;
       /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
@@ -39,23 +37,16 @@ declare module 'vitest' {
 export const SETUP_RULE = 'auth.token-issued';
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-async function issueToken(
-  config: ContractConfig,
-  credentials: Credentials,
-  credentialVariables: CredentialVariables,
-  scope?: string,
-) {
-  try {
-    return await requestToken(config.authUrl, credentials, {
-      credentialVariables,
-      scope,
-      purpose: scope === undefined ? undefined : `Request token (scope ${scope})`,
-      maxRps: config.maxRps,
-      deadlineMs: config.availabilityTimeoutMs,
-    });
-  } catch (error) {
+function issueToken(config: ContractConfig, credentials: Credentials, scope?: string, variables?: CredentialVariables) {
+  return requestToken(config.authUrl, credentials, {
+    credentialVariables: variables,
+    scope,
+    purpose: scope === undefined ? undefined : `Request token (scope ${scope})`,
+    maxRps: config.maxRps,
+    deadlineMs: config.availabilityTimeoutMs,
+  }).catch((error: unknown) => {
     throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, SETUP_RULE) : error;
-  }
+  });
 }
 
 /**
@@ -103,11 +94,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     // The first client's token request is part of what the target did (the token lifetime among them).
     const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
-    const primary = await issueToken(config, config.client, CLIENT_VARIABLES).finally(stopRecording);
+    const primary = await issueToken(config, config.client).finally(stopRecording);
     const second =
-      config.secondClient && (await issueToken(config, config.secondClient, SECOND_CLIENT_VARIABLES)).token;
+      config.secondClient && (await issueToken(config, config.secondClient, undefined, SECOND_CLIENT_VARIABLES)).token;
     const screening = config.screeningScope
-      ? (await issueToken(config, config.client, CLIENT_VARIABLES, config.screeningScope)).token
+      ? (await issueToken(config, config.client, config.screeningScope)).token
       : undefined;
     const body = primary.response.body;
     project.provide('contract', {

@@ -1,7 +1,7 @@
-// Owns the mutant matrix's one vitest process: the plan it hands vitest.config.ts (apart, as every vitest start
-// loads it) and the reporter that writes the results back by project, as vitest's json reporter names files only.
+// Owns what every vitest start loads from support/run: the mutant matrix's plan, and the suite's reporter: npm test's
+// closing line and, in the matrix's run, the results by project (vitest's json reporter names files only).
 import { writeFileSync } from 'node:fs';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestState } from 'vitest/node';
 
 export const MUTANT_PLAN_VARIABLE = 'CONTRACT_MUTANT_PLAN';
 
@@ -39,10 +39,21 @@ export type ProjectResults = Record<string, FileResult[]>;
 const stacks = (errors: ReadonlyArray<{ stack?: string; message: string }>) =>
   errors.map((error) => error.stack ?? error.message);
 
-export default class ProjectResultsReporter implements Reporter {
-  constructor(private readonly options: { outputFile: string }) {}
+export default class SuiteReporter implements Reporter {
+  constructor(private readonly options: { outputFile?: string } = {}) {}
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  /** "N passed, N failed", the form CI reads, over every project that ran; an error outside any test is a failure. */
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    const count = (state: TestState) => testModules.flatMap((module) => [...module.children.allTests(state)]).length;
+    const failedModules = testModules.filter(
+      (module) => module.state() === 'failed' && [...module.children.allTests()].length === 0,
+    ).length;
+    const skipped = count('skipped');
+    console.log(
+      `${count('passed')} passed, ${count('failed') + failedModules + unhandledErrors.length} ` +
+        `failed${skipped ? `, ${skipped} skipped` : ''}`,
+    );
+    if (!this.options.outputFile) return;
     const results: ProjectResults = {};
     for (const module of testModules) {
       (results[module.project.name] ??= []).push({
