@@ -17,9 +17,8 @@ import {
   type ContractConfig,
 } from './config.js';
 import { requestToken, SCOPE_VARIABLE, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
-import { describeProxy, routeFor, type Route } from '../transport/dispatcher.js';
+import { describeProxy, messageOf, NetworkSetupError, routeFor, type Route } from '../transport/network.js';
 import { ApiClient, seconds, TargetThrottledError, TargetUnavailableError } from '../transport/http.js';
-import { messageOf, NetworkSetupError } from '../transport/network-errors.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { PERMISSIONS } from '../evidence/failures.js';
 import { RETRY_POLICY, throttledAnswer } from '../transport/retry.js';

@@ -2,9 +2,8 @@
 // returned, never thrown: judging them is the spec's job.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as undiciRequest } from 'undici';
-import { dispatcherFor, routeFor, viaProxy, type Route } from './dispatcher.js';
+import { dispatcherFor, messageOf, NetworkSetupError, routeFor, viaProxy, type Route } from './network.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
-import { messageOf, NetworkSetupError } from './network-errors.js';
 import { redact } from './redact.js';
 import { Pace } from './pace.js';
 import {
@@ -54,7 +53,6 @@ export interface RequestOptions {
   raw?: { contentType: string; text: string };
   query?: Record<string, string>;
   auth?: Auth;
-  /** Carried on the published exchanges, as are `operation` (op1, op3, ...) and `purpose` ("Request token"). */
   purpose?: string;
   operation?: string;
 }
@@ -136,7 +134,6 @@ export class NotSentError extends Error {
   }
 }
 
-/** Throws NotSentError for `request` when the work the caller does has ended; outside any test it never has. */
 function ensureWorkGoesOn(request: string): void {
   const ended = endedFor.getStore()?.();
   if (ended !== undefined) throw new NotSentError(request, ended);
@@ -194,6 +191,7 @@ export class ApiClient {
     const started = this.clock.now();
     const { host } = url;
     const request = `${method} ${url.pathname}`;
+    const { contentType, body } = payload(options);
     const history = [...earlier];
     // A proxy variable that is no address is a setting to fix, not a failed attempt.
     const route = routeFor(url);
@@ -209,7 +207,7 @@ export class ApiClient {
       ensureWorkGoesOn(request);
       // The headers (a token renewal among them, itself a request of this client) come before a place at the
       // pace: a request holding a place must never wait for another that needs one.
-      const headers = await this.headersFor(options);
+      const headers = await this.headersFor(options.auth, contentType);
       const retry = firstSentAt !== undefined;
       const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
       if (held === false) {
@@ -239,9 +237,9 @@ export class ApiClient {
       try {
         // The test may have ended while the request waited for its turn: its place goes unused.
         ensureWorkGoesOn(request);
-        result = await this.attempt(exchange, options, route);
+        result = await this.attempt(exchange, body, route);
         retryAfterMs = parseRetryAfter(result.response?.headers['retry-after'], this.clock.now());
-        throttled = isThrottled(this.policy, result.response?.status, retryAfterMs);
+        throttled = isThrottled(result.response?.status, retryAfterMs);
       } finally {
         this.pace.finished(result?.response && { sentAt, throttled, retryAfterMs });
       }
@@ -272,7 +270,7 @@ export class ApiClient {
   }
 
   /** Sends the request `exchange` describes; publishes it, redacted, with what came back. */
-  private async attempt(exchange: HttpExchange, options: RequestOptions, route: Route): Promise<Attempt> {
+  private async attempt(exchange: HttpExchange, sent: string | undefined, route: Route): Promise<Attempt> {
     const started = this.clock.now();
     let result: Attempt;
     try {
@@ -280,7 +278,7 @@ export class ApiClient {
         dispatcher: dispatcherFor(route),
         method: exchange.method as 'GET',
         headers: exchange.requestHeaders,
-        body: bodyText(options),
+        body: sent,
         // undici's own timers have about 1 s resolution; the signal is precise and also covers reading the body.
         signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       });
@@ -305,23 +303,20 @@ export class ApiClient {
     return result;
   }
 
-  private async headersFor({ auth, raw, form }: RequestOptions): Promise<Record<string, string>> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      // The documentation: every operation but the token's sends Content-Type: application/json, bodyless GETs too.
-      'content-type':
-        raw?.contentType ?? (form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json'),
-    };
+  private async headersFor(auth: Auth | undefined, contentType: string): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': contentType };
     if (auth?.kind === 'bearer') headers.authorization = `Bearer ${await auth.tokens.accessToken()}`;
     if (auth?.kind === 'raw') headers.authorization = auth.authorization;
     return headers;
   }
 }
 
-function bodyText(options: RequestOptions): string | undefined {
-  if (options.raw !== undefined) return options.raw.text;
-  if (options.form !== undefined) return new URLSearchParams(options.form).toString();
-  return options.json !== undefined ? JSON.stringify(options.json) : undefined;
+// The documentation: every operation but the token's sends Content-Type: application/json, bodyless GETs too.
+function payload({ raw, form, json }: RequestOptions): { contentType: string; body?: string } {
+  if (raw !== undefined) return { contentType: raw.contentType, body: raw.text };
+  const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+  if (body !== undefined) return { contentType: 'application/x-www-form-urlencoded', body };
+  return { contentType: 'application/json', body: json === undefined ? undefined : JSON.stringify(json) };
 }
 
 // Parsed whenever it parses: the documentation shows no content types, and mislabelled JSON stays inspectable.

@@ -13,16 +13,14 @@ const CREDENTIAL_IN_TEXT = /\b(Basic|Bearer)\s+([A-Za-z0-9._~+/=-]{12,})/gi;
 // no text (invalid UTF-8, control characters) and is left alone.
 const BASIC_CREDENTIAL = /^[^\p{Cc}\uFFFD]*:[^\p{Cc}\uFFFD]*$/u;
 
-// Shorter values would shred ordinary text and are no secrets in any real sense.
-const MIN_SECRET_LENGTH = 4;
-
 const secrets = new Set<string>();
 // Every secret as one pattern, built once after a registration: a pass per secret took a third of a worker's CPU.
 let registered: RegExp | undefined;
 
 /** Registers a value (client secret, access token, Basic credential) to be blanked in every sink of this process. */
 export function registerSecret(value: string | undefined): void {
-  if (!value || value.length < MIN_SECRET_LENGTH) return;
+  // Shorter values would shred ordinary text and are no secrets in any real sense.
+  if (!value || value.length < 4) return;
   // A form body or query string carries the URL-encoded form of the same value.
   secrets.add(value).add(encodeURIComponent(value));
   registered = undefined;
@@ -56,15 +54,10 @@ function redactValue(value: unknown, seen: WeakMap<object, unknown>): unknown {
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return seen.get(value);
-  if (Array.isArray(value)) {
-    const copy: unknown[] = [];
-    seen.set(value, copy);
-    for (const item of value) copy.push(redactValue(item, seen));
-    return copy;
-  }
   const prototype = Object.getPrototypeOf(value) as unknown;
-  if (prototype !== Object.prototype && prototype !== null) return value;
-  const copy: Record<string, unknown> = {};
+  if (prototype !== Object.prototype && prototype !== null && !Array.isArray(value)) return value;
+  // An array's indexes are no secret keys: it is copied item by item like an object's entries.
+  const copy = (Array.isArray(value) ? [] : {}) as Record<string, unknown>;
   seen.set(value, copy);
   for (const [key, item] of Object.entries(value)) copy[key] = redactEntry(key.toLowerCase(), item, seen);
   return copy;

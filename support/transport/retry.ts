@@ -1,5 +1,5 @@
 // The retry policy as data and its decision as a pure function; the HTTP client only schedules what they decide.
-import { codeOf, setupReason, tunnelStatus } from './network-errors.js';
+import { codeOf, setupReason, tunnelStatus } from './network.js';
 
 const policy = {
   /** Attempts at most for an answer that does not throttle: a throttled request is retried until its deadline. */
@@ -14,8 +14,6 @@ const policy = {
   retryStatuses: [429, 502, 503, 504],
   /** The server says it did not process the request, so even a POST may be repeated. */
   unprocessedStatuses: [429, 503],
-  /** The target protects itself (so does a 503 with Retry-After): retried until the deadline, whatever the count. */
-  throttleStatuses: [429],
   idempotentMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'],
 };
 export type RetryPolicy = Readonly<typeof policy>;
@@ -30,7 +28,7 @@ const TRANSIENT_CODES = {
   reset: ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'],
 };
 
-/** How an attempt failed without an answer; `setup`: a setting stands in the way (network-errors.ts says which). */
+/** How an attempt failed without an answer; `setup`: a setting stands in the way (network.ts says which). */
 export type TransportFailure = keyof typeof TRANSIENT_CODES | 'setup' | 'other';
 
 export interface AttemptOutcome {
@@ -46,16 +44,14 @@ export interface AttemptOutcome {
   random?: number;
 }
 
-/** The target asked to be called less often: a 429, or a 503 that says when to come back. */
-export function isThrottled(policy: RetryPolicy, status?: number, retryAfterMs?: number): boolean {
-  return (
-    status !== undefined && (policy.throttleStatuses.includes(status) || (status === 503 && retryAfterMs !== undefined))
-  );
+/** The target protects itself (a 429, or a 503 saying when to return): retried to the deadline, whatever the count. */
+export function isThrottled(status?: number, retryAfterMs?: number): boolean {
+  return status === 429 || (status === 503 && retryAfterMs !== undefined);
 }
 
-/** Whether an answer an observer saw (as an exchange records it) was throttled under the default policy. */
+/** Whether an answer an observer saw (as an exchange records it) was throttled. */
 export function throttledAnswer(status: number | null, headers: Record<string, string>, nowMs: number): boolean {
-  return isThrottled(RETRY_POLICY, status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
+  return isThrottled(status ?? undefined, parseRetryAfter(headers['retry-after'], nowMs));
 }
 
 /** `throttled`: the target was still throttling when the decision gave up (its deadline passed). */
@@ -76,7 +72,7 @@ export function retryDecision(policy: RetryPolicy, outcome: AttemptOutcome): Ret
   if (!policy.idempotentMethods.includes(method) && !unprocessed) {
     return { retry: false, reason: `${method} is not repeated after ${cause}: the server may have processed it` };
   }
-  const throttled = isThrottled(policy, status, outcome.retryAfterMs);
+  const throttled = isThrottled(status, outcome.retryAfterMs);
   if (!throttled && attempt >= policy.maxAttempts)
     return { retry: false, reason: `${cause} after ${attempt} attempts` };
 

@@ -110,10 +110,10 @@ describe('retryDecision', () => {
 
   it('tells throttling (429, 503 with Retry-After) from an outage', () => {
     expect([
-      isThrottled(RETRY_POLICY, 429, undefined),
-      isThrottled(RETRY_POLICY, 503, 1000),
-      isThrottled(RETRY_POLICY, 503, undefined),
-      isThrottled(RETRY_POLICY, 502, 1000),
+      isThrottled(429, undefined),
+      isThrottled(503, 1000),
+      isThrottled(503, undefined),
+      isThrottled(502, 1000),
     ]).toEqual([true, true, false, false]);
   });
 });

@@ -228,7 +228,6 @@ describe('readPages', () => {
           jitter: 0,
           retryStatuses: [],
           unprocessedStatuses: [],
-          throttleStatuses: [],
           idempotentMethods: [],
         },
       }),

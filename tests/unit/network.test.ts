@@ -5,9 +5,15 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
-import { describeProxy, readProxySettings, routeFor, ProxySettingError } from '../../support/transport/dispatcher.js';
+import {
+  describeProxy,
+  NetworkSetupError,
+  readProxySettings,
+  routeFor,
+  ProxySettingError,
+  setupReason,
+} from '../../support/transport/network.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { NetworkSetupError, setupReason } from '../../support/transport/network-errors.js';
 import { redactText } from '../../support/transport/redact.js';
 import { classifyFailure, RETRY_POLICY, retryDecision } from '../../support/transport/retry.js';
 import { observeExchanges, type HttpExchange } from '../../support/transport/exchanges.js';
