@@ -5,37 +5,15 @@ import { redactText } from '../transport/redact.js';
 import { ruleById } from '../run/catalogue.js';
 import { pathSettingOf } from '../run/config.js';
 
+/** Where the documentation states rule `id` and its words, as a failure and the CI summary quote them. */
+export function ruleWords(id: string): string {
+  const rule = ruleById(id);
+  return `${rule.source ? `${rule.source} ${rule.section}` : rule.section}: "${rule.quote}"`;
+}
+
 /** Every contract failure reads so: a reader (and the mutant matrix) sees which rule broke without a re-run. */
-export function brokenRuleMessage(ruleId: string, detail: string): string {
-  const rule = ruleById(ruleId);
-  const where = rule.source ? `${rule.source} ${rule.section}` : rule.section;
-  return `Broken rule ${rule.id} (${where}: "${rule.quote}"): ${detail}`;
-}
-
-/** Failures that say nothing about the rule under test: the target's, the settings', or a step's before the rule. */
-const NOT_A_CONTRACT_FAILURE = new Set([
-  'TargetUnavailableError',
-  'TargetThrottledError',
-  'TestOutpacedError',
-  'ConfigError',
-  'ListIncompleteError',
-  'NotPermittedError',
-  'OperationNotFoundError',
-  'PreconditionError',
-]);
-
-/** Names the rule on an error unless it is not about the rule; only the spec's own `rule(id).test` calls it. */
-export function attributeToRule(error: unknown, ruleId: string): unknown {
-  if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
-  // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
-  const refused = (error as { response?: ApiResponse }).response;
-  if (error.name === 'WaitRejectedError' && refused?.status === 403)
-    return notPermitted(refused, `waiting for ${(error as { what?: string }).what ?? 'a state'}`);
-  const precondition = preconditionFailure(error, ruleId);
-  if (precondition) return precondition;
-  error.message = brokenRuleMessage(ruleId, error.message);
-  return error;
-}
+export const brokenRuleMessage = (ruleId: string, detail: string): string =>
+  `Broken rule ${ruleId} (${ruleWords(ruleId)}): ${detail}`;
 
 /** The rule and what broke, without the bracketed section and quote (no quote holds `): `); undefined for no rule. */
 export function brokenRuleDetail(message: string): { rule: string; detail: string } | undefined {
@@ -86,12 +64,33 @@ export class PreconditionError extends Error {
   override readonly name = 'PreconditionError';
 }
 
-/** A precondition not met, when `error` happened in a Given step or another rule covers it decisively. */
-export function preconditionFailure(error: Error, rule: string): PreconditionError | undefined {
+/** Failures that say nothing about the rule under test: the target's, the settings', or a step's before the rule. */
+const NOT_A_CONTRACT_FAILURE = new Set([
+  'TargetUnavailableError',
+  'TargetThrottledError',
+  'TestOutpacedError',
+  'ConfigError',
+  'ListIncompleteError',
+  'NotPermittedError',
+  'OperationNotFoundError',
+  'PreconditionError',
+]);
+
+/** Names the rule on an error unless it is not about the rule; only the spec's own `rule(id).test` calls it. */
+export function attributeToRule(error: unknown, rule: string): unknown {
+  if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
+  // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
+  const refused = (error as { response?: ApiResponse }).response;
+  if (error.name === 'WaitRejectedError' && refused?.status === 403)
+    return notPermitted(refused, `waiting for ${(error as { what?: string }).what ?? 'a state'}`);
+  // The rule broke unless `error` happened in a Given step or another rule covers it decisively: a precondition.
   const step = givenSteps.get(error);
   const covered = coverage.get(error);
   const covering = covered?.rule === rule ? undefined : covered?.rule;
-  if (step === undefined && !(covered?.decisive && covering)) return undefined;
+  if (step === undefined && !(covered?.decisive && covering)) {
+    error.message = brokenRuleMessage(rule, error.message);
+    return error;
+  }
   const [firstLine = ''] = error.message.split('\n');
   const failed = firstLine.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
   const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;

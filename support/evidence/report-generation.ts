@@ -9,13 +9,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
-import { ruleById, specChecks } from '../run/catalogue.js';
+import { specChecks } from '../run/catalogue.js';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/history.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
-import { brokenRuleDetail } from './failures.js';
+import { brokenRuleDetail, ruleWords } from './failures.js';
 
 /** The Allure CLI of the pinned `allure` package, run with this Node (no npx, no download). */
 export async function allureCli(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
@@ -102,28 +102,25 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
   const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
   const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
   const results = readResults(dirs);
+  const notPassed = results.filter(({ status }) => status !== 'passed' && status !== 'skipped');
+  const count = (status: TestStatus) => results.filter((result) => result.status === status).length;
+  const counts = { total: results.length, passed: count('passed'), skipped: count('skipped') };
   // Every category, in the order Allure matches them, Allure's own catch-alls included.
   const definitions = normalizeCategoriesConfig(config.categories);
-  const byCategory = definitions.map(({ name }) => ({ name, tests: [] as TestOutcome[] }));
-  const counts = { total: results.length, passed: 0, skipped: 0, notPassed: 0 };
-  for (const { name, status = 'unknown', labels = [], statusDetails } of results) {
-    if (status === 'passed' || status === 'skipped') {
-      counts[status] += 1;
-      continue;
-    }
-    counts.notPassed += 1;
-    const { message, trace } = statusDetails ?? {};
-    const category =
-      matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised';
-    const firstLine = message?.split('\n')[0];
-    const broken = brokenRuleDetail(firstLine ?? '');
-    // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
-    const rule = labels.find((label) => label.name === 'story')?.value.split(':')[0];
-    const outcome: TestOutcome = { name, rule, message: firstLine, broken };
-    const bucket = byCategory.find((entry) => entry.name === category);
-    if (bucket) bucket.tests.push(outcome);
-    else byCategory.push({ name: category, tests: [outcome] });
-  }
+  const failed = Map.groupBy(
+    notPassed,
+    ({ status = 'unknown', labels = [], statusDetails: { message, trace } = {} }) =>
+      matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised',
+  );
+  const byCategory = [...new Set([...definitions.map(({ name }) => name), ...failed.keys()])].map((category) => ({
+    name: category,
+    tests: (failed.get(category) ?? []).map(({ name, labels = [], statusDetails }): TestOutcome => {
+      const message = statusDetails?.message?.split('\n')[0];
+      // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+      const rule = labels.find((label) => label.name === 'story')?.value.split(':')[0];
+      return { name, rule, message, broken: brokenRuleDetail(message ?? '') };
+    }),
+  }));
   // Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart.
   const rulesIn = (http: boolean) => [
     ...new Set(
@@ -133,7 +130,7 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
     ),
   ];
   const brokenRules = { documented: rulesIn(false), http: rulesIn(true) };
-  return { config, cwd, dirs, summary: { ...counts, byCategory, brokenRules } };
+  return { config, cwd, dirs, summary: { ...counts, notPassed: notPassed.length, byCategory, brokenRules } };
 }
 
 /** `text`, cut at the last word boundary before `max` characters with an ellipsis; whole when it has none. */
@@ -148,27 +145,24 @@ const failureDetail = ({ message = '', broken }: TestOutcome): string =>
   broken ? `Broken: ${broken.detail.replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase())}` : message;
 
 /** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
-export function formatSummary(summary: RunSummary): string {
-  const counts =
-    `${summary.total} test(s) — ${summary.passed} passed, ${summary.notPassed} not passed, ` +
-    `${summary.skipped} skipped`;
-  if (summary.total === 0)
+export function formatSummary({ total, passed, notPassed, skipped, byCategory, brokenRules }: RunSummary): string {
+  const counts = `${total} test(s) — ${passed} passed, ${notPassed} not passed, ${skipped} skipped`;
+  if (total === 0)
     return `Contract run: ${counts}\n  No test results: nothing ran (see the run output above for the reason).`;
-  if (summary.notPassed === 0) return `Contract run: ${counts}`;
-  const { documented, http } = summary.brokenRules;
+  if (notPassed === 0) return `Contract run: ${counts}`;
+  const { documented, http } = brokenRules;
   const promises =
     documented.length === 0
       ? 'no documented promise found broken'
       : `${documented.length} documented promise(s) not kept: ${documented.join(', ')}`;
   const httpRules = http.length === 0 ? '' : `; ${http.length} rule(s) of HTTP broken: ${http.join(', ')}`;
-  const failing = summary.byCategory.filter((entry) => entry.tests.length > 0);
+  const failing = byCategory.filter((entry) => entry.tests.length > 0);
   const width = Math.max(...failing.map((entry) => entry.name.length));
   const lines = [`Contract run: ${promises}${httpRules}`, `  ${counts}`];
   for (const { name, tests } of failing) {
     lines.push(`  ${name.padEnd(width)}  ${tests.length}`);
     for (const test of tests) {
       const rule = test.rule ? `[${test.rule}] ` : '';
-      // At most 240 characters, cut at a word.
       const detail = test.message ? ` — ${clip(failureDetail(test), 240)}` : '';
       lines.push(`      ✗ ${rule}${test.name}${detail}`);
     }
@@ -192,9 +186,8 @@ export async function generateReport(
     const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
     const started = performance.now();
     try {
-      const settings = readSettings(process.env, join(cwd, '.env'));
-      const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
-      writeObservedContract(cwd, settings.paths, keep, config.historyLimit ?? 60);
+      const { paths } = readSettings(process.env, join(cwd, '.env'));
+      writeObservedContract(cwd, paths, process.env.CONTRACT_REPORT_HISTORY !== 'off', config.historyLimit ?? 60);
     } catch (error) {
       // The observed contract documents; a run whose observations cannot be read still gets its report.
       console.warn(`report: observed contract skipped: ${(error as Error).message}`);
@@ -232,13 +225,9 @@ export function printReport(report: Awaited<ReturnType<typeof generateReport>>):
 function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
   const checks = specChecks();
   return rules.map((id) => {
-    const rule = ruleById(id);
     const specs = new Set(checks.flatMap((check) => (check.rule === id ? [`\`${check.file}\``] : [])));
     const failure = tests.find((test) => test.rule === id)?.broken?.detail ?? '';
-    return (
-      `| \`${id}\` | ${cell(rule.source ? `${rule.source} ${rule.section}` : rule.section)}: ` +
-      `"${cell(rule.quote)}" | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`
-    );
+    return `| \`${id}\` | ${cell(ruleWords(id))} | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`;
   });
 }
 
@@ -255,13 +244,8 @@ function timingsSection(file: string): string[] {
 }
 
 /** Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, the report. */
-export async function ciSummary(options: {
-  resultsDirs: string[];
-  cwd?: string;
-  reportLink?: string;
-  timingsFile?: string;
-}) {
-  const { cwd, summary } = await readRun(options.resultsDirs, options.cwd);
+export async function ciSummary(options: { resultsDirs: string[]; reportLink?: string; timingsFile?: string }) {
+  const { cwd, summary } = await readRun(options.resultsDirs);
   const brokenRules = [...summary.brokenRules.documented, ...summary.brokenRules.http];
   const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
   const tests = failed.flatMap((entry) => entry.tests);
@@ -311,14 +295,12 @@ export async function evaluateGate(
     const gateConfig = join(scratch, 'allurerc.json');
     const knownIssuesPath = resolve(cwd, options.knownIssuesPath ?? config.knownIssuesPath ?? 'docs/known-issues.json');
     writeFileSync(gateConfig, JSON.stringify({ qualityGate: { rules }, knownIssuesPath }));
-    return await allureCli(['quality-gate', ...dirs, '--config', gateConfig], cwd).then(
-      () => ({ passed: true, details: '', summary }),
-      ({ stdout = '', stderr = '', message }: { stdout?: string; stderr?: string; message: string }) => ({
-        passed: false,
-        details: `${stdout}${stderr}`.trim() || message,
-        summary,
-      }),
+    const details = await allureCli(['quality-gate', ...dirs, '--config', gateConfig], cwd).then(
+      () => '',
+      ({ stdout = '', stderr = '', message }: { stdout?: string; stderr?: string; message: string }) =>
+        `${stdout}${stderr}`.trim() || message,
     );
+    return { passed: details === '', details, summary };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -18,7 +18,6 @@ const BEFORE_TIMEOUT_MS = 2_500;
 /** The setting that gives every contract test longer (vitest.config.ts reads it). */
 export const TEST_TIMEOUT_VARIABLE = 'CONTRACT_TEST_TIMEOUT_MS';
 
-/** The running test's time ran out while the target's rate limit held the run's requests back. */
 export class TestOutpacedError extends Error {
   override readonly name = 'TestOutpacedError';
   constructor(
@@ -61,17 +60,15 @@ export async function spendTestTime<T>(startedAt: number, timeoutMs: number, bod
   if (!(timeoutMs > 0)) return spending.run(own, body);
   const before = { ...spentInAll };
   const delay = Math.max(0, startedAt + timeoutMs - BEFORE_TIMEOUT_MS - Date.now());
-  let timer: NodeJS.Timeout | undefined;
-  const outpaced = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const whileItRan = { ...spentInAll };
-      for (const key of Object.keys(before) as (keyof Spending)[]) whileItRan[key] -= before[key];
-      if (own.pacedMs > 0 && whileItRan.pacedMs >= whileItRan.answeringMs)
-        reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
-    }, delay).unref();
-  });
+  const outpaced = Promise.withResolvers<never>();
+  const timer = setTimeout(() => {
+    const whileItRan = { ...spentInAll };
+    for (const key of Object.keys(before) as (keyof Spending)[]) whileItRan[key] -= before[key];
+    if (own.pacedMs > 0 && whileItRan.pacedMs >= whileItRan.answeringMs)
+      outpaced.reject(new TestOutpacedError(timeoutMs, { own: { ...own }, whileItRan }));
+  }, delay).unref();
   try {
-    return await Promise.race([spending.run(own, body), outpaced]);
+    return await Promise.race([spending.run(own, body), outpaced.promise]);
   } finally {
     clearTimeout(timer);
   }

@@ -12,7 +12,6 @@ describe('the CI summary', () => {
   it('turns failed results into Markdown that names each broken rule, its quote and its spec', async () => {
     const summary = await ciSummary({
       resultsDirs: [fixture],
-      cwd: root,
       reportLink: '[report](https://ci.example/run/1#artifacts)',
       timingsFile: join(fixture, 'none.json'),
     });
