@@ -1,10 +1,9 @@
-// Owns running the suite in a child process (vitest, or a command of scripts/): the commands and the self-checks
-// see a run's own exit code and output, as a user's terminal would; and pointing it at a simulator started here.
+// Owns running vitest or Node in a child process: the commands and the self-checks see a run's own exit code
+// and output, as a user's terminal would; and pointing a run at a simulator started here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { requestReport } from '../../simulator/control.js';
 import type { RunningSimulator } from '../../simulator/listen.js';
@@ -12,7 +11,6 @@ import type { JsonTestResults } from 'vitest/node';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
 const vitestBin = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 export interface RunOptions {
   /** Echo the output as it arrives (commands do; self-checks keep it for their assertions). */
@@ -51,17 +49,6 @@ export function runNode(args: string[], env = process.env, options: RunOptions =
 
 export function runVitest(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
   return runNode([vitestBin, 'run', ...args], env, options);
-}
-
-/** `npm run <script>` without npm in between: a command of scripts/ under tsx. */
-export function runScript(script: string, args: string[], env = process.env, options: RunOptions = {}) {
-  const path = fileURLToPath(new URL(`../../scripts/${script}.ts`, import.meta.url));
-  return runNode([tsxCli, path, ...args], env, options);
-}
-
-/** `npm run contract -- args`, report and console summary, outside the report history. */
-export function runContract(args: string[], env = process.env, options: RunOptions = {}): Promise<ChildRun> {
-  return runScript('contract', args, { CONTRACT_REPORT_HISTORY: 'off', ...env }, options);
 }
 
 /** Runs a child given a file in a scratch folder; `results` is what it wrote there (JSON), if anything. */

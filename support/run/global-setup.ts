@@ -116,7 +116,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await simulator?.close();
     stopInSetup(error);
   }
-  return async () => {
-    await simulator?.close();
-  };
+  return async () => simulator?.close();
 }

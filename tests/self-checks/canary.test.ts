@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { ApiClient } from '../../support/transport/http.js';
-import { runContract, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
+import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 import { startForwardProxy } from '../network/forward-proxy.js';
 

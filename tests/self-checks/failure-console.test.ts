@@ -5,7 +5,7 @@
 // line at a word.
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
-import { runContract } from '../../support/run/child-runs.js';
+import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 
 test('a broken deregistration reads as a promise not kept, at the spec line, with what was seen', async (context) => {

@@ -14,7 +14,8 @@ import { catalogue } from '../../support/run/catalogue.js';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import { readObservationLines, type ObservedContract } from '../../support/evidence/observed/model.js';
-import { runContract, simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
+import { simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
+import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 
 // Long beside the lag of a loaded machine (two cores shared with the rest of npm test stamp the

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
-import { runContract } from '../../support/run/child-runs.js';
+import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 import { categoryCount } from './console-summary.js';
 

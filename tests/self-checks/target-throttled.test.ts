@@ -7,7 +7,7 @@
 // test's own deadline: a rate limit that spends the tests' time a request at a time (below).
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
-import { runContract } from '../../support/run/child-runs.js';
+import { runContract } from './commands.js';
 import { categoryCount } from './console-summary.js';
 import { ownReports } from './own-reports.js';
 import { joinedPattern } from '../patterns.js';
