@@ -83,7 +83,7 @@ describe('waiting for a person to be findable, and then gone', () => {
 
   it.each(layouts)('finds a person of its own in the answer, not the echo ($name layout)', async ({ echo, match }) => {
     const server = await listen(answering(echo, match));
-    expect(await personsAt(server.url).awaitFindable(stored)).toEqual(match.body);
+    expect((await personsAt(server.url).awaitFindable(stored)).record).toEqual(match.body);
     expect(server.received, 'a find answered with the echo, then one with the person').toHaveLength(2);
   });
 
