@@ -1,8 +1,8 @@
-// The run a new user makes against a simulator whose deregistration is broken (issue 38), its
-// console read as a reader reads it: the run fails; the failure names `deregistered` and what the
-// last record showed of it; the trace points at the spec's line, never into support/; the summary
-// starts with the promise not kept, lists only the category that holds the failure, and cuts its
-// line at a word.
+// The run a new user makes against a simulator whose deregistration is broken, its console read as
+// a reader reads it: the run fails; the failure names the rule, the Then step that broke it,
+// `deregistered` and what the last record showed of it; the trace points at the spec's line, never
+// into support/; the summary starts with the promise not kept, lists only the category that holds
+// the failure, and cuts its line at a word.
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
 import { runContract } from './commands.js';
