@@ -13,9 +13,10 @@ const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', impor
 // The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
 // writes, so the categories live here; support/evidence/report-generation.ts classifies the console summary with the
 // same list, so the report and the console always agree. The first match wins, so the error
-// classes come first: `underRule` prefixes any failure inside a rule with "Broken rule <id>", and a
-// timeout or an outage there is still a timeout or an outage. Error names are read from the start
-// of the trace ("NotConsistentError: ..."); the message does not carry them.
+// classes come first: a rule broken in a step reads "Broken rule <id>" and keeps the name of the
+// failure that broke it (support/evidence/failures.ts BrokenRuleError), so a timeout there is still
+// a timeout. Error names are read from the start of the trace ("NotConsistentError: ..."); the
+// message does not carry them.
 const notPassed = ['failed', 'broken'];
 /** A category for the failures whose trace starts with the error class(es) `trace` names. */
 const byError = (id, name, trace) => ({ id, name, matchers: { statuses: notPassed, trace } });
@@ -55,6 +56,8 @@ export const failureTaxonomy = [
   // test was reached: the test is broken (it could not check), and the rule whose own spec covers
   // that step is named in the message and reported by its own spec.
   byError('precondition-not-met', 'Precondition not met', /^PreconditionError\b/),
+  // The suite's own code crashed (a TypeError, ...) inside a test: no verdict on any rule.
+  byError('suite-error', 'Suite error (no verdict)', /^SuiteError\b/),
   {
     // A token answer the documentation does not allow (no access_token) is a TokenError too, but
     // under a rule (support/run/global-setup.ts): the contract is broken, no setting will fix it.

@@ -13,7 +13,7 @@
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
 import { identified } from '../../support/readings/facts.js';
-import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
+import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.consumer-identified').test(
   'identifies a consumer whose legal id matches an existing person',
@@ -26,14 +26,8 @@ rule('transition.consumer-identified').test(
     await Then('the upload is accepted', async () => {
       expectAccepted(response, 'the upload');
     });
-    await Then('the consumer is eventually listed as IDENTIFIED', async () => {
-      const record = await consumers.awaitConsumer(
-        consumer.consumerId,
-        'to be listed as IDENTIFIED',
-        identified,
-        'identification',
-      );
-      await expectFact(identified(record), `consumer ${consumer.consumerId} is IDENTIFIED`);
-    });
+    await Then('the consumer is eventually listed as IDENTIFIED', () =>
+      consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', identified, 'identification'),
+    );
   },
 );

@@ -33,7 +33,7 @@ rule('person.find-by-legal-id').test(
     );
 
     for (const [index, wanted] of pair.entries()) {
-      const [found, other, legalId] = [answers[index], pair[1 - index]!, wanted.person.legalId];
+      const [found, other, legalId] = [answers[index]!.record, pair[1 - index]!, wanted.person.legalId];
       await Then(
         `the answer to legal id ${legalId} holds the matching person, and only persons with that legal id`,
         async () => {

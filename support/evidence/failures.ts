@@ -1,5 +1,5 @@
-// Owns failure attribution: which documented rule a failure breaks, and the failures that break none (a precondition,
-// a permission, an operation's path), which never say "Broken rule" and send a reader to the wrong documentation.
+// Owns the verdict on a failure: which documented rule it breaks, or why it breaks none (a precondition, a permission,
+// an operation's path, the suite's own crash), each a new error built from what the failure carries, never a rewrite.
 import type { ApiResponse } from '../transport/http.js';
 import { redactText } from '../transport/redact.js';
 import { ruleById } from '../run/catalogue.js';
@@ -44,27 +44,94 @@ function requestOf(response: Answer): { operation?: string; line: string } {
   return { operation: exchange?.operation, line: [exchange?.method, path].filter(Boolean).join(' ') };
 }
 
-// Which rule's own spec covers a failed step is said by the verb that failed, as only it knows the answer's layout.
-const coverage = new WeakMap<object, { rule: string; decisive: boolean }>();
-const givenSteps = new WeakMap<object, string>();
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Names the rule whose own spec checks what `error` shows (innermost verb wins); `decisive`: even outside a Given. */
-export function coveredBy<E>(error: E, rule: string, decisive = false): E {
-  if (error instanceof Error && !coverage.has(error)) coverage.set(error, { rule, decisive });
-  return error;
+/** A failure thrown in place of `cause` points where `cause` happened (the spec's line), not where it was judged. */
+function pointAt(error: Error, cause: unknown): void {
+  const frames = (cause instanceof Error ? (cause.stack ?? '') : '').split('\n').filter((line) => /^\s+at /.test(line));
+  if (frames.length > 0) error.stack = [`${error.name}: ${error.message}`, ...frames].join('\n');
 }
 
-/** Marks `error` as thrown inside the Given step `name` (support/evidence/report.ts). */
-export function failedInGiven(error: unknown, name: string): void {
-  if (error instanceof Error && !givenSteps.has(error)) givenSteps.set(error, name);
+/**
+ * A verb's check that is another rule's promise failed (a PUT answered without a gedi, a new person never
+ * retrievable, a consumer never identified); that rule's own spec reports it. `decisive`: it is no verdict on any
+ * other rule wherever it shows, not only in a Given step.
+ */
+export class OtherRuleFailure extends Error {
+  override readonly name = 'OtherRuleFailure';
+  constructor(
+    readonly rule: string,
+    cause: unknown,
+    readonly decisive = false,
+  ) {
+    super(messageOf(cause), { cause });
+    pointAt(this, cause);
+  }
+}
+
+export type Phase = 'When' | 'Then';
+
+/** A When or Then step failed: the step, for the verdict of `rule(id).test` (support/verbs/contract.ts). */
+export class StepFailure extends Error {
+  override readonly name = 'StepFailure';
+  constructor(
+    readonly phase: Phase,
+    readonly title: string,
+    cause: unknown,
+  ) {
+    super(`${phase} "${title}": ${messageOf(cause)}`, { cause });
+    pointAt(this, cause);
+  }
+}
+
+/** The first line of what failed, without the matcher's tail, for a sentence that goes on. */
+function firstLine(error: unknown): string {
+  const [line = ''] = messageOf(error).split('\n');
+  return line.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
 }
 
 /** The rule under test could not be reached: a Given step, or another rule's promise it depends on, failed first. */
 export class PreconditionError extends Error {
   override readonly name = 'PreconditionError';
+  /** `step` with its phase ("Given an available person"); `rule` the rule under test; `covering` the rule failed. */
+  constructor(
+    readonly step: string,
+    cause: unknown,
+    readonly rule?: string,
+    readonly covering?: string,
+  ) {
+    const before = rule === undefined ? '' : ` before rule ${rule} could be checked`;
+    const its =
+      covering === undefined || covering === rule
+        ? ''
+        : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
+    super(`Precondition not met: the step "${step}" failed${before}: ${firstLine(cause)}.${its}`, { cause });
+    pointAt(this, cause);
+  }
 }
 
-/** Failures that say nothing about the rule under test: the target's, the settings', or a step's before the rule. */
+/**
+ * The rule under test broke in a When or Then step (`step`; none in the run's setup). Named after the failure that
+ * broke it (AssertionError, NotConsistentError), as the failure taxonomy (allurerc.mjs) reads a trace's first word.
+ */
+export class BrokenRuleError extends Error {
+  constructor(rule: string, cause: unknown, step?: StepFailure) {
+    super(brokenRuleMessage(rule, step?.message ?? messageOf(cause)), { cause });
+    this.name = cause instanceof Error ? cause.name : 'Error';
+    pointAt(this, cause);
+  }
+}
+
+/** The suite's own code crashed: no verdict on any rule. */
+class SuiteError extends Error {
+  override readonly name = 'SuiteError';
+  constructor(cause: Error) {
+    super(`Suite error (no verdict): ${cause.name}: ${cause.message}`, { cause });
+    pointAt(this, cause);
+  }
+}
+
+/** Failures that say nothing about the rule under test: the target's, the settings' or the client's permissions. */
 const NOT_A_CONTRACT_FAILURE = new Set([
   'TargetUnavailableError',
   'TargetThrottledError',
@@ -73,35 +140,43 @@ const NOT_A_CONTRACT_FAILURE = new Set([
   'ListIncompleteError',
   'NotPermittedError',
   'OperationNotFoundError',
-  'PreconditionError',
 ]);
+const CRASHES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
 
-/** Names the rule on an error unless it is not about the rule; only the spec's own `rule(id).test` calls it. */
-export function attributeToRule(error: unknown, rule: string): unknown {
-  if (!(error instanceof Error) || NOT_A_CONTRACT_FAILURE.has(error.name)) return error;
-  // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
-  const refused = (error as { response?: ApiResponse }).response;
-  if (error.name === 'WaitRejectedError' && refused?.status === 403)
-    return notPermitted(refused, `waiting for ${(error as { what?: string }).what ?? 'a state'}`);
-  // The rule broke unless `error` happened in a Given step or another rule covers it decisively: a precondition.
-  const step = givenSteps.get(error);
-  const covered = coverage.get(error);
-  const covering = covered?.rule === rule ? undefined : covered?.rule;
-  if (step === undefined && !(covered?.decisive && covering)) {
-    error.message = brokenRuleMessage(rule, error.message);
-    return error;
+/** The failure behind the steps and verbs that passed it on, and the innermost other rule's promise on the way. */
+function unwrap(error: unknown): { original: unknown; other?: OtherRuleFailure } {
+  let original = error;
+  let other: OtherRuleFailure | undefined;
+  while (
+    original instanceof StepFailure ||
+    original instanceof PreconditionError ||
+    original instanceof OtherRuleFailure
+  ) {
+    if (original instanceof OtherRuleFailure) other = original;
+    original = original.cause;
   }
-  const [firstLine = ''] = error.message.split('\n');
-  const failed = firstLine.replace(/: expected .* \/\/ Object\.is equality$/, '').replace(/[.:]\s*$/, '');
-  const where = step === undefined ? 'a step it depends on' : `the step "Given ${step}"`;
-  const its =
-    covering === undefined
-      ? ''
-      : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
-  return new PreconditionError(
-    `Precondition not met: ${where} failed before rule ${rule} could be checked: ${failed}.${its}`,
-    { cause: error },
-  );
+  return { original, other };
+}
+
+/**
+ * The verdict of `rule(id).test` on a failure of its body: the rule broken in a When or Then step; a precondition
+ * not met in a Given step, or where another rule's promise failed decisively; the failure itself when it is a category
+ * of its own (the target, a setting, a permission); a suite error for a crash. Only new errors: none is rewritten.
+ */
+export function attributeToRule(error: unknown, rule: string): unknown {
+  const { original, other } = unwrap(error);
+  if (!(original instanceof Error)) return error;
+  if (NOT_A_CONTRACT_FAILURE.has(original.name)) return original;
+  // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
+  const refused = (original as { response?: ApiResponse }).response;
+  if (original.name === 'WaitRejectedError' && refused?.status === 403)
+    return notPermitted(refused, `waiting for ${(original as { what?: string }).what ?? 'a state'}`);
+  if (CRASHES.has(original.name)) return new SuiteError(original);
+  if (error instanceof PreconditionError) return new PreconditionError(error.step, original, rule, other?.rule);
+  if (!(error instanceof StepFailure)) return error;
+  if (other && other.rule !== rule && other.decisive)
+    return new PreconditionError(`${error.phase} ${error.title}`, original, rule, other.rule);
+  return new BrokenRuleError(rule, original, error);
 }
 
 const SANDBOX_CLIENT =

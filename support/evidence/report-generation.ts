@@ -142,7 +142,9 @@ function clip(text: string, max: number): string {
 
 /** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
 const failureDetail = ({ message = '', broken }: TestOutcome): string =>
-  broken ? `Broken: ${broken.detail.replace(/^[A-Z](?=[a-z])/, (first) => first.toLowerCase())}` : message;
+  broken
+    ? `Broken: ${broken.detail.replace(/^(?!(?:When|Then) ")[A-Z](?=[a-z])/, (first) => first.toLowerCase())}`
+    : message;
 
 /** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
 export function formatSummary({ total, passed, notPassed, skipped, byCategory, brokenRules }: RunSummary): string {

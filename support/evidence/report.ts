@@ -5,7 +5,7 @@ import * as allure from 'allure-js-commons';
 import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
 import { observeExchanges } from '../transport/exchanges.js';
 import { redact, redactText } from '../transport/redact.js';
-import { failedInGiven } from './failures.js';
+import { PreconditionError, StepFailure, type Phase } from './failures.js';
 
 /** `rename` sets the step's final title once the outcome is known (e.g. the HTTP status). */
 type StepBody<T> = (handle: { rename(name: string): Promise<void> }) => Promise<T> | T;
@@ -66,14 +66,22 @@ export async function step<T>(name: string, body: StepBody<T>): Promise<T> {
 // module runner would call). A failure inside a Given step did not test the rule: it is a precondition not met.
 export function Given<T>(name: string, body: StepBody<T>): Promise<T> {
   return step(`Given ${name}`, body).catch((error: unknown) => {
-    failedInGiven(error, name);
-    throw error;
+    throw error instanceof PreconditionError ? error : new PreconditionError(`Given ${name}`, error);
   });
 }
 
-export const When = <T>(name: string, body: StepBody<T>): Promise<T> => step(`When ${name}`, body);
+/** A failure in a When or Then step says which step it was, for the verdict of `rule(id).test`; the innermost wins. */
+function phaseStep<T>(phase: Phase, name: string, body: StepBody<T>): Promise<T> {
+  return step(`${phase} ${name}`, body).catch((error: unknown) => {
+    throw error instanceof StepFailure || error instanceof PreconditionError
+      ? error
+      : new StepFailure(phase, name, error);
+  });
+}
 
-export const Then = <T>(name: string, body: StepBody<T>): Promise<T> => step(`Then ${name}`, body);
+export const When = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('When', name, body);
+
+export const Then = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('Then', name, body);
 
 async function attach(name: string, content: () => string, contentType: string): Promise<void> {
   if (reporting()) await allure.attachment(redactText(name), content(), { contentType });

@@ -3,7 +3,7 @@
 import { systemClock, type ApiResponse, type Clock } from '../transport/http.js';
 import { parseRetryAfter } from '../transport/retry.js';
 import { redact, redactText } from '../transport/redact.js';
-import { step } from '../evidence/report.js';
+import { attachText, step } from '../evidence/report.js';
 import type { Reading } from './facts.js';
 
 // The schedule: a wait for a write's effect reads first after 1 s, any other wait at once, then every half of
@@ -111,7 +111,10 @@ type Read = () => Promise<ApiResponse>;
 /** The awaited state an answer shows: not yet if nullish, false or a Reading that does not hold (timeouts name it). */
 type Until<T> = (response: ApiResponse) => T | Reading | undefined | null | false;
 
-/** Reads until `until` holds, and returns what it returned with the response that produced it. */
+/**
+ * Reads until `until` holds, and returns what it returned (the reading: the verdict the caller passed) with the
+ * response that produced it, as `expect.poll` does; the report shows the evidence of a reading that held, once.
+ */
 export function eventually<T>(what: string, read: Read, until: Until<T>, options: WaitOptions): Promise<Consistent<T>> {
   return poll(what, read, until, options, 'timeout') as Promise<Consistent<T>>;
 }
@@ -159,7 +162,11 @@ async function poll<T>(
         await handle.rename(`${stepTitle}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
         return { response: answer, value: seen };
       });
-      if (holds(value)) return { value, response, attempts, elapsedMs: finish('consistent', attempts, asked) };
+      if (holds(value)) {
+        const elapsedMs = finish('consistent', attempts, asked);
+        if (isReading(value)) await attachText(`Evidence that ended the wait until ${what}`, value.evidence.join('\n'));
+        return { value, response, attempts, elapsedMs };
+      }
       notYetStatuses.push(response.status);
       notYetAfterMs = asked;
       if (POLLING.failFastStatuses.includes(response.status)) {
@@ -178,8 +185,9 @@ async function poll<T>(
   });
 }
 
-const unmet = (seen: unknown): seen is Reading =>
-  typeof seen === 'object' && seen !== null && 'holds' in seen && !seen.holds;
+const isReading = (seen: unknown): seen is Reading => typeof seen === 'object' && seen !== null && 'holds' in seen;
+
+const unmet = (seen: unknown): seen is Reading => isReading(seen) && !seen.holds;
 
 export function holds<T>(seen: T | Reading | undefined | null | false): seen is T {
   return seen !== undefined && seen !== null && seen !== false && !unmet(seen);

@@ -18,7 +18,7 @@ import { redact, redactText } from '../transport/redact.js';
 import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from './paths.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
-import { attributeToRule } from '../evidence/failures.js';
+import { BrokenRuleError } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/exchanges.js';
 
 declare module 'vitest' {
@@ -45,7 +45,7 @@ function issueToken(config: ContractConfig, credentials: Credentials, scope?: st
     maxRps: config.maxRps,
     deadlineMs: config.availabilityTimeoutMs,
   }).catch((error: unknown) => {
-    throw error instanceof TokenError && error.reason === 'malformed' ? attributeToRule(error, SETUP_RULE) : error;
+    throw error instanceof TokenError && error.reason === 'malformed' ? new BrokenRuleError(SETUP_RULE, error) : error;
   });
 }
 

@@ -2,14 +2,14 @@
 import type { ContractConfig } from '../run/config.js';
 import { NotSentError, type ApiClient, type ApiResponse, type RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
-import type { StoredPerson } from './persons.js';
-import { eventually, holds, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
+import type { Shown, StoredPerson } from './persons.js';
+import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import { identified, listsPerson, reading, recordsOwning, type Reading, type RecordCheck } from '../readings/facts.js';
+import { identified, listsPerson, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { attachJson } from '../evidence/report.js';
-import { coveredBy } from '../evidence/failures.js';
+import { OtherRuleFailure } from '../evidence/failures.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {
@@ -21,6 +21,9 @@ type ListName = keyof typeof LISTS;
 /** A list read that failed after its first page never saw the rest of the list. */
 const incomplete = (path: string, { paging, status }: ListRead) =>
   new ListIncompleteError(path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
+
+/** What a wait reads on a list's record of its own: a fact of its (IDENTIFIED, a family name). */
+type ItemReading = (item: unknown) => Reading;
 
 /** The record of a list that carries `value` as a field of its own. */
 const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
@@ -73,45 +76,47 @@ export class ConsumerData {
     return ownRecord(read.body, consumerId);
   }
 
-  /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
-  awaitConsumer(consumerId: string, what: string, until?: RecordCheck, transition?: Transition): Promise<unknown> {
-    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, { consumerId }, until, transition);
+  /** Waits until the consumer list has an item for `consumerId` on which `shows` holds (by default, listed). */
+  awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
+    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, { consumerId }, shows, transition);
   }
 
-  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
-  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until?: RecordCheck, transition?: Transition) {
+  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `shows` holds on its entry. */
+  awaitSubscription(stored: StoredPerson, what = 'to be subscribed', shows?: ItemReading, transition?: Transition) {
     const { gedi } = stored;
     const { legalId } = stored.person;
     const subject = `person ${gedi} (legal id ${legalId}) ${what}`;
-    return this.awaitItem('subscribed persons', subject, { gedi, 'legal id': legalId }, until, transition);
+    return this.awaitItem('subscribed persons', subject, { gedi, 'legal id': legalId }, shows, transition);
   }
 
   /**
-   * Re-reads a list as far as a record of its own carrying one of `carrying`'s values, until `until` holds for it. A
-   * wait joins a read in flight for other waits: a state only moves on, so an early read can only make it look again.
+   * Re-reads a list as far as a record of its own carrying one of `carrying`'s values, until `shows` holds for it (by
+   * default, that it is there). A wait joins a read in flight for other waits: a state only moves on, so an early read
+   * can only make it look again.
    */
   private async awaitItem(
     list: ListName,
     what: string,
     carrying: Record<string, string>,
-    until: RecordCheck = () => true,
+    shows?: ItemReading,
     transition?: Transition,
-  ): Promise<unknown> {
-    const values = Object.values(carrying);
-    const find = (body: unknown) =>
-      values.map((value) => ownRecord(body, value)).find((record) => record !== undefined);
+  ): Promise<Shown> {
     const carried = Object.entries(carrying).map(([key, value]) => `${key} ${value}`);
+    const find = (body: unknown) =>
+      Object.values(carrying).flatMap((value, index) =>
+        recordsOwning(body, value).map((owning) => ({ ...owning, carries: carried[index] })),
+      )[0];
     const looked = `every page of the ${list} for a record carrying ${carried.join(' or ')}`;
     const { path, options } = this.listAt(list);
     let last: ListRead | undefined;
-    const { value } = await eventually(
+    const { value, response } = await eventually<Reading>(
       what,
       async () => (last = await readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined)),
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
         if (found === undefined) return response.ok && reading([], looked, 'no such record');
-        const check = until(found);
-        return holds(check) ? { item: found } : check;
+        const listed = [`${found.path}: a record of its own carrying ${found.carries}`];
+        return shows ? shows(found.item) : reading(listed, looked, '');
       },
       { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch((error: unknown) => {
@@ -119,7 +124,7 @@ export class ConsumerData {
         ? incomplete(path, last)
         : error;
     });
-    return value.item;
+    return { reading: value, record: find(response.body)!.item };
   }
 
   /** Uploads a consumer for an available person and waits until it is IDENTIFIED (transition.consumer-identified). */
@@ -129,7 +134,7 @@ export class ConsumerData {
       expectAccepted(response, 'the consumer upload');
       await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', identified, 'identification');
     } catch (error) {
-      throw coveredBy(error, 'transition.consumer-identified');
+      throw new OtherRuleFailure('transition.consumer-identified', error);
     }
     return response;
   }
@@ -138,7 +143,7 @@ export class ConsumerData {
   async subscribe(stored: StoredPerson, consumer: Consumer): Promise<ApiResponse> {
     const response = await this.identify(consumer);
     await this.awaitSubscription(stored, 'to be subscribed', undefined, 'subscription').catch((error: unknown) => {
-      throw coveredBy(error, 'transition.subscription-created');
+      throw new OtherRuleFailure('transition.subscription-created', error);
     });
     return response;
   }

@@ -110,7 +110,8 @@ export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixt
 
 /**
  * `rule('transition.delete').test('…', async ({ persons }) => …)`, labelled epic = interface, feature = operation,
- * story = rule; a failure inside breaks that rule unless it is not about the contract (support/evidence/failures.ts).
+ * story = rule; the verdict on a failure is its own: a When or Then that failed breaks that rule, unless the failure
+ * is a precondition, a category of its own or a crash (`attributeToRule`, support/evidence/failures.ts).
  */
 export function rule(id: string) {
   const entry = ruleById(id);

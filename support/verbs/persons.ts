@@ -9,19 +9,25 @@ import {
   listsPerson,
   personWithLegalId,
   withoutEchoes,
-  type RecordCheck,
+  type Reading,
 } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
 import { expectAccepted } from '../evidence/expectations.js';
-import { coveredBy, operationNotFound } from '../evidence/failures.js';
+import { operationNotFound, OtherRuleFailure } from '../evidence/failures.js';
 
 /** A custom person the sandbox has acknowledged: what was sent and the gedi it answered with. */
 export interface StoredPerson {
   person: SandboxPerson;
   gedi: string;
+}
+
+/** What a wait saw when the reading it was given held: that reading (the verdict), and the record it was read on. */
+export interface Shown {
+  reading: Reading;
+  record: unknown;
 }
 
 /** Statuses that say "no such person" once a deletion took effect. Which one is not shown. */
@@ -104,7 +110,7 @@ export class SandboxPersons {
       expectSchema('put-person-response', response.body);
     } catch (error) {
       // A refusal may be another rule's; a 2xx without a gedi breaks this one.
-      throw coveredBy(error, 'person.create-returns-gedi', response.ok);
+      throw new OtherRuleFailure('person.create-returns-gedi', error, response.ok);
     }
     const gedi = gediIn(response.body)!;
     this.legalIds.set(gedi, person.legalId);
@@ -151,17 +157,22 @@ export class SandboxPersons {
     return this.api.request('POST', path, { json: body, operation: 'op4', purpose: 'find person' });
   }
 
-  /** Waits until operation 3 answers 2xx for the gedi and `until` holds; a transition's time to show is measured. */
-  async awaitRecord(gedi: string, what: string, until: RecordCheck, transition?: Transition): Promise<unknown> {
-    const { response } = await eventually(
+  /** Waits until operation 3 answers 2xx for the gedi and `shows` holds; a transition's time to show is measured. */
+  async awaitRecord(
+    gedi: string,
+    what: string,
+    shows: (record: unknown) => Reading,
+    transition?: Transition,
+  ): Promise<Shown> {
+    const { value, response } = await eventually<Reading>(
       `person ${gedi} ${what}`,
       () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
-      (response) => response.ok && until(response.body),
+      (response) => response.ok && shows(response.body),
       { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch(async (error: unknown) => {
       throw await this.neverRetrievable(gedi, error);
     });
-    return response.body;
+    return { reading: value, record: response.body };
   }
 
   /** A timed-out wait for a stored person op 3 never found: unavailable, or op 3 served elsewhere if op 4 finds it. */
@@ -174,22 +185,22 @@ export class SandboxPersons {
       const detail = `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`;
       return operationNotFound('op3', error.lastResponse, detail);
     }
-    return coveredBy(error, 'person.eventually-available', true);
+    return new OtherRuleFailure('person.eventually-available', error, true);
   }
 
-  /** Waits (rule 2) until operation 3 returns the stored person and `until` holds; by default, for its creation. */
+  /** Waits (rule 2) until operation 3 returns the stored person's own record and `shows` holds on it. */
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
-    until: RecordCheck = () => true,
+    shows?: (record: unknown) => Reading,
     transition: Transition = 'create',
-  ): Promise<unknown> {
+  ): Promise<Shown> {
     // The record must be the person's own before what it shows of the person counts.
-    const ownAndUntil = (body: unknown) => {
+    const ownAndShows = (body: unknown) => {
       const own = listsPerson(body, stored);
-      return own.holds ? until(body) : own;
+      return own.holds && shows ? shows(body) : own;
     };
-    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndUntil, transition);
+    return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndShows, transition);
   }
 
   /** Reads by gedi for `windowMs` (what positive controls took): the first answer `changed` holds for, or the last. */
@@ -213,18 +224,20 @@ export class SandboxPersons {
    * Waits until operation 4 finds the person, or one of `others` (a find that answers one person whatever it is asked
    * ends in that answer, not a timeout), each by a record of its own, never by the echoed legal id asked for.
    */
-  async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<unknown> {
-    const namesSomeone = (body: unknown) =>
-      personWithLegalId(body, stored.person.legalId).holds || others.some((other) => listsPerson(body, other).holds);
-    const { response } = await eventually(
+  async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<Shown> {
+    const namesSomeone = (body: unknown) => {
+      const own = personWithLegalId(body, stored.person.legalId);
+      return own.holds ? own : (others.map((other) => listsPerson(body, other)).find((read) => read.holds) ?? own);
+    };
+    const { value, response } = await eventually<Reading>(
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
       () => this.find(stored.person.legalId),
       (response) => response.ok && namesSomeone(response.body),
       { timeoutMs: this.config.availabilityTimeoutMs },
     ).catch((error: unknown) => {
-      throw coveredBy(error, 'person.eventually-available');
+      throw new OtherRuleFailure('person.eventually-available', error);
     });
-    return response.body;
+    return { reading: value, record: response.body };
   }
 
   /** Waits until the person is neither retrievable by gedi nor found by legal id. */

@@ -80,7 +80,7 @@ describe('the consumer verbs', () => {
     const began = testWork(ended.signal, () => consumers.awaitConsumer('c2', 'to be listed'));
     const joined = consumers.awaitConsumer('c2', 'to be listed');
     await expect(began).rejects.toBeInstanceOf(NotSentError);
-    await expect(joined).resolves.toMatchObject({ consumerId: 'c2' });
+    await expect(joined).resolves.toMatchObject({ record: { consumerId: 'c2' } });
   });
 
   it('asks for a page size only when one is set', async () => {

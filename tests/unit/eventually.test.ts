@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
 import {
   NotConsistentError,
   POLLING,
@@ -185,6 +186,40 @@ describe('eventually', () => {
         /last answer 200 \{"id":"p1","country":"SE","notes":"x+…$/,
       ),
     );
+  });
+
+  it('returns the reading that held, as the caller passed it, and shows its evidence in the report once', async () => {
+    const runtime = new MessageHolderTestRuntime();
+    setGlobalTestRuntime(runtime);
+    try {
+      const clock = fakeClock();
+      const { read } = reads(clock, [answer(200, { removed: false }), answer(200, { removed: true })], 50);
+      const removed = (response: ApiResponse) => {
+        const flag = (response.body as { removed: boolean }).removed;
+        return {
+          holds: flag,
+          evidence: flag ? ['$.removed = true'] : [],
+          found: `$.removed = ${flag}`,
+          looked: 'removed',
+        };
+      };
+      const { value } = await eventually('person g1 to be marked removed', read, removed, { timeoutMs: 30_000, clock });
+      expect(value).toEqual({
+        holds: true,
+        evidence: ['$.removed = true'],
+        found: '$.removed = true',
+        looked: 'removed',
+      });
+      const evidence = runtime.messages().filter((message) => message.type === 'attachment_content');
+      expect(evidence.map((message) => (message.data as { name: string }).name)).toEqual([
+        'Evidence that ended the wait until person g1 to be marked removed',
+      ]);
+      expect(Buffer.from((evidence[0]!.data as { content: string }).content, 'base64').toString()).toBe(
+        '$.removed = true',
+      );
+    } finally {
+      delete (globalThis as Record<string, unknown>).allureTestRuntime;
+    }
   });
 
   it.each([

@@ -68,6 +68,34 @@ describe('a record describing a stored person', () => {
   });
 });
 
+describe("a PUT's answer, the promise of person.create-returns-gedi", () => {
+  const persons = new SandboxPersons(new ApiClient({ baseUrl: 'http://unused' }), {} as ContractConfig, factory);
+  const answered = (status: number, body: unknown) =>
+    ({ status, ok: status < 300, headers: {}, body, text: JSON.stringify(body), exchanges: [] }) as never;
+
+  it('fails as that rule, decisively on a 2xx without a gedi, and for other rules to judge on a refusal', () => {
+    const failureOf = (response: never) => {
+      try {
+        persons.acknowledged(person, response);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a failure');
+    };
+    expect(failureOf(answered(200, { id: person.id }))).toMatchObject({
+      rule: 'person.create-returns-gedi',
+      decisive: true,
+      cause: expect.objectContaining({ message: expect.stringMatching(/put-person-response/) }),
+    });
+    expect(failureOf(answered(400, { error: 'bad' }))).toMatchObject({
+      rule: 'person.create-returns-gedi',
+      decisive: false,
+      message: expect.stringMatching(/^PUT sandbox person answered 400/),
+    });
+    expect(persons.acknowledged(person, answered(201, { gedi: 'G-1' }))).toEqual({ person, gedi: 'G-1' });
+  });
+});
+
 describe('waiting for a person to be findable, and then gone', () => {
   const listen = serversClosedAfterEach();
   const config = (url: string) => ({ baseUrl: url, paths: DEFAULT_PATHS, market: 'SE', availabilityTimeoutMs: 3000 });
@@ -83,7 +111,7 @@ describe('waiting for a person to be findable, and then gone', () => {
 
   it.each(layouts)('finds a person of its own in the answer, not the echo ($name layout)', async ({ echo, match }) => {
     const server = await listen(answering(echo, match));
-    expect(await personsAt(server.url).awaitFindable(stored)).toEqual(match.body);
+    expect((await personsAt(server.url).awaitFindable(stored)).record).toEqual(match.body);
     expect(server.received, 'a find answered with the echo, then one with the person').toHaveLength(2);
   });
 

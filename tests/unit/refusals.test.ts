@@ -1,19 +1,22 @@
-// Who is blamed for a failure: the rule under test, a precondition (a Given step or another rule's
-// promise failed first), a permission (401 or 403) or the path of an operation (404 while the resource
-// shows elsewhere). Each is decided by attributeToRule from marks the failure carries.
+// Who is blamed for a failure: the rule under test, in the When or Then step that failed; a precondition (a Given
+// step, or another rule's promise that failed decisively); a permission (401 or 403); the path of an operation (404
+// while the resource shows elsewhere); the suite itself (a crash). attributeToRule decides from the errors the steps
+// and verbs threw, and answers with new errors.
 import { describe, expect, it } from 'vitest';
 import {
   attributeToRule,
-  coveredBy,
+  BrokenRuleError,
   NotPermittedError,
   notPermitted,
   operationNotFound,
+  OtherRuleFailure,
   PreconditionError,
   refusalQuote,
+  StepFailure,
 } from '../../support/evidence/failures.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 import { expectClientErrorsFor, type BodyOperation } from '../../support/verbs/conformance.js';
-import { Given } from '../../support/evidence/report.js';
+import { Given, Then, When } from '../../support/evidence/report.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
 import { joinedPattern } from '../patterns.js';
@@ -45,39 +48,68 @@ async function failureOf(body: () => Promise<unknown> | unknown): Promise<Error>
   throw new Error('expected a failure');
 }
 
+const refusedPut = () =>
+  failureOf(() => expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT'));
+
 describe('attributeToRule', () => {
-  it('names the rule under test for its own failure, with what the answer refused', async () => {
+  it('names the rule under test, the step that failed and what the answer refused', async () => {
     const error = await failureOf(() =>
-      expectAccepted(answer(400, '{"message":"merged.gedi: unknown"}', 'op1'), 'PUT sandbox person'),
-    );
-    const blamed = attributeToRule(error, 'transition.merge') as Error;
-    expect(blamed.message).toMatch(
-      joinedPattern(
-        /^Broken rule transition\.merge \(.*\): PUT sandbox person answered 400 \(it said: /,
-        /\{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/,
+      When('the client PUTs the person with merged.gedi', () =>
+        expectAccepted(answer(400, '{"message":"merged.gedi: unknown"}', 'op1'), 'PUT sandbox person'),
       ),
     );
+    const blamed = attributeToRule(error, 'transition.merge') as Error;
+    expect(blamed).toBeInstanceOf(BrokenRuleError);
+    expect(blamed.message).toMatch(
+      joinedPattern(
+        /^Broken rule transition\.merge \(.*\): When "the client PUTs the person with merged\.gedi": /,
+        /PUT sandbox person answered 400 \(it said: \{"message":"merged\.gedi: unknown"\}\); any 2xx was expected/,
+      ),
+    );
+    expect(blamed.name, 'the failure that broke it, as the taxonomy reads it').toBe('AssertionError');
+    expect(blamed.cause, 'the assertion itself, unchanged').toBe((error as StepFailure).cause);
+    expect((blamed.cause as Error).message).toMatch(/^PUT sandbox person answered 400/);
+  });
+
+  it("keeps the wait's timeout as the detail of a rule broken in a Then, and its class as the name", async () => {
+    const timeout = Object.assign(
+      new Error('Not shown within 4 s: person g1 to be removed; removed: not in the record'),
+      {
+        name: 'NotConsistentError',
+      },
+    );
+    const error = await failureOf(() =>
+      Then('the person is eventually shown as removed', () => Promise.reject(timeout)),
+    );
+    const blamed = attributeToRule(error, 'transition.remove') as Error;
+    expect(blamed.message).toMatch(
+      /^Broken rule transition\.remove \(.*\): Then "the person is eventually shown as removed": Not shown within 4 s/,
+    );
+    expect(blamed.name).toBe('NotConsistentError');
+    expect(timeout.message, 'the original is never rewritten').toMatch(/^Not shown within/);
   });
 
   it(
-    'reports a failure inside a Given step as a precondition not met, ' + 'naming the step and the covering rule',
+    'reports a failure inside a Given step as a precondition not met, naming the step and the rule whose promise ' +
+      'failed',
     async () => {
-      const error = await failureOf(() =>
+      const inGiven = await failureOf(() =>
         Given('an available person', async () => {
-          throw coveredBy(
-            await failureOf(() =>
-              expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT sandbox person'),
-            ),
-            'person.create-returns-gedi',
-          );
+          throw new OtherRuleFailure('person.create-returns-gedi', await refusedPut());
         }),
       );
-      const blamed = attributeToRule(error, 'transition.remove');
+      expect(inGiven).toBeInstanceOf(PreconditionError);
+      expect(inGiven.message).toBe(
+        'Precondition not met: the step "Given an available person" failed: PUT answered 400 (it said: ' +
+          '{"error":"phoneList: not accepted"}); any 2xx was expected.',
+      );
+      const blamed = attributeToRule(inGiven, 'transition.remove');
       expect(blamed).toBeInstanceOf(PreconditionError);
+      expect(blamed).not.toBe(inGiven);
       expect((blamed as Error).message).toMatch(
         joinedPattern(
           /^Precondition not met: the step "Given an available person" failed before rule transition\.remove could /,
-          /be checked: PUT sandbox person answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx /,
+          /be checked: PUT answered 400 \(it said: \{"error":"phoneList: not accepted"\}\); any 2xx /,
           /was expected\. That step is what rule person\.create-returns-gedi \("PUT .*"\) promises; its own spec /,
           /reports it\.$/,
         ),
@@ -86,26 +118,54 @@ describe('attributeToRule', () => {
     },
   );
 
-  it(
-    'blames a decisive coverage on the covering rule outside a Given step too, ' + 'and on no rule inside its own spec',
-    () => {
-      const missingGedi = () =>
-        coveredBy(new Error('value does not match schema "put-person-response"'), 'person.create-returns-gedi', true);
-      expect(attributeToRule(missingGedi(), 'transition.relationship-death')).toBeInstanceOf(PreconditionError);
-      expect((attributeToRule(missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(
-        /^Broken rule person\.create-returns-gedi /,
+  it("blames another rule's promise failed decisively on that rule, in a When too, not in its own spec", async () => {
+    const missingGedi = () =>
+      failureOf(() =>
+        When('the client PUTs the person', () => {
+          const schema = new Error('value does not match schema "put-person-response"');
+          throw new OtherRuleFailure('person.create-returns-gedi', schema, true);
+        }),
       );
-    },
-  );
+    const elsewhere = attributeToRule(await missingGedi(), 'transition.relationship-death') as Error;
+    expect(elsewhere).toBeInstanceOf(PreconditionError);
+    expect(elsewhere.message).toMatch(
+      /^Precondition not met: the step "When the client PUTs the person" failed before rule transition\.relationship-/,
+    );
+    expect((attributeToRule(await missingGedi(), 'person.create-returns-gedi') as Error).message).toMatch(
+      /^Broken rule person\.create-returns-gedi \(.*\): When "the client PUTs the person": value does not match/,
+    );
+  });
 
-  it('keeps a non-decisive coverage outside a Given step on the rule under test', () => {
-    const neverIdentified = coveredBy(
-      new Error('Not consistent within 4000 ms: waited for consumer c1 to be IDENTIFIED'),
-      'transition.consumer-identified',
+  it("keeps another rule's promise failed, not decisively, outside a Given, on the rule under test", async () => {
+    const neverIdentified = await failureOf(() =>
+      When('a matching consumer is uploaded', () => {
+        throw new OtherRuleFailure('transition.consumer-identified', new Error('Not shown within 4 s: consumer c1'));
+      }),
     );
-    expect((attributeToRule(neverIdentified, 'transition.consumer-identified') as Error).message).toMatch(
-      /^Broken rule transition\.consumer-identified /,
+    expect((attributeToRule(neverIdentified, 'consumer.unknown-not-identified') as Error).message).toMatch(
+      /^Broken rule consumer\.unknown-not-identified \(.*\): When "a matching consumer is uploaded": Not shown /,
     );
+  });
+
+  it("reports a crash of the suite's own code as a suite error, in any step, with no verdict", async () => {
+    const crash = await failureOf(() => Then('it is found', () => (undefined as unknown as { gedi: string }).gedi));
+    const blamed = attributeToRule(crash, 'transition.delete') as Error;
+    expect(blamed.name).toBe('SuiteError');
+    expect(blamed.message).toMatch(/^Suite error \(no verdict\): TypeError: Cannot read properties of undefined/);
+    const inGiven = await failureOf(() => Given('a person', () => JSON.parse('{')));
+    expect(attributeToRule(inGiven, 'transition.delete')).toHaveProperty('name', 'SuiteError');
+  });
+
+  it('hands a category failure on as thrown, in a Given step too, and what no step threw unchanged', async () => {
+    const throttled = Object.assign(new Error('Target throttled: 429 until the deadline'), {
+      name: 'TargetThrottledError',
+    });
+    const inGiven = await failureOf(() => Given('an available person', () => Promise.reject(throttled)));
+    expect(attributeToRule(inGiven, 'transition.delete')).toBe(throttled);
+    const inThen = await failureOf(() => Then('it is gone', () => Promise.reject(throttled)));
+    expect(attributeToRule(inThen, 'transition.delete')).toBe(throttled);
+    const skipped = Object.assign(new Error('test is skipped'), { name: 'PendingError' });
+    expect(attributeToRule(skipped, 'transition.delete')).toBe(skipped);
   });
 
   it('reports a 403, answered or awaited, as not permitted, in any step, naming what the operation needs', async () => {
@@ -124,7 +184,10 @@ describe('attributeToRule', () => {
       what: 'person g1 to be found',
       response: forbidden,
     });
-    const blamed = attributeToRule(awaited, 'transition.delete') as Error;
+    const blamed = attributeToRule(
+      await failureOf(() => Then('the person is gone', () => Promise.reject(awaited))),
+      'transition.delete',
+    ) as Error;
     expect(blamed).toBeInstanceOf(NotPermittedError);
     expect(blamed.message).toMatch(/^Not permitted: waiting for person g1 to be found \(op4: .*\) answered 403/);
     const screening = notPermitted(
@@ -191,7 +254,7 @@ describe("HTTP's verdict on a bad body (expectClientErrorsFor)", () => {
     [500, /answered 500: a server error for the client's mistake/],
     [200, /answered 200: the bad input was accepted/],
   ])('names the rule for %i', async (status, says) => {
-    const error = await failureOf(() => expectClientError(screened(status, '{}'), what));
+    const error = await failureOf(() => Then('it is rejected', () => expectClientError(screened(status, '{}'), what)));
     expect((attributeToRule(error, 'http.malformed-json-rejected') as Error).message).toMatch(says);
   });
 
@@ -208,7 +271,7 @@ describe("HTTP's verdict on a bad body (expectClientErrorsFor)", () => {
     const refused = { response: screened(403, ''), what };
     const put = answer(200, '{}', 'op1', '/consumer-intelligence/sandbox/v1/persons');
     const accepted = { response: put, what: 'PUT with malformed JSON' };
-    const error = await failureOf(() => expectClientErrors([refused, accepted]));
+    const error = await failureOf(() => Then('each is rejected', () => expectClientErrors([refused, accepted])));
     const blamed = (attributeToRule(error, 'http.malformed-json-rejected') as Error).message;
     expect(blamed).toMatch(/^Broken rule http\.malformed-json-rejected .*PUT with malformed JSON answered 200/);
     expect(await failureOf(() => expectClientErrors([refused]))).toBeInstanceOf(NotPermittedError);

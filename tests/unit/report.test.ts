@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
 import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/evidence/report.js';
 import { publishExchange } from '../../support/transport/exchanges.js';
+import { PreconditionError, StepFailure } from '../../support/evidence/failures.js';
 import { registerSecret } from '../../support/transport/redact.js';
 import { expectToContainEach } from '../patterns.js';
 
@@ -77,6 +78,30 @@ describe('report wrappers', () => {
         'step_stop:passed',
         'step_stop:passed',
       ]);
+    },
+  );
+
+  it(
+    'names the step that failed: a When or Then by its phase and title, a Given as a precondition not met; the ' +
+      'innermost step wins and the original failure stays the cause, unchanged',
+    async () => {
+      const assertion = new Error('the DELETE answered 500; any 2xx was expected');
+      const inThen = await Then('the DELETE is accepted', () =>
+        When('an inner step', () => Promise.reject(assertion)),
+      ).catch((error: unknown) => error);
+      expect(inThen).toBeInstanceOf(StepFailure);
+      expect(inThen).toMatchObject({ phase: 'When', title: 'an inner step', cause: assertion });
+      expect((inThen as Error).message).toBe('When "an inner step": the DELETE answered 500; any 2xx was expected');
+      expect(assertion.message).toBe('the DELETE answered 500; any 2xx was expected');
+
+      const inGiven = await Given('an available person', () => Promise.reject(assertion)).catch((error) => error);
+      expect(inGiven).toBeInstanceOf(PreconditionError);
+      expect(inGiven).toMatchObject({ step: 'Given an available person', cause: assertion });
+      const stops = runtime.messages().filter((message) => message.type === 'step_stop');
+      expect(
+        stops.map((message) => (message.data as { statusDetails: { message: string } }).statusDetails.message),
+        "each step's report shows what failed in it",
+      ).toEqual([assertion.message, `When "an inner step": ${assertion.message}`, assertion.message]);
     },
   );
 

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { attributeToRule, brokenRuleMessage, rulesNamedIn } from '../../support/evidence/failures.js';
+import { attributeToRule, brokenRuleMessage, rulesNamedIn, StepFailure } from '../../support/evidence/failures.js';
 import { ConfigError } from '../../support/run/config.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
 
 describe('rule attribution', () => {
-  it('prefixes a failure with the rule id, its section and the documented words', () => {
-    const error = attributeToRule(new Error('the DELETE answered 500'), 'transition.delete') as Error;
+  it('names the rule id, its section and the documented words, then the step and what failed in it', () => {
+    const failed = new StepFailure('Then', 'the DELETE is accepted', new Error('the DELETE answered 500'));
+    const error = attributeToRule(failed, 'transition.delete') as Error;
     expect(error.message).toMatch(
       /^Broken rule transition\.delete \(States and transitions: "DELETE sandbox person \| body has only `?id`?/,
     );
-    expect(error.message).toMatch(/: the DELETE answered 500$/);
+    expect(error.message).toMatch(/\): Then "the DELETE is accepted": the DELETE answered 500$/);
   });
 
   it('names only the rule of the spec it runs in, whatever verb the failure came from', () => {
     const fromStore = new Error('PUT sandbox person answered 422; any 2xx was expected');
-    expect(rulesNamedIn((attributeToRule(fromStore, 'transition.merge') as Error).message)).toEqual([
-      'transition.merge',
-    ]);
+    const failed = new StepFailure('When', 'the client PUTs it', fromStore);
+    expect(rulesNamedIn((attributeToRule(failed, 'transition.merge') as Error).message)).toEqual(['transition.merge']);
   });
 
   it('leaves failures that are not about the contract alone', () => {
