@@ -203,8 +203,7 @@ const CATALOGUE = {
   },
   'relationship-deregistration-only-in-copy': {
     rule: 'transition.relationship-deregistered',
-    breaks:
-      'a relationship with deregistered true is stored not deregistered; only the lastWrite copy holds deregistered true',
+    breaks: 'a relationship with deregistered true is stored not deregistered; only the lastWrite copy holds the mark',
     exercisedIn: 'Then',
   },
   'person-case-pep-entries-deny': {

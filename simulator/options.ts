@@ -55,7 +55,7 @@ export interface SimulatorOptions {
   mergesShownByTarget?: boolean;
   /** Operation 3 answers the last body the client wrote (PUT, or DELETE with removed) as sent, in this form. */
   storeAsSent?: SentForm;
-  /** Every person record carries a copy of the last body the client wrote under `lastWrite`, identity and marks as sent. */
+  /** Every person record carries a copy of the last body written under `lastWrite`, identity and marks as sent. */
   requestCopyInRecords?: boolean;
   /** Operation 3 answers 200 with a placeholder (the gedi and a pending status) until a created person is available. */
   placeholdersBeforeAvailable?: boolean;

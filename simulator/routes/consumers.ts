@@ -70,8 +70,8 @@ function page(state: SimulatorState, request: ListRequest, answer: (request: Lis
 }
 
 /**
- * Operation 7's page: the subscribed persons in the request's paging, or as the mutants that hide a breach serve them
- * (newest first behind an unknown marker, the unsubscribed after them; a refusal once an unknown consumer is subscribed).
+ * Operation 7's page: the subscribed persons in the request's paging, or as the mutants that hide a breach serve them:
+ * newest first behind an unknown marker, the unsubscribed after them; a refusal once an unknown consumer is subscribed.
  */
 function subscriptionsPage(state: SimulatorState, clientId: string, list: ListRequest, layout: ResponseLayout): Reply {
   if (subscriptionsRefused(state, clientId))
