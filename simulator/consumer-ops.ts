@@ -192,6 +192,7 @@ export function noteShown(state: SimulatorState, clientId: string, view: Subscri
   refusingFor.set(state.consumers, refusing.add(clientId));
 }
 
+/** Whether the client's subscription list is refused now (unknown-subscribed-list-refused). */
 export function subscriptionsRefused(state: SimulatorState, clientId: string): boolean {
   return refusingFor.get(state.consumers)?.has(clientId) ?? false;
 }
