@@ -4,6 +4,9 @@ import { seedBackground } from './background.js';
 import { installErrorHandling } from './http/errors.js';
 import { installHooks } from './http/hooks.js';
 import { LAYOUTS } from './layouts/index.js';
+import { storingAsSent } from './layouts/as-sent.js';
+import { keyedByPersonGedi } from './layouts/entry-keys.js';
+import type { ResponseLayout } from './layouts/layout.js';
 import { withoutGedi } from './layouts/without-gedi.js';
 import { resolveOptions, type ResolvedSimulatorOptions, type SimulatorOptions } from './options.js';
 import { registerConsumerRoutes } from './routes/consumers.js';
@@ -19,13 +22,21 @@ export interface Simulator {
   state: SimulatorState;
 }
 
+/** The resolved layout with the settings that reshape its answers, records without gedi the outermost. */
+function shapedBy(options: ResolvedSimulatorOptions, isGedi: (value: string) => boolean): ResponseLayout {
+  let layout = LAYOUTS[options.layout];
+  if (options.storeAsSent !== undefined) layout = storingAsSent(layout, options.storeAsSent);
+  const personGedi = options.entryKeys === 'personGedi' || options.mutant === 'unsubscribed-listed-as-person-gedi';
+  if (personGedi) layout = keyedByPersonGedi(layout);
+  return options.recordsWithoutGedi ? withoutGedi(layout, isGedi) : layout;
+}
+
 /** The simulator as a fastify instance that does not listen yet (fastify's build/listen split). */
 export function buildSimulator(options: SimulatorOptions = {}): Simulator {
   const resolved = resolveOptions(options);
   const state = new SimulatorState(resolved, seedBackground);
-  const shaped = LAYOUTS[resolved.layout];
   const isGedi = (value: string): boolean => state.persons.byGedi(value) !== undefined;
-  const layout = resolved.recordsWithoutGedi ? withoutGedi(shaped, isGedi) : shaped;
+  const layout = shapedBy(resolved, isGedi);
   const settings = { bodyLimit: resolved.bodyLimitBytes, logger: false };
   // An https instance is typed apart from an http one, while every route and hook here is the same.
   const app = (resolved.tls

@@ -1,6 +1,6 @@
-import type { ConsumerRecord, ConsumerUpload } from './consumers.js';
-import { versionAt, marketOf, type PersonRecord } from './persons.js';
-import type { PersonView } from './person-queries.js';
+import type { ConsumerRecord, ConsumerStore, ConsumerUpload } from './consumers.js';
+import { versionAt, marketOf, type PersonRecord, type PersonState, type PersonVersion } from './persons.js';
+import { copyOf, type PersonView } from './person-queries.js';
 import { readKeys } from './read-log.js';
 import type { SimulatorState } from './state.js';
 
@@ -23,6 +23,7 @@ export interface SubscriptionView {
 /** Operation 5: stores the consumers; identification and subscription follow after their own delays. */
 export function uploadConsumers(state: SimulatorState, clientId: string, uploads: ConsumerUpload[]): ConsumerRecord[] {
   const uploadedAt = state.now();
+  refusingFor.get(state.consumers)?.delete(clientId);
   return uploads.map((upload) => {
     const identifyAt = uploadedAt + state.delays.next();
     return state.consumers.put({
@@ -118,11 +119,25 @@ function firstDelivered(person: PersonRecord, now: number) {
   return person.versions.find((version) => version.feedVisibleAt <= now);
 }
 
+/** A subscribed person's entry: the person in `version`, with the copy its records carry. */
+function subscriptionView(
+  state: SimulatorState,
+  person: PersonRecord,
+  version: PersonVersion,
+  seen: PersonState,
+  at: { subscribedAt: number; seq: number },
+): SubscriptionView {
+  const { gedi } = person;
+  const { version: number, writtenAt } = version;
+  const view = { gedi, market: marketOf(seen), version: number, writtenAt, state: seen, ...copyOf(state, seen) };
+  return { person: view, ...at };
+}
+
 /**
  * Operation 7, oldest subscription first: one entry per subscribed person, in the latest version
  * the subscription feed has delivered (or the first one, under the stale-subscription mutant).
  */
-export function listSubscriptions(state: SimulatorState, clientId: string): SubscriptionView[] {
+export function subscribedPersons(state: SimulatorState, clientId: string): SubscriptionView[] {
   const now = state.now();
   const seen = new Set<string>();
   const subscriptions: SubscriptionView[] = [];
@@ -137,31 +152,47 @@ export function listSubscriptions(state: SimulatorState, clientId: string): Subs
     if (!version?.state) continue;
     seen.add(key);
     if (!person.background) state.reads.markRead(readKeys.subscription(record.clientId, person.gedi), now);
-    subscriptions.push({
-      person: {
-        gedi: person.gedi,
-        market: marketOf(version.state),
-        version: version.version,
-        writtenAt: version.writtenAt,
-        state: version.state,
-      },
-      subscribedAt: record.subscribeAt,
-      seq: record.seq,
-    });
+    subscriptions.push(
+      subscriptionView(state, person, version, version.state, { subscribedAt: record.subscribeAt, seq: record.seq }),
+    );
   }
-  if (!state.mutant('unsubscribed-persons-listed')) return subscriptions;
-  const unsubscribed = unmatchedPersons(state, clientId, 'feedVisibleAt').map(
-    ({ person, version, state: seen, seq }): SubscriptionView => ({
-      person: {
-        gedi: person.gedi,
-        market: marketOf(seen),
-        version: version.version,
-        writtenAt: version.writtenAt,
-        state: seen,
-      },
-      subscribedAt: version.feedVisibleAt,
-      seq,
-    }),
+  return subscriptions;
+}
+
+/** The client's persons that no consumer identified, as subscription entries (for the mutants that list them). */
+export function unsubscribedPersons(state: SimulatorState, clientId: string): SubscriptionView[] {
+  return unmatchedPersons(state, clientId, 'feedVisibleAt').map(({ person, version, state: seen, seq }) =>
+    subscriptionView(state, person, version, seen, { subscribedAt: version.feedVisibleAt, seq }),
   );
-  return [...unsubscribed, ...subscriptions].sort(bySeq);
+}
+
+/** Operation 7: the subscribed persons, and under the mutants that list them the unsubscribed ones by their seq. */
+export function listSubscriptions(state: SimulatorState, clientId: string): SubscriptionView[] {
+  const subscriptions = subscribedPersons(state, clientId);
+  if (!state.mutant('unsubscribed-persons-listed', 'unsubscribed-listed-as-person-gedi')) return subscriptions;
+  return [...unsubscribedPersons(state, clientId), ...subscriptions].sort(bySeq);
+}
+
+// Per consumer store, so that a reset forgets them: the clients whose subscription list the
+// unknown-subscribed-list-refused mutant refuses.
+const refusingFor = new WeakMap<ConsumerStore, Set<string>>();
+
+/**
+ * Under unknown-subscribed-list-refused: once a page has shown a subscription of a consumer uploaded after one that
+ * matched no person, that consumer is subscribed too, and the client's subscription list is refused until its next
+ * upload. A wait for the later subscription sees it; a later read of the whole list gets the refusal.
+ */
+export function noteShown(state: SimulatorState, clientId: string, view: SubscriptionView): void {
+  if (!state.mutant('unknown-subscribed-list-refused')) return;
+  const unknownBefore = state.consumers
+    .ofClients(new Set([clientId]))
+    .some((record) => record.seq < view.seq && state.now() >= record.identifyAt && !matchOf(state, record));
+  if (!unknownBefore) return;
+  const refusing = refusingFor.get(state.consumers) ?? new Set<string>();
+  refusingFor.set(state.consumers, refusing.add(clientId));
+}
+
+/** Whether the client's subscription list is refused now (unknown-subscribed-list-refused). */
+export function subscriptionsRefused(state: SimulatorState, clientId: string): boolean {
+  return refusingFor.get(state.consumers)?.has(clientId) ?? false;
 }

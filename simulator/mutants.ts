@@ -11,6 +11,8 @@ export interface Mutant {
    * the suite from judging the rule at all (a refusal for want of permission is no verdict).
    */
   reportedAs?: 'Not permitted' | 'List could not be read completely';
+  /** The step of its rule's spec that must fail: `When` for a rule broken in the write's own answer, else `Then`. */
+  exercisedIn?: 'When' | 'Then';
 }
 
 const CATALOGUE = {
@@ -178,6 +180,79 @@ const CATALOGUE = {
   'first-sample-rejected': {
     rule: 'person.first-sample-accepted',
     breaks: 'a person with firstName and no firstNames is rejected with 400',
+  },
+  'removed-only-in-copy': {
+    rule: 'transition.remove',
+    breaks: 'DELETE with removed true is not applied: the record shows removed false, its lastWrite copy removed true',
+    exercisedIn: 'Then',
+  },
+  'deregistered-only-in-copy': {
+    rule: 'transition.deregister',
+    breaks: 'PUT with deregistered true is not applied: the record shows no deregistration, its lastWrite copy does',
+    exercisedIn: 'Then',
+  },
+  'merge-only-in-copy': {
+    rule: 'transition.merge',
+    breaks: 'PUT with merged.gedi is not applied: the record shows no merge, its lastWrite copy holds merged.gedi',
+    exercisedIn: 'Then',
+  },
+  'relationship-death-only-in-copy': {
+    rule: 'transition.relationship-death',
+    breaks: 'a relationship with dateOfDeath is stored alive (deceased false); only the lastWrite copy holds the death',
+    exercisedIn: 'Then',
+  },
+  'relationship-deregistration-only-in-copy': {
+    rule: 'transition.relationship-deregistered',
+    breaks: 'a relationship with deregistered true is stored not deregistered; only the lastWrite copy holds the mark',
+    exercisedIn: 'Then',
+  },
+  'person-case-pep-entries-deny': {
+    rule: 'screening.person-test-case',
+    breaks: 'person_test_case_01 answers its PEP match entry saying no (matched false; the vendor: status NO_MATCH)',
+    exercisedIn: 'Then',
+  },
+  'person-case-pep-count-zero': {
+    rule: 'screening.person-test-case',
+    breaks: 'person_test_case_01 answers its PEP match entry beside an overall match count of zero',
+    exercisedIn: 'Then',
+  },
+  'person-case-sanctions-lists-pep': {
+    rule: 'screening.person-test-case',
+    breaks: 'person_test_case_01 answers one sanctions match listing datasets ["PEP", "SANCTIONS"], and no PEP match',
+    exercisedIn: 'Then',
+  },
+  'placeholders-forever': {
+    rule: 'person.eventually-available',
+    breaks: 'operation 3 answers a custom person with a placeholder (its gedi and a pending status), never its record',
+    exercisedIn: 'When',
+  },
+  'unsubscribed-behind-unknown-marker': {
+    rule: 'subscription.subscribed-only',
+    breaks:
+      'the subscriptions list also shows unsubscribed persons, only past a first page full to its stated limit ' +
+      'that names its continuation by a marker no common convention uses (@odata.nextLink; the vendor: nextPage)',
+    reportedAs: 'List could not be read completely',
+    exercisedIn: 'When',
+  },
+  'unknown-subscribed-list-refused': {
+    rule: 'consumer.unknown-not-identified',
+    breaks:
+      'a consumer whose legal id matches no person is subscribed once a later subscription has been shown, and the ' +
+      'subscriptions list answers 400 from then on',
+    reportedAs: 'List could not be read completely',
+    exercisedIn: 'Then',
+  },
+  'unsubscribed-listed-as-person-gedi': {
+    rule: 'subscription.subscribed-only',
+    breaks: 'unsubscribed-persons-listed, with list entries keyed personGedi and nin instead of gedi and legalId',
+    exercisedIn: 'Then',
+  },
+  'find-repeats-query-beside-results': {
+    rule: 'person.find-by-legal-id',
+    breaks:
+      '_find answers the legal id asked for beside empty results ({ legalId, results: [] }; { data: [], meta: ' +
+      '{ legalId } }; the vendor: { results: [], meta: { legalId } })',
+    exercisedIn: 'When',
   },
 } as const satisfies Record<string, Mutant>;
 

@@ -5,6 +5,11 @@ import { isMutantName, MUTANT_NAMES, type MutantName } from './mutants.js';
 export type Layout = 'standard' | 'alternate' | 'vendor';
 export const LAYOUT_NAMES: readonly Layout[] = ['standard', 'alternate', 'vendor'];
 export type IdSpace = 'per-client' | 'shared';
+/** Where operation 3 puts the body stored as sent: the record itself, or under one envelope key. */
+export type SentForm = 'flat' | 'person' | 'data' | 'attributes';
+export const SENT_FORMS: readonly SentForm[] = ['flat', 'person', 'data', 'attributes'];
+/** The keys of the list entries' person ids: the layout's own, or `personGedi` and `nin`. */
+export type EntryKeys = 'layout' | 'personGedi';
 
 /** One accepted pair of client credentials (support/run/global-setup.ts reads `id` and `secret`). */
 export interface SimulatorClient {
@@ -48,6 +53,14 @@ export interface SimulatorOptions {
   recordsWithoutGedi?: boolean;
   /** Operation 3 answers for a merged-away gedi what it answers for the gedi it was merged into. */
   mergesShownByTarget?: boolean;
+  /** Operation 3 answers the last body the client wrote (PUT, or DELETE with removed) as sent, in this form. */
+  storeAsSent?: SentForm;
+  /** Every person record carries a copy of the last body written under `lastWrite`, identity and marks as sent. */
+  requestCopyInRecords?: boolean;
+  /** Operation 3 answers 200 with a placeholder (the gedi and a pending status) until a created person is available. */
+  placeholdersBeforeAvailable?: boolean;
+  /** The keys of the person ids in list entries (subscribed persons, consumers). */
+  entryKeys?: EntryKeys;
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
   /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
@@ -83,7 +96,7 @@ export interface SimulatorOptions {
   clock?: SimulatorClock;
 }
 
-type Optional = 'mutant' | 'paging' | 'pageSize' | 'refusedField' | 'screeningScope' | 'tls';
+type Optional = 'mutant' | 'paging' | 'pageSize' | 'refusedField' | 'screeningScope' | 'tls' | 'storeAsSent';
 export type ResolvedSimulatorOptions = Required<Omit<SimulatorOptions, Optional>> & Pick<SimulatorOptions, Optional>;
 
 export const DEFAULT_CLIENTS: readonly SimulatorClient[] = [
@@ -108,6 +121,10 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     strictBooleans: options.strictBooleans ?? false,
     recordsWithoutGedi: options.recordsWithoutGedi ?? false,
     mergesShownByTarget: options.mergesShownByTarget ?? false,
+    storeAsSent: options.storeAsSent,
+    requestCopyInRecords: options.requestCopyInRecords ?? false,
+    placeholdersBeforeAvailable: options.placeholdersBeforeAvailable ?? false,
+    entryKeys: options.entryKeys ?? 'layout',
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize,
     paging: options.paging,
@@ -255,6 +272,10 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     strictBooleans: readFlag(env, 'SIMULATOR_STRICT_BOOLEANS'),
     recordsWithoutGedi: readFlag(env, 'SIMULATOR_RECORDS_WITHOUT_GEDI'),
     mergesShownByTarget: readFlag(env, 'SIMULATOR_MERGES_SHOWN_BY_TARGET'),
+    storeAsSent: readOneOf(env, 'SIMULATOR_STORE_AS_SENT', SENT_FORMS),
+    requestCopyInRecords: readFlag(env, 'SIMULATOR_REQUEST_COPY_IN_RECORDS'),
+    placeholdersBeforeAvailable: readFlag(env, 'SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE'),
+    entryKeys: readOneOf(env, 'SIMULATOR_ENTRY_KEYS', ['layout', 'personGedi'] as const),
     backgroundRecords: readNumber(
       env,
       'SIMULATOR_BACKGROUND_RECORDS',

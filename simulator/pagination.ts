@@ -120,6 +120,34 @@ export function listPage<T>(
   return { status: 200, body: { [request.listKey]: records, next: nextUrl ?? null } };
 }
 
+/**
+ * A page that names its continuation by a marker no common convention uses (`@odata.nextLink`; `nextPage` beside the
+ * vendor's `pageSize`) and states its limit: `first` fills the first page (its limit is their number when fewer), the
+ * records after them follow from `skip`, a page of the request's limit at a time.
+ */
+export function unknownMarkerPage<T>(
+  first: T[],
+  later: T[],
+  render: (item: T) => unknown,
+  request: ListRequest,
+): Reply {
+  const { query, style } = request;
+  const [sizeKey, markerKey] = style === 'page-token' ? ['pageSize', 'nextPage'] : ['limit', '@odata.nextLink'];
+  const asked = whole(query.pageSize ?? query.limit ?? query.size, sizeKey, request.pageSize, 1, MAX_LIMIT);
+  const skip = whole(query.skip, 'skip', 0);
+  const limit = skip === 0 ? Math.min(asked, first.length) : asked;
+  const items = [...first, ...later];
+  const next = skip + limit < items.length ? withQuery(request.url, { skip: String(skip + limit) }) : undefined;
+  return {
+    status: 200,
+    body: {
+      [request.listKey]: items.slice(skip, skip + limit).map(render),
+      [sizeKey]: limit,
+      ...(next === undefined ? {} : { [markerKey]: next }),
+    },
+  };
+}
+
 function withQuery(url: URL, params: Record<string, string>): string {
   const next = new URL(url);
   for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);

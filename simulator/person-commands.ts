@@ -83,6 +83,6 @@ function removedState(state: SimulatorState, existing: PersonRecord, body: Field
     ...sent,
     fields: { ...previous?.fields, ...sent.fields },
     deregistered: sent.deregistered || (previous?.deregistered ?? false),
-    removed: !state.mutant('removed-flag-dropped'),
+    removed: !state.mutant('removed-flag-dropped', 'removed-only-in-copy'),
   };
 }

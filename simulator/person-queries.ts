@@ -1,5 +1,13 @@
 import { HttpError, notFound } from './errors.js';
-import { marketOf, versionAt, type PersonRecord, type PersonState, type PersonVersion } from './persons.js';
+import type { MutantName } from './mutants.js';
+import {
+  marketOf,
+  versionAt,
+  type Fields,
+  type PersonRecord,
+  type PersonState,
+  type PersonVersion,
+} from './persons.js';
 import { readKeys } from './read-log.js';
 import type { SimulatorState } from './state.js';
 
@@ -11,6 +19,29 @@ export interface PersonView {
   /** When this version was written (epoch ms). */
   writtenAt: number;
   state: PersonState;
+  /** The copy of the last body written, as sent, that records carry beside their own fields (`lastWrite`). */
+  lastWrite?: Fields;
+}
+
+/** Operation 3's answer before a person is available, where the simulator answers a placeholder instead of 404. */
+export interface Pending {
+  pending: true;
+  gedi: string;
+}
+
+// The mutants that ignore a transition on the record while its copy of the request holds the marks as sent.
+const COPY_MUTANTS: MutantName[] = [
+  'removed-only-in-copy',
+  'deregistered-only-in-copy',
+  'merge-only-in-copy',
+  'relationship-death-only-in-copy',
+  'relationship-deregistration-only-in-copy',
+];
+
+/** The `lastWrite` copy a record of this version carries, where records carry one. */
+export function copyOf(state: SimulatorState, person: PersonState): Pick<PersonView, 'lastWrite'> {
+  const carried = state.options.requestCopyInRecords || state.mutant(...COPY_MUTANTS);
+  return carried && person.sent !== undefined ? { lastWrite: person.sent } : {};
 }
 
 /** The version a client read may see now; custom persons never surface under the never-available mutant. */
@@ -26,24 +57,27 @@ function viewed(
   person: PersonState,
 ): PersonView {
   if (!record.background) state.reads.markRead(readKeys.person(record.gedi, version), state.now());
-  return { gedi: record.gedi, market: marketOf(person), version, writtenAt, state: person };
+  return { gedi: record.gedi, market: marketOf(person), version, writtenAt, state: person, ...copyOf(state, person) };
 }
 
 /**
- * Operation 3. Not yet visible (or another market, where one is asked for): 404. Deleted: a `gone`
- * error the layout renders (404 or 410). With `mergesShownByTarget`, a merged-away gedi answers as
- * the gedi it was merged into does: one step only, so that two persons merged into each other
+ * Operation 3. Not yet visible (or another market, where one is asked for): 404, or a placeholder
+ * with `placeholdersBeforeAvailable` (always, for a custom person, under placeholders-forever). Deleted:
+ * a `gone` error the layout renders (404 or 410). With `mergesShownByTarget`, a merged-away gedi answers
+ * as the gedi it was merged into does: one step only, so that two persons merged into each other
  * cannot loop.
  */
-export function readPerson(state: SimulatorState, market: string | undefined, gedi: string): PersonView {
+export function readPerson(state: SimulatorState, market: string | undefined, gedi: string): PersonView | Pending {
   const view = ownRecord(state, market, gedi);
-  const target = view.state.mergedInto;
+  const target = 'pending' in view ? undefined : view.state.mergedInto;
   return target !== undefined && state.options.mergesShownByTarget ? ownRecord(state, market, target) : view;
 }
 
-function ownRecord(state: SimulatorState, market: string | undefined, gedi: string): PersonView {
+function ownRecord(state: SimulatorState, market: string | undefined, gedi: string): PersonView | Pending {
   const record = state.persons.byGedi(gedi);
-  const version = record && visibleVersion(state, record);
+  const forever = state.mutant('placeholders-forever') && record?.background === false;
+  const version = record && !forever ? visibleVersion(state, record) : undefined;
+  if (record && !version && (forever || state.options.placeholdersBeforeAvailable)) return { pending: true, gedi };
   if (!record || !version || (version.state && market !== undefined && marketOf(version.state) !== market)) {
     throw notFound(
       `no person with gedi ${JSON.stringify(gedi)}${market === undefined ? '' : ` in market ${market}`} (yet)`,

@@ -9,7 +9,7 @@ import type { SimulatorState } from './state.js';
  */
 export function personStateFrom(state: SimulatorState, body: Fields): PersonState {
   const { removed: _removed, deregistered, merged, ...fields } = body;
-  const deregisters = deregistered === true && !state.mutant('deregistered-dropped');
+  const deregisters = deregistered === true && !state.mutant('deregistered-dropped', 'deregistered-only-in-copy');
   const mergedInto = (merged as { gedi?: string } | undefined)?.gedi;
   return {
     fields: {
@@ -20,7 +20,8 @@ export function personStateFrom(state: SimulatorState, body: Fields): PersonStat
     },
     removed: false,
     deregistered: deregisters,
-    ...(mergedInto !== undefined && !state.mutant('merge-ignored') ? { mergedInto } : {}),
+    ...(mergedInto !== undefined && !state.mutant('merge-ignored', 'merge-only-in-copy') ? { mergedInto } : {}),
+    sent: body,
   };
 }
 
@@ -33,8 +34,12 @@ function withoutDeregistration(fields: Fields): Fields {
  */
 function relationshipFrom(state: SimulatorState, entry: Fields): Fields {
   const { dateOfDeath, deceased, deregistered, deregisteredReason, ...rest } = entry;
-  const dies = (dateOfDeath !== undefined || deceased === true) && !state.mutant('relationship-death-ignored');
-  const deregisters = deregistered === true && !state.mutant('relationship-deregistration-ignored');
+  const dies =
+    (dateOfDeath !== undefined || deceased === true) &&
+    !state.mutant('relationship-death-ignored', 'relationship-death-only-in-copy');
+  const deregisters =
+    deregistered === true &&
+    !state.mutant('relationship-deregistration-ignored', 'relationship-deregistration-only-in-copy');
   return {
     ...rest,
     ...(dies && dateOfDeath !== undefined ? { dateOfDeath } : {}),

@@ -8,6 +8,8 @@ export interface PersonState {
   removed: boolean;
   deregistered: boolean;
   mergedInto?: string;
+  /** The body of the write that left this version, as the client sent it (storeAsSent, the records' copy). */
+  sent?: Fields;
 }
 
 export interface PersonVersion {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from './errors.js';
+import type { MutantName } from './mutants.js';
 import type { Fields } from './persons.js';
 import type { SimulatorState } from './state.js';
 import { checkShape } from './validation.js';
@@ -13,6 +14,10 @@ export interface ScreeningMatch {
   pep: boolean;
   description: string;
   score: number;
+  /** Only under a mutant: the entry's own word that it is no match. */
+  matched?: false;
+  /** Only under a mutant: the datasets a match names beside its category. */
+  datasets?: string[];
 }
 
 export interface ScreeningResult {
@@ -32,9 +37,14 @@ export interface ScreeningResult {
   message?: string;
   /** Only under the screening-candidates-vary mutant: near misses whose number changes per call. */
   candidates?: { name: string; score: number }[];
+  /** Only under a mutant: an overall count of matches that disagrees with the entries. */
+  matchCount?: number;
 }
 
-type Outcome = Pick<ScreeningResult, 'riskLevel' | 'matches' | 'verified' | 'listsChecked' | 'message' | 'candidates'>;
+type Outcome = Pick<
+  ScreeningResult,
+  'riskLevel' | 'matches' | 'verified' | 'listsChecked' | 'message' | 'candidates' | 'matchCount'
+>;
 
 // The documentation fixes only that the person case is "a politician"; the rest is the simulator's guess.
 const POLITICIAN: Outcome = {
@@ -97,13 +107,41 @@ const NO_HIT_NAMING_PEP: Outcome = {
   message: 'No PEP match found',
 };
 
+// Answers that list a PEP entry yet deny it: by the entry's own word, by an overall count of zero, or as a
+// sanctions match that only names PEP among its datasets. A reading that finds the word PEP sees a politician.
+const PEP_ENTRY_DENIED: Outcome = {
+  ...NO_HIT,
+  matches: POLITICIAN.matches.map((match) => ({ ...match, matched: false })),
+};
+const PEP_COUNTED_ZERO: Outcome = { ...POLITICIAN, matchCount: 0 };
+const SANCTIONS_LISTING_PEP: Outcome = {
+  riskLevel: 'HIGH',
+  matches: [
+    {
+      name: 'Test Politician',
+      category: 'SANCTIONS',
+      pep: false,
+      description: 'Listed on a consolidated sanctions list',
+      score: 0.9,
+      datasets: ['PEP', 'SANCTIONS'],
+    },
+  ],
+};
+const PERSON_CASE_MUTANTS: Partial<Record<MutantName, Outcome>> = {
+  'person-case-without-hit': NO_HIT,
+  'person-case-no-match-names-pep': NO_HIT_NAMING_PEP,
+  'person-case-pep-entries-deny': PEP_ENTRY_DENIED,
+  'person-case-pep-count-zero': PEP_COUNTED_ZERO,
+  'person-case-sanctions-lists-pep': SANCTIONS_LISTING_PEP,
+};
+
 // Per simulator: several simulators share this module in one process (the mutant matrix starts one per
 // mutant and layout), and a shared count could give one of them the same length twice in a row.
 const candidateCalls = new WeakMap<SimulatorState, number>();
 
 function outcomeOf(state: SimulatorState, reference: string): Outcome {
-  if (reference === 'person_test_case_01' && state.mutant('person-case-without-hit')) return NO_HIT;
-  if (reference === 'person_test_case_01' && state.mutant('person-case-no-match-names-pep')) return NO_HIT_NAMING_PEP;
+  const personCase = state.options.mutant && PERSON_CASE_MUTANTS[state.options.mutant];
+  if (reference === 'person_test_case_01' && personCase) return personCase;
   if (state.mutant('screening-candidates-vary')) {
     const calls = (candidateCalls.get(state) ?? 0) + 1;
     candidateCalls.set(state, calls);

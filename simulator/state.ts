@@ -44,8 +44,9 @@ export class SimulatorState {
     this.seedBackground(this);
   }
 
-  mutant(name: MutantName): boolean {
-    return this.options.mutant === name;
+  /** Whether the simulator runs one of these mutants. */
+  mutant(...names: MutantName[]): boolean {
+    return this.options.mutant !== undefined && names.includes(this.options.mutant);
   }
 
   now(): number {

@@ -3,7 +3,7 @@ import type { ScreeningResult } from '../screening.js';
 import type { ResponseLayout } from './layout.js';
 
 /** The person under `attributes`, with the flags folded into one `status` (documented names kept). */
-function personRecord({ gedi, market, version, state }: PersonView) {
+function personRecord({ gedi, market, version, state, lastWrite }: PersonView) {
   const status = state.removed ? 'REMOVED' : state.mergedInto !== undefined ? 'MERGED' : 'ACTIVE';
   return {
     gedi,
@@ -12,6 +12,7 @@ function personRecord({ gedi, market, version, state }: PersonView) {
     status,
     ...(state.mergedInto === undefined ? {} : { mergedInto: state.mergedInto }),
     attributes: { ...state.fields, deregistered: state.deregistered },
+    ...(lastWrite === undefined ? {} : { lastWrite }),
   };
 }
 
@@ -21,14 +22,17 @@ function screeningRecord(result: ScreeningResult) {
     createdAt: result.timestamp,
     reference: result.reference,
     provider: result.provider,
-    outcome: result.matches.length > 0 ? 'HIT' : 'NO_HIT',
+    outcome: result.matches.some(({ matched }) => matched !== false) ? 'HIT' : 'NO_HIT',
     risk: result.riskLevel,
-    hits: result.matches.map(({ name, category, pep, description, score }) => ({
+    ...(result.matchCount === undefined ? {} : { hitCount: result.matchCount }),
+    hits: result.matches.map(({ name, category, pep, description, score, matched, datasets }) => ({
       type: category,
       pep,
       matchedName: name,
       details: description,
       confidence: score,
+      ...(matched === false ? { status: 'NO_MATCH' } : {}),
+      ...(datasets === undefined ? {} : { datasets }),
     })),
   };
 }
@@ -50,6 +54,7 @@ export const alternateLayout: ResponseLayout = {
   }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: { data: personRecord(view) } }),
+  pending: (gedi) => ({ status: 200, body: { data: { gedi, status: 'PENDING' } } }),
   found: (views, echo) =>
     views.length === 0 && !echo
       ? {
@@ -57,7 +62,15 @@ export const alternateLayout: ResponseLayout = {
           headers: { 'content-type': 'application/problem+json' },
           body: { type: 'about:blank', title: 'No match', status: 404, detail: 'no person matches the legal id' },
         }
-      : { status: 200, body: { data: views.map(personRecord), ...(echo ? { meta: { request: echo } } : {}) } },
+      : {
+          status: 200,
+          body: {
+            data: views.map(personRecord),
+            ...(echo
+              ? { meta: echo.as === 'request' ? { request: { legalId: echo.legalId } } : { legalId: echo.legalId } }
+              : {}),
+          },
+        },
   consumersAccepted: (records) => ({ status: 202, body: { data: { accepted: records.length } } }),
   consumer: ({ record, state, gedi }) => ({
     consumerId: record.consumerId,

@@ -19,7 +19,15 @@ export interface PersonAck {
   created: boolean;
 }
 
-/** The paging conventions the simulator serves (every one is common; none is documented). */
+/**
+ * The query answered back beside no person (mutants only): `request`, as an object that names the request;
+ * `field`, the legal id as a field of the answer beside its empty results.
+ */
+export interface Echo {
+  legalId: string;
+  as: 'request' | 'field';
+}
+
 /** The two lists: operation 6 (consumers) and operation 7 (subscribed persons). */
 export type ListName = 'consumers' | 'subscriptions';
 
@@ -45,8 +53,10 @@ export interface ResponseLayout {
   personWritten(ack: PersonAck): Reply;
   personDeleted(ack: PersonAck): Reply;
   person(view: PersonView): Reply;
-  /** Operation 4; `echo`: the request's fields answered back beside no person (the find-echoes-query mutant only). */
-  found(views: PersonView[], echo?: { legalId: string }): Reply;
+  /** Operation 3 before the person is available, where it answers a placeholder: the gedi and a pending status. */
+  pending(gedi: string): Reply;
+  /** Operation 4; `echo`: the query answered back beside no person (the find mutants that echo it only). */
+  found(views: PersonView[], echo?: Echo): Reply;
   consumersAccepted(records: ConsumerRecord[]): Reply;
   consumer(view: ConsumerView): unknown;
   subscription(view: SubscriptionView): unknown;

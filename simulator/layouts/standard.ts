@@ -2,7 +2,7 @@ import type { PersonView } from '../person-queries.js';
 import type { ResponseLayout } from './layout.js';
 
 /** Flat person record; the stored flags become `removed`, `deregistered` and `merged.gedi`. */
-function personRecord({ gedi, market, version, state }: PersonView) {
+function personRecord({ gedi, market, version, state, lastWrite }: PersonView) {
   return {
     ...state.fields,
     gedi,
@@ -11,6 +11,7 @@ function personRecord({ gedi, market, version, state }: PersonView) {
     removed: state.removed,
     deregistered: state.deregistered,
     ...(state.mergedInto === undefined ? {} : { merged: { gedi: state.mergedInto } }),
+    ...(lastWrite === undefined ? {} : { lastWrite }),
   };
 }
 
@@ -25,9 +26,15 @@ export const standardLayout: ResponseLayout = {
   personWritten: ({ id, gedi }) => ({ status: 200, body: { id, ...(gedi === undefined ? {} : { gedi }) } }),
   personDeleted: ({ id, gedi }) => ({ status: 202, body: { id, gedi, status: 'ACCEPTED' } }),
   person: (view) => ({ status: 200, body: personRecord(view) }),
+  pending: (gedi) => ({ status: 200, body: { gedi, status: 'PENDING' } }),
   found: (views, echo) => ({
     status: 200,
-    body: { ...(echo ? { query: echo } : {}), results: views.map(personRecord), count: views.length },
+    body: {
+      ...(echo?.as === 'request' ? { query: { legalId: echo.legalId } } : {}),
+      ...(echo?.as === 'field' ? { legalId: echo.legalId } : {}),
+      results: views.map(personRecord),
+      count: views.length,
+    },
   }),
   consumersAccepted: (records) => ({
     status: 200,

@@ -138,7 +138,7 @@ const RESHAPED = new Set([
  * with the marks the transitions leave (`removed`, `deregistered`, `deceased`, `merged`); a merge
  * names the person merged into by its gedi, the only way a client can address it.
  */
-function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
+function vendorPerson({ market, writtenAt, state, lastWrite }: PersonView): Fields {
   const { fields } = state;
   const deceased = isText(fields.dateOfDeath);
   const merged = state.mergedInto !== undefined;
@@ -186,6 +186,7 @@ function vendorPerson({ market, writtenAt, state }: PersonView): Fields {
       ? { relations: (fields.relationshipList as Fields[]).map(relativeOf) }
       : {}),
     metadata: { updatedTimestamp, sources: [{ name: 'SANDBOX', market, updatedTimestamp }] },
+    ...(lastWrite === undefined ? {} : { lastWrite }),
   };
 }
 
@@ -197,8 +198,15 @@ const LISTS = {
 } as const;
 const LISTS_SCREENED = ['PEP', 'SANCTION', 'RCA'];
 
-function matchOf({ name, category, score }: ScreeningMatch): Fields {
-  return { name, lists: [LISTS[category]], ...(category === 'PEP' ? { pepCategory: 'POLITICIAN' } : {}), score };
+function matchOf({ name, category, score, matched, datasets }: ScreeningMatch): Fields {
+  return {
+    name,
+    lists: [LISTS[category]],
+    ...(category === 'PEP' ? { pepCategory: 'POLITICIAN' } : {}),
+    score,
+    ...(matched === false ? { status: 'NO_MATCH' } : {}),
+    ...(datasets === undefined ? {} : { datasets }),
+  };
 }
 
 /**
@@ -210,7 +218,7 @@ function screeningResultOf(result: ScreeningResult): Fields {
     ...(result.candidates ?? []).map(({ name, score }) => ({ name, lists: [LISTS.SANCTIONS], score })),
   ];
   return {
-    numberOfMatches: matches.length,
+    numberOfMatches: result.matchCount ?? matches.length,
     matches,
     listsScreened: LISTS_SCREENED,
     ...(result.message === undefined ? {} : { message: result.message }),
@@ -278,10 +286,13 @@ export const vendorLayout: ResponseLayout = {
   }),
   personDeleted: () => ({ status: 204 }),
   person: (view) => ({ status: 200, body: vendorPerson(view) }),
+  // The vendor's status is an object; a placeholder spells "not yet" in it.
+  pending: (gedi) => ({ status: 200, body: { gedi, status: { active: false, pending: true } } }),
   // One person object, or 204 with no body; several matches (another client's person with the same legal id) answer the
   // earliest created. An echo takes the form of the vendor's company answer, whose `companyInput` echoes the request.
   found: (views, echo) => {
-    if (echo) return { status: 200, body: { personInput: echo } };
+    if (echo?.as === 'request') return { status: 200, body: { personInput: { legalId: echo.legalId } } };
+    if (echo) return { status: 200, body: { results: [], meta: { legalId: echo.legalId } } };
     return views.length === 0 ? { status: 204 } : { status: 200, body: vendorPerson(views[0]!) };
   },
   consumersAccepted: () => ({ status: 202 }),

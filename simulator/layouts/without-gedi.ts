@@ -28,7 +28,8 @@ export function withoutGedi(layout: ResponseLayout, isGedi: IsGedi): ResponseLay
   return {
     ...layout,
     person: (view) => strip(layout.person(view)),
-    found: (views) => strip(layout.found(views)),
+    pending: (gedi) => strip(layout.pending(gedi)),
+    found: (views, echo) => strip(layout.found(views, echo)),
     consumer: (view) => withoutGedis(layout.consumer(view), isGedi),
     subscription: (view) => withoutGedis(layout.subscription(view), isGedi),
   };

@@ -1,11 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { listConsumers, listSubscriptions, uploadConsumers } from '../consumer-ops.js';
+import {
+  listConsumers,
+  listSubscriptions,
+  noteShown,
+  subscribedPersons,
+  subscriptionsRefused,
+  unsubscribedPersons,
+  uploadConsumers,
+  type SubscriptionView,
+} from '../consumer-ops.js';
 import type { ConsumerUpload } from '../consumers.js';
-import { badRequest, wrongJsonType } from '../errors.js';
+import { badRequest, HttpError, wrongJsonType } from '../errors.js';
 import { send } from '../http/reply.js';
 import { resource } from '../http/resource.js';
 import type { ListName, ResponseLayout } from '../layouts/layout.js';
-import { listPage, type ListRequest } from '../pagination.js';
+import { listPage, unknownMarkerPage, type ListRequest } from '../pagination.js';
 import type { Reply } from '../layouts/layout.js';
 import type { SimulatorState } from '../state.js';
 import { BOUNDS, checkLegalId, checkMarket, checkShape, consumer } from '../validation.js';
@@ -60,6 +69,26 @@ function page(state: SimulatorState, request: ListRequest, answer: (request: Lis
   return answer(request);
 }
 
+/**
+ * Operation 7's page: the subscribed persons in the request's paging, or as the mutants that hide a breach serve them:
+ * newest first behind an unknown marker, the unsubscribed after them; a refusal once an unknown consumer is subscribed.
+ */
+function subscriptionsPage(state: SimulatorState, clientId: string, list: ListRequest, layout: ResponseLayout): Reply {
+  if (subscriptionsRefused(state, clientId))
+    return layout.error(new HttpError(400, 'list_refused', 'the subscribed persons cannot be listed in full now'));
+  const render = (view: SubscriptionView) => {
+    noteShown(state, clientId, view);
+    return layout.subscription(view);
+  };
+  if (state.mutant('unsubscribed-behind-unknown-marker')) {
+    const newestFirst = subscribedPersons(state, clientId).reverse();
+    return unknownMarkerPage(newestFirst, unsubscribedPersons(state, clientId), render, list);
+  }
+  return page(state, list, (request) =>
+    listPage(listSubscriptions(state, clientId), (view) => view.seq, render, request),
+  );
+}
+
 /** Operations 5–7: consumer upload, the caller's consumers, its subscribed persons. */
 export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorState, layout: ResponseLayout): void {
   resource(
@@ -87,9 +116,7 @@ export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorSta
       GET: (request, reply) =>
         send(
           reply,
-          page(state, listRequest('subscriptions', request, state, layout), (list) =>
-            listPage(listSubscriptions(state, request.clientId), (view) => view.seq, layout.subscription, list),
-          ),
+          subscriptionsPage(state, request.clientId, listRequest('subscriptions', request, state, layout), layout),
         ),
     },
   );

@@ -37,10 +37,8 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
     {
       GET: (request, reply) => {
         const { market, gedi } = request.params as { market?: string; gedi: string };
-        return send(
-          reply,
-          layout.person(readPerson(state, market === undefined ? undefined : checkMarket(market, 'market'), gedi)),
-        );
+        const read = readPerson(state, market === undefined ? undefined : checkMarket(market, 'market'), gedi);
+        return send(reply, 'pending' in read ? layout.pending(read.gedi) : layout.person(read));
       },
     },
   );
@@ -51,7 +49,9 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
       checkShape(request.body, { object: { legalId: 'string' }, required: ['legalId'] }, 'body');
       const { legalId } = request.body as { legalId: string };
       checkLegalId(market, legalId, 'legalId');
-      if (state.mutant('find-echoes-query')) return send(reply, layout.found([], { legalId }));
+      if (state.mutant('find-echoes-query')) return send(reply, layout.found([], { legalId, as: 'request' }));
+      if (state.mutant('find-repeats-query-beside-results'))
+        return send(reply, layout.found([], { legalId, as: 'field' }));
       return send(reply, layout.found(findPersons(state, market, legalId)));
     },
   });

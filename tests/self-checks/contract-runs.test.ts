@@ -1,11 +1,12 @@
 // The contract suite itself, as a user runs it, against fresh embedded simulators: the three
 // response layouts (the vendor's published shapes among them, also with no gedi in its records),
-// the strict mode that requires the four booleans, and a run through transient faults must keep
-// every documented promise. Each run also shows its worker running every spec file at once
-// (support/run/concurrent-files.js, which leans on how vitest calls its runner): should a vitest
-// upgrade make it run them one after another, the suite would still pass, only several times
-// slower, so this says so: files were in flight at the same time, which one after another never are
-// (an order, not a duration).
+// honest answers a generous reading could mistake (bodies stored as sent, copies of the request,
+// placeholders, entries keyed differently), the strict mode that requires the four booleans, and
+// a run through transient faults must keep every documented promise. Each run also shows its
+// worker running every spec file at once (support/run/concurrent-files.js, which leans on how
+// vitest calls its runner): should a vitest upgrade make it run them one after another, the suite
+// would still pass, only several times slower, so this says so: files were in flight at the same
+// time, which one after another never are (an order, not a duration).
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
 import { runVitestWithResults } from '../../support/run/child-runs.js';
@@ -41,6 +42,25 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   {
     name: "the vendor's shapes with no gedi in records and merges shown by the target's record",
     simulator: { SIMULATOR_LAYOUT: 'vendor', ...NO_GEDI, ...SMALL_PAGES },
+  },
+  // A server that stores each body as sent and answers it from operation 3, wrapped under `person`:
+  // the documented marks come back exactly as the client sent them, and count.
+  {
+    name: 'the standard layout storing person bodies as sent, under person',
+    simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_STORE_AS_SENT: 'person', ...SMALL_PAGES },
+  },
+  // Three honest shapes in one run, to keep the cost of a run each down (their concerns do not meet: the records'
+  // content, operation 3 before availability, the list entries' keys): a copy of the request in every record, a
+  // placeholder before a person is available, entries keyed personGedi and nin.
+  {
+    name: "the vendor's shapes with a copy of the request in records, placeholders, entries keyed personGedi",
+    simulator: {
+      SIMULATOR_LAYOUT: 'vendor',
+      SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
+      SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE: '1',
+      SIMULATOR_ENTRY_KEYS: 'personGedi',
+      ...SMALL_PAGES,
+    },
   },
   // Every fault pauses every test of its client for its Retry-After (1 s), and the pace learns the
   // lower rate those pauses leave: on a loaded machine a request queued behind the rest once waited

@@ -24,6 +24,10 @@ describe('simulatorOptionsFromEnv', () => {
         SIMULATOR_PAGING: 'page-token',
         SIMULATOR_RECORDS_WITHOUT_GEDI: '1',
         SIMULATOR_MERGES_SHOWN_BY_TARGET: '1',
+        SIMULATOR_STORE_AS_SENT: 'person',
+        SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
+        SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE: '1',
+        SIMULATOR_ENTRY_KEYS: 'personGedi',
       }),
     ).toEqual({
       port: 8080,
@@ -47,6 +51,10 @@ describe('simulatorOptionsFromEnv', () => {
       paging: 'page-token',
       recordsWithoutGedi: true,
       mergesShownByTarget: true,
+      storeAsSent: 'person',
+      requestCopyInRecords: true,
+      placeholdersBeforeAvailable: true,
+      entryKeys: 'personGedi',
     });
   });
 
@@ -68,6 +76,9 @@ describe('simulatorOptionsFromEnv', () => {
       backgroundRecords: 1500,
       recordsWithoutGedi: false,
       mergesShownByTarget: false,
+      requestCopyInRecords: false,
+      placeholdersBeforeAvailable: false,
+      entryKeys: 'layout',
       clients: [
         { id: 'contract-client', secret: 'contract-secret' },
         { id: 'second-client', secret: 'second-secret' },
@@ -87,6 +98,10 @@ describe('simulatorOptionsFromEnv', () => {
     ['SIMULATOR_CONTROL', 'yes'],
     ['SIMULATOR_RECORDS_WITHOUT_GEDI', 'true'],
     ['SIMULATOR_MERGES_SHOWN_BY_TARGET', 'on'],
+    ['SIMULATOR_STORE_AS_SENT', 'wrapped'],
+    ['SIMULATOR_REQUEST_COPY_IN_RECORDS', 'yes'],
+    ['SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE', 'true'],
+    ['SIMULATOR_ENTRY_KEYS', 'nin'],
     ['SIMULATOR_LAYOUT', 'sideways'],
     ['SIMULATOR_STRICT_BOOLEANS', 'true'],
     ['SIMULATOR_BACKGROUND_RECORDS', '2.5'],

@@ -47,7 +47,7 @@ const layouts = Object.entries(LAYOUTS).map(([name, layout]) => ({
   name,
   record: layout.person(view(person, 'G-1')).body,
   match: layout.found([view(person, 'G-1')]),
-  echo: layout.found([], { legalId: person.legalId }),
+  echo: layout.found([], { legalId: person.legalId, as: 'request' }),
 }));
 
 describe('a record describing a stored person', () => {
