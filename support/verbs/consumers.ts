@@ -5,11 +5,18 @@ import type { Consumer } from '../data/factories.js';
 import type { StoredPerson } from './persons.js';
 import { eventually, holds, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import { identified, listsPerson, reading, recordsOwning, type Reading, type RecordCheck } from '../readings/facts.js';
+import {
+  identified,
+  listsPerson,
+  personRecords,
+  reading,
+  recordsOwning,
+  type Reading,
+  type RecordCheck,
+} from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
-import { attachJson } from '../evidence/report.js';
-import { coveredBy } from '../evidence/failures.js';
+import { coveredBy, notPermitted } from '../evidence/failures.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {
@@ -18,12 +25,26 @@ const LISTS = {
 } as const;
 type ListName = keyof typeof LISTS;
 
-/** A list read that failed after its first page never saw the rest of the list. */
-const incomplete = (path: string, { paging, status }: ListRead) =>
-  new ListIncompleteError(path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
+/** A refused page shows nothing of the list: a 403 is a permission the client lacks, any other a list not read. */
+function unread(path: string, what: string, read: ListRead): Error {
+  if (read.status === 403) return notPermitted(read, what);
+  const { paging, status, exchanges } = read;
+  const reason = `page ${paging.pages + 1} answered ${status}`;
+  return new ListIncompleteError(path, paging.convention, paging.pages, reason, exchanges);
+}
+
+/** How a wait knows the entry it waits for, and what the timeout says it looked for. */
+interface Entry {
+  find: (body: unknown) => unknown;
+  looked: string;
+}
 
 /** The record of a list that carries `value` as a field of its own. */
 const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
+
+/** The person's entry by the reading absence checks use (`listsPerson`), so that found and not found are one. */
+const personEntry = (body: unknown, stored: StoredPerson): unknown =>
+  personRecords(body).find(({ item }) => listsPerson(item, stored).holds)?.item;
 
 /**
  * Operations 5–7 for one client. The order and parameters of the lists are not documented, so a record can be on any
@@ -55,53 +76,55 @@ export class ConsumerData {
     return { path: paths[path], options: { operation, purpose: `list ${list}`, query } };
   }
 
-  /** Operation 6 or 7, all pages, to check an absence: a 4xx first page is returned, any other failure thrown. */
+  /**
+   * Operation 6 or 7, every page, accepted, to check an absence; else it fails as not permitted (403) or as a list not
+   * read completely, never with an answer that could read as "not listed".
+   */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
     const read = await readPages(this.api, path, options);
-    const { status, paging } = read;
-    if (paging.complete || (paging.pages === 0 && status >= 400 && status < 500)) return read;
-    await attachJson(`The ${paging.pages} page(s) of the ${list} read before it failed`, read.body);
-    throw incomplete(path, read);
+    if (!read.ok) throw unread(path, `the ${list}`, read);
+    return read;
   }
 
-  /** Operation 6: a consumer's record as the list shows it now, or undefined; a refused list fails as that refusal. */
+  /** Operation 6: a consumer's record as the list shows it now, or undefined after every page was read. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
     const read = await readPages(this.api, path, options, (bodies) => ownRecord(bodies, consumerId) !== undefined);
-    expectAccepted(read, 'the consumer list');
+    if (!read.ok) throw unread(path, 'the consumers', read);
     return ownRecord(read.body, consumerId);
   }
 
   /** Waits until the consumer list has an item for `consumerId` for which `until` holds. */
   awaitConsumer(consumerId: string, what: string, until?: RecordCheck, transition?: Transition): Promise<unknown> {
-    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, { consumerId }, until, transition);
+    const entry = {
+      find: (body: unknown) => ownRecord(body, consumerId),
+      looked: `every page of the consumers for a record carrying consumerId ${consumerId}`,
+    };
+    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, entry, until, transition);
   }
 
-  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `until` holds for it. */
+  /** Waits until the subscribed persons include a record of `stored`'s own and `until` holds for it. */
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', until?: RecordCheck, transition?: Transition) {
-    const { gedi } = stored;
-    const { legalId } = stored.person;
-    const subject = `person ${gedi} (legal id ${legalId}) ${what}`;
-    return this.awaitItem('subscribed persons', subject, { gedi, 'legal id': legalId }, until, transition);
+    const subject = `person ${stored.gedi} (legal id ${stored.person.legalId})`;
+    const entry = {
+      find: (body: unknown) => personEntry(body, stored),
+      looked: `every page of the subscribed persons for a record of ${subject} as its own (not a relative's)`,
+    };
+    return this.awaitItem('subscribed persons', `${subject} ${what}`, entry, until, transition);
   }
 
   /**
-   * Re-reads a list as far as a record of its own carrying one of `carrying`'s values, until `until` holds for it. A
-   * wait joins a read in flight for other waits: a state only moves on, so an early read can only make it look again.
+   * Re-reads a list as far as the entry `entry` finds, until `until` holds for it. A wait joins a read in flight for
+   * other waits: a state only moves on, so an early read can only make it look again.
    */
   private async awaitItem(
     list: ListName,
     what: string,
-    carrying: Record<string, string>,
+    { find, looked }: Entry,
     until: RecordCheck = () => true,
     transition?: Transition,
   ): Promise<unknown> {
-    const values = Object.values(carrying);
-    const find = (body: unknown) =>
-      values.map((value) => ownRecord(body, value)).find((record) => record !== undefined);
-    const carried = Object.entries(carrying).map(([key, value]) => `${key} ${value}`);
-    const looked = `every page of the ${list} for a record carrying ${carried.join(' or ')}`;
     const { path, options } = this.listAt(list);
     let last: ListRead | undefined;
     const { value } = await eventually(
@@ -116,7 +139,7 @@ export class ConsumerData {
       { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch((error: unknown) => {
       throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
-        ? incomplete(path, last)
+        ? unread(path, `the ${list}`, last)
         : error;
     });
     return value.item;
@@ -146,15 +169,12 @@ export class ConsumerData {
   /** Reads every page of a list after `windowMs` for a record of its own of a person that must not be there. */
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
-    let read: ListRead | undefined;
     const seen = await watch<Reading>(
       `${what} (it must not)`,
-      async () => (read = await this.listWhole(list)),
-      (response) => response.ok && listsPerson(response.body, stored),
+      () => this.listWhole(list),
+      (response) => listsPerson(response.body, stored),
       { timeoutMs: windowMs },
     );
-    // A refused first page shows nothing about the list.
-    if (read) expectAccepted(read, `the ${list}`);
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;
     return seen?.value ?? { holds: false, evidence: [], looked, found: 'no record of the person' };
   }
