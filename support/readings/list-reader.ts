@@ -63,7 +63,7 @@ const NEXT_KEYS: Record<string, string> = {
 // address; holding anything else, they still say that more records follow.
 const NEXT_LIKE_KEY = /^next(page)?(link|url|uri|href|cursor|token|key|marker|offset|start|number|index)?$/;
 
-/** A key's name without case, `_`, `-` or namespace: `@odata.nextLink` → `nextlink`. */
+/** A key's name without case, `_`, `-` or namespace: `@odata.nextLink` → `nextlink`, `@odata.count` → `count`. */
 const nameOf = (key: string): string => normalKey(key).replace(/^.*[.@]/, '');
 const cursorParam = (key: string): string | undefined =>
   Object.hasOwn(NEXT_KEYS, nameOf(key)) ? NEXT_KEYS[nameOf(key)] : undefined;
@@ -121,13 +121,12 @@ type Fields = [string, unknown][];
 const pagingFields = (body: unknown): Fields => pagingObjects(body).flatMap((holder) => Object.entries(holder));
 
 function numberAt(fields: Fields, keys: readonly string[]): { key: string; value: number } | undefined {
-  const [key, value] = fields.find(([name, each]) => keys.includes(normalKey(name)) && Number.isFinite(each)) ?? [];
+  const [key, value] = fields.find(([name, each]) => keys.includes(nameOf(name)) && Number.isFinite(each)) ?? [];
   return key === undefined ? undefined : { key, value: value as number };
 }
 
 const booleanAt = (fields: Fields, keys: readonly string[]): boolean | undefined =>
-  fields.find(([key, value]) => keys.includes(normalKey(key)) && typeof value === 'boolean')?.[1] as
-    boolean | undefined;
+  fields.find(([key, value]) => keys.includes(nameOf(key)) && typeof value === 'boolean')?.[1] as boolean | undefined;
 
 /** The records of a page: the longest list of objects in it. */
 function itemsOn(body: unknown): number {
@@ -213,7 +212,7 @@ function offsetStep(fields: Fields, shown: number): PageStep | undefined {
  * reader cannot follow, or as many records as its own limit with nothing to say the list ends there).
  */
 function singlePageStep(response: PageSource, fields: Fields, shown: number): PageStep {
-  const [moreKey] = fields.find(([key, value]) => HAS_NEXT_KEYS.includes(normalKey(key)) && value === true) ?? [];
+  const [moreKey] = fields.find(([key, value]) => HAS_NEXT_KEYS.includes(nameOf(key)) && value === true) ?? [];
   const [markerKey, marker] =
     fields.find(([key, value]) => namesNext(key) && value !== null && value !== false && value !== '') ?? [];
   const ends =

@@ -93,11 +93,11 @@ describe('the consumer verbs', () => {
   }
 
   it.each([
-    ['finds an entry that is the person by its gedi', { gedi: 'G-1', version: 2 }, true],
+    ['finds an entry that is the person by its gedi', { gedi: 'G-1', firstName: 'Anna', version: 2 }, true],
     ['finds an entry that is the person by its legal id', { id: 'x', legalId: '19800101-1234' }, true],
     [
       'finds the person inside an entry that wraps it',
-      { subscribedAt: '2026-01-01', person: { gedi: 'G-1', attributes: {} } },
+      { subscribedAt: '2026-01-01', person: { gedi: 'G-1', attributes: { firstName: 'Anna' } } },
       true,
     ],
     [

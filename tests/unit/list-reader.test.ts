@@ -351,6 +351,7 @@ describe('readPages', () => {
       () => ({ items: [1, 2], total: 12, next: null }),
       /total = 12, but the 1 page\(s\) read held 2 record\(s\)/,
     ],
+    ['an @odata.count beyond the records read', () => ({ value: [1, 2], '@odata.count': 7 }), /@odata.count = 7/],
     [
       'more pages than were read',
       () => ({ items: [1, 2], totalPages: 3 }),
