@@ -5,7 +5,9 @@
  *
  * "Its": another client's consumers and subscriptions are not listed. Needs a second client
  * (CONTRACT_SECOND_CLIENT_ID / CONTRACT_SECOND_CLIENT_SECRET); skipped, with that reason, without.
- * Not asserted (not shown): whether the other client gets an empty list or an error.
+ * A refusal of the second client's lists shows nothing of either list: it ends the check as not
+ * permitted (403) or as a list not read completely, never as a pass.
+ * Not asserted (not shown): what else the second client's lists hold.
  */
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';

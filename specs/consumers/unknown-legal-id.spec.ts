@@ -7,13 +7,16 @@
  * subscription. A negative can only be observed at a moment: the moment chosen is when a matching
  * consumer uploaded after it has been identified and subscribed, so the unmatched one had longer
  * than that to be (wrongly) identified. The subscribed persons are read every page at that moment
- * or later: a watch of subscribed-only that reads them whole later serves this check too.
+ * or later: a watch of subscribed-only that reads them whole later serves this check too. Absence is
+ * judged only on lists read whole and accepted: a refused page ends the check as not permitted (403)
+ * or as a list not read completely. A subscribed person counts when a record of the list carries the
+ * unknown legal id as its own (support/readings/facts.ts `personWithLegalId`).
  * Not asserted (not shown): which state an unmatched consumer gets instead.
  */
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, identified } from '../../support/readings/facts.js';
+import { identified, personWithLegalId } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.unknown-not-identified').test(
@@ -45,7 +48,10 @@ rule('consumer.unknown-not-identified').test(
     });
     await Then('no subscribed person carries the unknown legal id', async () => {
       const subscribed = await consumers.listWhole('subscribed persons');
-      expect(containsValue(subscribed.body, unknownLegalId), `no subscription names ${unknownLegalId}`).toBe(false);
+      await expectNoFact(
+        personWithLegalId(subscribed.body, unknownLegalId),
+        `a subscribed person carries unknown legal id ${unknownLegalId} as its own`,
+      );
     });
   },
 );

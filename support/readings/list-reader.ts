@@ -1,7 +1,8 @@
 // Owns reading a list across its pages by whatever paging convention the target uses (none is documented).
 // A list it cannot read to its end is a ListIncompleteError, never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
-import { isRecord, normalKey, type JsonRecord } from './facts.js';
+import type { HttpExchange } from '../transport/exchanges.js';
+import { fieldText, isRecord, normalKey, type JsonRecord } from './facts.js';
 
 export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
 
@@ -18,6 +19,15 @@ export interface PageStep {
   unreachable?: string;
 }
 
+/** `GET /v3/consumers?cursor=2 → 500`, the last few of many. */
+function requestLines(requests: readonly HttpExchange[]): string {
+  const lines = requests.map(({ method, url, status }) => {
+    const { pathname, search } = new URL(url, 'http://target');
+    return `${method} ${pathname}${search} → ${status ?? 'no answer'}`;
+  });
+  return lines.length > 4 ? `${lines.length - 3} earlier, then ${lines.slice(-3).join(', ')}` : lines.join(', ');
+}
+
 /** The list could not be read to its end: nothing is known about the records it did not show. */
 export class ListIncompleteError extends Error {
   override readonly name = 'ListIncompleteError';
@@ -26,8 +36,15 @@ export class ListIncompleteError extends Error {
     readonly convention: PagingConvention,
     readonly pagesRead: number,
     reason: string,
+    /** Every request the read sent, the refused or last one included. */
+    readonly requests: readonly HttpExchange[],
   ) {
-    super(`List could not be read completely: ${path} (${convention} paging) after ${pagesRead} page(s): ${reason}`);
+    // Before a first page is read, no convention has been seen.
+    const paging = pagesRead > 0 ? ` (${convention} paging)` : '';
+    super(
+      `List could not be read completely: ${path}${paging} after ${pagesRead} page(s) and ${requests.length} ` +
+        `request(s): ${reason} (${requestLines(requests)})`,
+    );
   }
 }
 
@@ -41,6 +58,19 @@ const NEXT_KEYS: Record<string, string> = {
   nexttoken: 'token',
   continuationtoken: 'continuationToken',
 };
+
+// Other keys that name the next page (`nextPage`, `next_page_url`, `@odata.nextLink`): followed when they hold an
+// address; holding anything else, they still say that more records follow.
+const NEXT_LIKE_KEY = /^next(page)?(link|url|uri|href|cursor|token|key|marker|offset|start|number|index)?$/;
+
+/** A key's name without case, `_`, `-` or namespace: `@odata.nextLink` → `nextlink`, `@odata.count` → `count`. */
+const nameOf = (key: string): string => normalKey(key).replace(/^.*[.@]/, '');
+const cursorParam = (key: string): string | undefined =>
+  Object.hasOwn(NEXT_KEYS, nameOf(key)) ? NEXT_KEYS[nameOf(key)] : undefined;
+const namesNext = (key: string): boolean => cursorParam(key) !== undefined || NEXT_LIKE_KEY.test(nameOf(key));
+
+// An absolute URL, a path, a query, or a relative path with a query: an address, never a cursor's value.
+const ADDRESS = /^(https?:\/\/|\.{0,2}\/|\?)|^[\w.~%-]+(\/[\w.~%-]+)*\?[^\s=&]+=/i;
 
 // Objects that hold paging metadata (links.next, _links.next.href, meta.nextCursor, page.number), by
 // their normalized key; item lists are never searched: an item's own "next" is not a page.
@@ -69,13 +99,13 @@ function nextInHeader(link = ''): PageStep | undefined {
 function nextInBody(body: unknown): PageStep | undefined {
   for (const holder of pagingObjects(body)) {
     for (const [key, value] of Object.entries(holder)) {
-      const param = NEXT_KEYS[normalKey(key)];
-      const target = isRecord(value) ? value.href : value;
-      if (param === undefined || typeof target !== 'string' || target === '') continue;
-      // `next: { href }` is an address whatever it looks like; a string is one if it starts as a URL, path or query.
-      return isRecord(value) || /^(https?:\/\/|\/|\?)/i.test(target)
-        ? { convention: 'next link', next: { url: target } }
-        : { convention: 'cursor', next: { query: { [param]: target } } };
+      if (!namesNext(key)) continue;
+      const target = isRecord(value) ? (value.href ?? value.url) : value;
+      if (typeof target !== 'string' || target === '') continue;
+      // `next: { href }` is an address whatever it looks like; a string is one if it reads as a URL, path or query.
+      if (isRecord(value) || ADDRESS.test(target)) return { convention: 'next link', next: { url: target } };
+      const param = cursorParam(key);
+      if (param !== undefined) return { convention: 'cursor', next: { query: { [param]: target } } };
     }
     // links: [{ rel: "next", href: "..." }]
     for (const value of Object.values(holder)) {
@@ -91,13 +121,12 @@ type Fields = [string, unknown][];
 const pagingFields = (body: unknown): Fields => pagingObjects(body).flatMap((holder) => Object.entries(holder));
 
 function numberAt(fields: Fields, keys: readonly string[]): { key: string; value: number } | undefined {
-  const [key, value] = fields.find(([name, each]) => keys.includes(normalKey(name)) && Number.isFinite(each)) ?? [];
+  const [key, value] = fields.find(([name, each]) => keys.includes(nameOf(name)) && Number.isFinite(each)) ?? [];
   return key === undefined ? undefined : { key, value: value as number };
 }
 
 const booleanAt = (fields: Fields, keys: readonly string[]): boolean | undefined =>
-  fields.find(([key, value]) => keys.includes(normalKey(key)) && typeof value === 'boolean')?.[1] as
-    boolean | undefined;
+  fields.find(([key, value]) => keys.includes(nameOf(key)) && typeof value === 'boolean')?.[1] as boolean | undefined;
 
 /** The records of a page: the longest list of objects in it. */
 function itemsOn(body: unknown): number {
@@ -107,26 +136,47 @@ function itemsOn(body: unknown): number {
 }
 
 const PAGE_NUMBER_KEYS = ['number', 'page', 'pagenumber', 'currentpage', 'pageindex'];
-const SIZE_KEYS = ['size', 'pagesize', 'limit', 'perpage'];
+// In the order they are believed: where a page states both, `size` is often the records it holds, `limit` the most.
+const SIZE_KEYS = ['limit', 'pagesize', 'perpage', 'size'];
 const TOTAL_ITEMS_KEYS = ['totalelements', 'totalitems', 'total', 'totalcount', 'totalresults', 'count'];
+const TOTAL_PAGES_KEYS = ['totalpages', 'pagecount', 'pages'];
+const TOTAL_HEADERS = ['x-total-count', 'x-total'];
 const OFFSET_KEYS = ['offset', 'skip', 'start'];
 const HAS_NEXT_KEYS = ['hasnext', 'hasmore', 'hasnextpage', 'more'];
+const LAST_KEYS = ['last', 'islast', 'lastpage', 'islastpage'];
 
-function pageNumberStep(fields: Fields, firstPage: number | undefined): PageStep | undefined {
+/** The largest number of records a page holds by its own word. */
+function sizeAt(fields: Fields): { key: string; value: number } | undefined {
+  return SIZE_KEYS.map((key) => numberAt(fields, [key])).find((size) => size !== undefined && size.value > 0);
+}
+
+/** How many records the whole list holds by its own word: a total in the body or an `X-Total-Count` header. */
+function totalAt({ headers }: PageSource, fields: Fields): { key: string; value: number } | undefined {
+  const header = TOTAL_HEADERS.find((name) => /^\d+$/.test(headers[name]?.trim() ?? ''));
+  return (
+    numberAt(fields, TOTAL_ITEMS_KEYS) ??
+    (header === undefined ? undefined : { key: header, value: Number(headers[header]) })
+  );
+}
+
+function pageNumberStep(fields: Fields, firstPage: number | undefined, shown: number): PageStep | undefined {
   const page = numberAt(fields, PAGE_NUMBER_KEYS);
   if (!page) return undefined;
-  const size = numberAt(fields, SIZE_KEYS);
-  const totalPagesField = numberAt(fields, ['totalpages', 'pagecount', 'pages']);
+  const size = sizeAt(fields);
+  const totalPagesField = numberAt(fields, TOTAL_PAGES_KEYS);
   const totalItems = numberAt(fields, TOTAL_ITEMS_KEYS);
-  const last = booleanAt(fields, ['last', 'islast', 'lastpage']);
+  const last = booleanAt(fields, LAST_KEYS);
   const hasNext = booleanAt(fields, HAS_NEXT_KEYS);
   const totalPages =
     totalPagesField?.value ??
     (totalItems && size && size.value > 0 ? Math.ceil(totalItems.value / size.value) : undefined);
-  if (totalPages === undefined && last === undefined && hasNext === undefined) return undefined;
+  if (totalPages === undefined && last === undefined && hasNext === undefined && size === undefined) return undefined;
   // Zero- or one-based: the first page says which; else Spring's `number` starts at 0, most `page`s at 1.
   const base = firstPage ?? (normalKey(page.key) === 'number' || page.value === 0 ? 0 : 1);
-  const done = last === true || hasNext === false || (totalPages !== undefined && page.value - base + 1 >= totalPages);
+  // Without totals or flags, a page short of its size is the last.
+  const short = totalPages === undefined && last === undefined && hasNext === undefined && shown < (size?.value ?? 0);
+  const done =
+    last === true || hasNext === false || (totalPages !== undefined && page.value - base + 1 >= totalPages) || short;
   if (done) return { convention: 'page number' };
   const param = ['number', 'currentpage'].includes(normalKey(page.key)) ? 'page' : page.key;
   const query: Record<string, string> = { [param]: String(page.value + 1) };
@@ -134,14 +184,13 @@ function pageNumberStep(fields: Fields, firstPage: number | undefined): PageStep
   return { convention: 'page number', next: { query } };
 }
 
-function offsetStep(body: unknown, fields: Fields): PageStep | undefined {
+function offsetStep(fields: Fields, shown: number): PageStep | undefined {
   const offset = numberAt(fields, OFFSET_KEYS);
   if (!offset) return undefined;
-  const limit = numberAt(fields, SIZE_KEYS);
+  const limit = sizeAt(fields);
   const total = numberAt(fields, TOTAL_ITEMS_KEYS);
-  const hasMore = booleanAt(fields, ['hasmore', 'hasnext', 'more']);
-  if (total === undefined && hasMore === undefined) return undefined;
-  const shown = itemsOn(body);
+  const hasMore = booleanAt(fields, HAS_NEXT_KEYS);
+  if (total === undefined && hasMore === undefined && limit === undefined) return undefined;
   const nextOffset = offset.value + (limit?.value ?? shown);
   if (shown === 0 && hasMore !== false && total !== undefined && offset.value < total.value) {
     return {
@@ -149,12 +198,41 @@ function offsetStep(body: unknown, fields: Fields): PageStep | undefined {
       unreachable: `the total says ${total.value} records, but the page at offset ${offset.value} is empty`,
     };
   }
-  const done =
-    hasMore === false || (hasMore === undefined && total !== undefined && nextOffset >= total.value) || shown === 0;
-  if (done) return { convention: 'offset' };
+  // Without a total or a flag, a page short of its limit is the last.
+  const ends = total !== undefined ? nextOffset >= total.value : shown < (limit?.value ?? 0);
+  const done = hasMore === false || booleanAt(fields, LAST_KEYS) === true || (hasMore === undefined && ends);
+  if (done || (shown === 0 && hasMore !== true)) return { convention: 'offset' };
   const query: Record<string, string> = { [offset.key]: String(nextOffset) };
   if (limit) query[limit.key] = String(limit.value);
   return { convention: 'offset', next: { query } };
+}
+
+/**
+ * A page no convention above continues: the last, unless it says that more follow (a flag, a next-page field the
+ * reader cannot follow, or as many records as its own limit with nothing to say the list ends there).
+ */
+function singlePageStep(response: PageSource, fields: Fields, shown: number): PageStep {
+  const [moreKey] = fields.find(([key, value]) => HAS_NEXT_KEYS.includes(nameOf(key)) && value === true) ?? [];
+  const [markerKey, marker] =
+    fields.find(([key, value]) => namesNext(key) && value !== null && value !== false && value !== '') ?? [];
+  const ends =
+    response.headers.link !== undefined ||
+    booleanAt(fields, LAST_KEYS) === true ||
+    booleanAt(fields, HAS_NEXT_KEYS) === false ||
+    fields.some(([key, value]) => namesNext(key) && (value === null || value === false || value === ''));
+  const size = sizeAt(fields);
+  // A stated total is compared with what was read once the pages end (`readPages`).
+  const full = !ends && totalAt(response, fields) === undefined && size !== undefined && shown >= size.value;
+  const unreachable =
+    moreKey !== undefined
+      ? `the answer says more records follow (${moreKey}) but gives no way to ask for them`
+      : markerKey !== undefined
+        ? `${fieldText({ path: markerKey, value: marker })} marks a next page the reader cannot ask for`
+        : full
+          ? `the page holds ${shown} record(s), as many as its ${size.key} = ${size.value}, and gives no way to ` +
+            'ask for more'
+          : undefined;
+  return { convention: 'single page', ...(unreachable && { unreachable }) };
 }
 
 /** Where the page after this one is, by the first convention the answer follows; `firstPage`: the first's number. */
@@ -164,14 +242,23 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
     return { ...linked, next: { url: new URL(linked.next.url, response.url).toString() } };
   if (linked) return linked;
   const fields = pagingFields(response.body);
-  const more = booleanAt(fields, HAS_NEXT_KEYS) === true;
+  const shown = itemsOn(response.body);
   return (
-    pageNumberStep(fields, firstPage) ??
-    offsetStep(response.body, fields) ?? {
-      convention: 'single page',
-      ...(more && { unreachable: 'the answer says more records follow (hasMore) but gives no way to ask for them' }),
-    }
+    pageNumberStep(fields, firstPage, shown) ?? offsetStep(fields, shown) ?? singlePageStep(response, fields, shown)
   );
+}
+
+/** A total the last page states beyond the records or pages read: the list holds more than was shown. */
+function beyondRead(last: PageSource, pages: PageSource[]): string | undefined {
+  const fields = pagingFields(last.body);
+  const records = pages.reduce((sum, page) => sum + itemsOn(page.body), 0);
+  const total = totalAt(last, fields);
+  if (total && total.value > records)
+    return `${total.key} = ${total.value}, but the ${pages.length} page(s) read held ${records} record(s)`;
+  const totalPages = numberAt(fields, TOTAL_PAGES_KEYS);
+  if (totalPages && totalPages.value > pages.length)
+    return `${totalPages.key} = ${totalPages.value}, but ${pages.length} page(s) were read`;
+  return undefined;
 }
 
 export interface ListRead extends ApiResponse {
@@ -181,7 +268,8 @@ export interface ListRead extends ApiResponse {
 
 /**
  * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
- * last response with `body` = the page bodies and every exchange; the first failing page answers as it is.
+ * last response with `body` = the page bodies and every exchange; the first failing page answers as it is, with the
+ * exchanges of the pages before it.
  */
 export async function readPages(
   api: ApiClient,
@@ -199,12 +287,14 @@ export async function readPages(
     const page = await ('url' in at
       ? api.request('GET', at.url, { ...options, query: undefined })
       : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
-    if (!page.ok) return { ...page, paging: { convention, pages: read.length, complete: false } };
+    const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
+    if (!page.ok) return { ...page, exchanges, paging: { convention, pages: read.length, complete: false } };
     read.push(page);
     const step = nextPage(page, firstPage);
     convention = step.convention;
     firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
-    const complete = !step.next && !step.unreachable;
+    const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
+    const complete = !step.next && !step.unreachable && !beyond;
     if (complete || until(read.map((each) => each.body))) {
       const paging = { convention, pages: read.length, complete };
       if (read.length === 1) return { ...page, paging };
@@ -213,16 +303,17 @@ export async function readPages(
         paging,
         body: read.map((each) => each.body),
         text: read.map((each) => each.text).join('\n'),
-        exchanges: read.flatMap((each) => each.exchanges),
+        exchanges,
       };
     }
     const key = JSON.stringify(step.next);
     // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
     const unread =
       step.unreachable ??
+      beyond ??
       (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
       (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
-    if (unread !== undefined) throw new ListIncompleteError(path, convention, read.length, unread);
+    if (unread !== undefined) throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
     asked.add(key);
     at = step.next!;
   }

@@ -5,11 +5,10 @@ import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
 import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
-import { identified, listsPerson, reading, recordsOwning, type Reading } from '../readings/facts.js';
+import { identified, listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
-import { attachJson } from '../evidence/report.js';
-import { OtherRuleFailure } from '../evidence/failures.js';
+import { notPermitted, OtherRuleFailure } from '../evidence/failures.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {
@@ -18,15 +17,29 @@ const LISTS = {
 } as const;
 type ListName = keyof typeof LISTS;
 
-/** A list read that failed after its first page never saw the rest of the list. */
-const incomplete = (path: string, { paging, status }: ListRead) =>
-  new ListIncompleteError(path, paging.convention, paging.pages, `page ${paging.pages + 1} answered ${status}`);
+/** A refused page shows nothing of the list: a 403 is a permission the client lacks, any other a list not read. */
+function unread(path: string, what: string, read: ListRead): Error {
+  if (read.status === 403) return notPermitted(read, what);
+  const { paging, status, exchanges } = read;
+  const reason = `page ${paging.pages + 1} answered ${status}`;
+  return new ListIncompleteError(path, paging.convention, paging.pages, reason, exchanges);
+}
+
+/** How a wait knows the entry it waits for, and what the timeout says it looked for. */
+interface Entry {
+  find: (body: unknown) => unknown;
+  looked: string;
+}
 
 /** What a wait reads on a list's record of its own: a fact of its (IDENTIFIED, a family name). */
 type ItemReading = (item: unknown) => Reading;
 
 /** The record of a list that carries `value` as a field of its own. */
 const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
+
+/** The person's entry by the reading absence checks use (`listsPerson`), so that found and not found are one. */
+const personEntry = (body: unknown, stored: StoredPerson): unknown =>
+  personRecords(body).find(({ item }) => listsPerson(item, stored).holds)?.item;
 
 /**
  * Operations 5–7 for one client. The order and parameters of the lists are not documented, so a record can be on any
@@ -58,55 +71,55 @@ export class ConsumerData {
     return { path: paths[path], options: { operation, purpose: `list ${list}`, query } };
   }
 
-  /** Operation 6 or 7, all pages, to check an absence: a 4xx first page is returned, any other failure thrown. */
+  /**
+   * Operation 6 or 7, every page, accepted, to check an absence; else it fails as not permitted (403) or as a list not
+   * read completely, never with an answer that could read as "not listed".
+   */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
     const read = await readPages(this.api, path, options);
-    const { status, paging } = read;
-    if (paging.complete || (paging.pages === 0 && status >= 400 && status < 500)) return read;
-    await attachJson(`The ${paging.pages} page(s) of the ${list} read before it failed`, read.body);
-    throw incomplete(path, read);
+    if (!read.ok) throw unread(path, `the ${list}`, read);
+    return read;
   }
 
-  /** Operation 6: a consumer's record as the list shows it now, or undefined; a refused list fails as that refusal. */
+  /** Operation 6: a consumer's record as the list shows it now, or undefined after every page was read. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
     const read = await readPages(this.api, path, options, (bodies) => ownRecord(bodies, consumerId) !== undefined);
-    expectAccepted(read, 'the consumer list');
+    if (!read.ok) throw unread(path, 'the consumers', read);
     return ownRecord(read.body, consumerId);
   }
 
   /** Waits until the consumer list has an item for `consumerId` on which `shows` holds (by default, listed). */
   awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
-    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, { consumerId }, shows, transition);
+    const entry = {
+      find: (body: unknown) => ownRecord(body, consumerId),
+      looked: `every page of the consumers for a record carrying consumerId ${consumerId}`,
+    };
+    return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, entry, shows, transition);
   }
 
-  /** Waits until the subscribed persons include `stored` (by gedi or legal id) and `shows` holds on its entry. */
+  /** Waits until the subscribed persons include a record of `stored`'s own and `shows` holds on it. */
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', shows?: ItemReading, transition?: Transition) {
-    const { gedi } = stored;
-    const { legalId } = stored.person;
-    const subject = `person ${gedi} (legal id ${legalId}) ${what}`;
-    return this.awaitItem('subscribed persons', subject, { gedi, 'legal id': legalId }, shows, transition);
+    const subject = `person ${stored.gedi} (legal id ${stored.person.legalId})`;
+    const entry = {
+      find: (body: unknown) => personEntry(body, stored),
+      looked: `every page of the subscribed persons for a record of ${subject} as its own (not a relative's)`,
+    };
+    return this.awaitItem('subscribed persons', `${subject} ${what}`, entry, shows, transition);
   }
 
   /**
-   * Re-reads a list as far as a record of its own carrying one of `carrying`'s values, until `shows` holds for it (by
-   * default, that it is there). A wait joins a read in flight for other waits: a state only moves on, so an early read
-   * can only make it look again.
+   * Re-reads a list as far as the entry `entry` finds, until `shows` holds for it (by default, that it is there). A
+   * wait joins a read in flight for other waits: a state only moves on, so an early read can only make it look again.
    */
   private async awaitItem(
     list: ListName,
     what: string,
-    carrying: Record<string, string>,
+    { find, looked }: Entry,
     shows?: ItemReading,
     transition?: Transition,
   ): Promise<Shown> {
-    const carried = Object.entries(carrying).map(([key, value]) => `${key} ${value}`);
-    const find = (body: unknown) =>
-      Object.values(carrying).flatMap((value, index) =>
-        recordsOwning(body, value).map((owning) => ({ ...owning, carries: carried[index] })),
-      )[0];
-    const looked = `every page of the ${list} for a record carrying ${carried.join(' or ')}`;
     const { path, options } = this.listAt(list);
     let last: ListRead | undefined;
     const { value, response } = await eventually<Reading>(
@@ -115,16 +128,17 @@ export class ConsumerData {
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
         if (found === undefined) return response.ok && reading([], looked, 'no such record');
-        const listed = [`${found.path}: a record of its own carrying ${found.carries}`];
-        return shows ? shows(found.item) : reading(listed, looked, '');
+        return shows
+          ? shows(found)
+          : reading([`a record of its own: ${JSON.stringify(found).slice(0, 300)}`], looked, '');
       },
       { timeoutMs: this.config.availabilityTimeoutMs, transition },
     ).catch((error: unknown) => {
       throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
-        ? incomplete(path, last)
+        ? unread(path, `the ${list}`, last)
         : error;
     });
-    return { reading: value, record: find(response.body)!.item };
+    return { reading: value, record: find(response.body) };
   }
 
   /** Uploads a consumer for an available person and waits until it is IDENTIFIED (transition.consumer-identified). */
@@ -151,15 +165,12 @@ export class ConsumerData {
   /** Reads every page of a list after `windowMs` for a record of its own of a person that must not be there. */
   async watchForPerson(list: ListName, stored: StoredPerson, windowMs: number): Promise<Reading> {
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
-    let read: ListRead | undefined;
     const seen = await watch<Reading>(
       `${what} (it must not)`,
-      async () => (read = await this.listWhole(list)),
-      (response) => response.ok && listsPerson(response.body, stored),
+      () => this.listWhole(list),
+      (response) => listsPerson(response.body, stored),
       { timeoutMs: windowMs },
     );
-    // A refused first page shows nothing about the list.
-    if (read) expectAccepted(read, `the ${list}`);
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;
     return seen?.value ?? { holds: false, evidence: [], looked, found: 'no record of the person' };
   }

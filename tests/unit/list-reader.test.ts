@@ -71,6 +71,41 @@ describe('nextPage', () => {
       { data: [1, 2], meta: { offset: 10, limit: 2, hasMore: true } },
       { convention: 'offset', next: { query: { offset: '12', limit: '2' } } },
     ],
+    [
+      'offset with hasMore and no limit',
+      { items: [1, 2], offset: 4, hasMore: true },
+      { convention: 'offset', next: { query: { offset: '6' } } },
+    ],
+    [
+      'offset and limit without a total, the page full',
+      { items: [1, 2, 3, 4, 5], offset: 0, limit: 5 },
+      { convention: 'offset', next: { query: { offset: '5', limit: '5' } } },
+    ],
+    [
+      'a page number and size without totals, the page full',
+      { items: [1, 2, 3, 4, 5], page: 1, pageSize: 5 },
+      { convention: 'page number', next: { query: { page: '2', pageSize: '5' } } },
+    ],
+    [
+      'nextPage holding a URL',
+      { items: [1], nextPage: 'https://api.example.com/consumers?page=2' },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } },
+    ],
+    [
+      'next_page_url (Laravel)',
+      { data: [1], current_page: 1, per_page: 1, next_page_url: 'https://api.example.com/consumers?page=2' },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?page=2' } },
+    ],
+    [
+      '@odata.nextLink',
+      { value: [1], '@odata.nextLink': 'https://api.example.com/consumers?$skiptoken=2' },
+      { convention: 'next link', next: { url: 'https://api.example.com/consumers?$skiptoken=2' } },
+    ],
+    [
+      'a relative address without a leading slash',
+      { items: [1], next: 'consumers?cursor=abc' },
+      { convention: 'next link', next: { url: 'https://api.example.com/v3/consumers?cursor=abc' } },
+    ],
   ] as const)('follows %s', (_name, body, expected) => {
     expect(nextPage(at(body))).toEqual(expected);
   });
@@ -84,8 +119,13 @@ describe('nextPage', () => {
     ['a last flag', { content: [1], number: 0, last: true }],
     ['the last offset page', { items: [1, 2], offset: 10, limit: 5, total: 12 }],
     ['hasMore false', { items: [1], offset: 0, limit: 5, hasMore: false }],
+    ['an offset page shorter than its limit', { items: [1, 2, 3], offset: 20, limit: 10 }],
+    ['a numbered page shorter than its size', { items: [1, 2], page: 3, size: 5 }],
+    ['a page shorter than its limit', { items: [1, 2], limit: 5 }],
+    ['a page as full as its limit whose next is null', { items: [1, 2], limit: 2, next: null }],
+    ['a plain array', [{ id: 1 }, { id: 2 }]],
   ])('ends at %s', (_name, body) => {
-    expect(nextPage(at(body)).next).toBeUndefined();
+    expect(nextPage(at(body))).toEqual({ convention: expect.any(String) as string });
   });
 
   it('reads the Link header, with several relations and links', () => {
@@ -97,8 +137,16 @@ describe('nextPage', () => {
     expect(nextPage(at({}, { link: '<https://api.example.com/c?page=1>; rel=prev' })).next).toBeUndefined();
   });
 
-  it('says when more records follow but no way to ask for them is given', () => {
-    expect(nextPage(at({ items: [1], hasMore: true })).unreachable).toMatch(/no way to ask/);
+  it.each([
+    ['hasMore', { items: [1], hasMore: true }, 'the answer says more records follow (hasMore)'],
+    ['a page number in nextPage', { items: [1], nextPage: 2 }, 'nextPage = 2 marks a next page'],
+    ['a token under an unknown key', { items: [1], next_page: 'abc' }, 'next_page = "abc" marks a next page'],
+    ['a page full to its limit', { items: [1, 2], limit: 2 }, 'holds 2 record(s), as many as its limit = 2'],
+    ['a page full to its page size', { data: [1], meta: { pageSize: 1 } }, 'as many as its pageSize = 1'],
+  ])('says when %s says more records follow but no way to ask for them is given', (_name, body, seen) => {
+    const { next, unreachable } = nextPage(at(body));
+    expect(next).toBeUndefined();
+    expect(unreachable).toContain(seen);
   });
 });
 
@@ -154,6 +202,46 @@ describe('readPages', () => {
       (query) => {
         const from = Number(query.get('cursor') ?? 0);
         return { body: { data: slice(from), nextCursor: from + 5 < 12 ? String(from + 5) : null } };
+      },
+    ],
+    [
+      'offset and limit without a total',
+      (query) => {
+        const offset = Number(query.get('offset') ?? 0);
+        return { body: { items: slice(offset), offset, limit: 5 } };
+      },
+    ],
+    [
+      'page number and size without totals',
+      (query) => {
+        const page = Number(query.get('page') ?? 1);
+        return { body: { items: slice((page - 1) * 5), page, pageSize: 5 } };
+      },
+    ],
+    [
+      '@odata.nextLink',
+      (query, base) => {
+        const from = Number(query.get('$skiptoken') ?? 0);
+        const next = from + 5 < 12 ? `${base}/v3/consumers?$skiptoken=${from + 5}` : undefined;
+        return { body: { value: slice(from), ...(next && { '@odata.nextLink': next }) } };
+      },
+    ],
+    [
+      'a relative nextPage and a total',
+      (query) => {
+        const from = Number(query.get('from') ?? 0);
+        return {
+          body: { items: slice(from), total: 12, nextPage: from + 5 < 12 ? `consumers?from=${from + 5}` : null },
+        };
+      },
+    ],
+    [
+      'a Link header and X-Total-Count',
+      (query, base) => {
+        const from = Number(query.get('_start') ?? 0);
+        const headers: Record<string, string> = { 'x-total-count': '12' };
+        if (from + 5 < 12) headers.link = `<${base}/v3/consumers?_start=${from + 5}>; rel="next"`;
+        return { body: slice(from), headers };
       },
     ],
   ];
@@ -234,6 +322,18 @@ describe('readPages', () => {
       '/v3/consumers',
     );
     expect(answer.status).toBe(503);
+    expect(answer.exchanges.map(({ status }) => status)).toEqual([200, 503]);
+  });
+
+  it.each([
+    ['a plain array', [{ consumerId: 'c-1' }, { consumerId: 'c-2' }]],
+    ['one list and no paging fields', { items: [{ consumerId: 'c-1' }] }],
+    ['an offset page shorter than its limit', { items: [{ consumerId: 'c-1' }], offset: 0, limit: 10 }],
+  ])('reads %s as a whole list of one page', async (_name, body) => {
+    const server = await listen((_request, response) => sendJson(response, 200, body));
+    const read = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers');
+    expect(read.paging).toEqual({ convention: expect.any(String) as string, pages: 1, complete: true });
+    expect(server.received).toHaveLength(1);
   });
 
   it.each([
@@ -244,6 +344,19 @@ describe('readPages', () => {
       /total says 12 records/,
     ],
     ['a next page that is the same page again', () => ({ items: [1], next: '/v3/consumers?same=1' }), /already read/],
+    ['a next page it cannot ask for', () => ({ items: [1], nextPage: 2 }), /nextPage = 2 marks a next page/],
+    ['a page full to its limit', () => ({ items: [1, 2], limit: 2 }), /as many as its limit = 2/],
+    [
+      'a total beyond the records read',
+      () => ({ items: [1, 2], total: 12, next: null }),
+      /total = 12, but the 1 page\(s\) read held 2 record\(s\)/,
+    ],
+    ['an @odata.count beyond the records read', () => ({ value: [1, 2], '@odata.count': 7 }), /@odata.count = 7/],
+    [
+      'more pages than were read',
+      () => ({ items: [1, 2], totalPages: 3 }),
+      /totalPages = 3, but 1 page\(s\) were read/,
+    ],
   ])('fails as "list could not be read completely" on %s, naming the convention', async (_name, body, reason) => {
     const server = await listen((_request, response) => sendJson(response, 200, body()));
     const error = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers').catch(
@@ -252,6 +365,25 @@ describe('readPages', () => {
     expect(error).toBeInstanceOf(ListIncompleteError);
     expect((error as Error).message).toMatch(/^List could not be read completely: \/v3\/consumers \(/);
     expect((error as Error).message).toMatch(reason);
+  });
+
+  it('fails on an X-Total-Count beyond the records of a plain array, naming the pages and requests read', async () => {
+    const server = await listen((_request, response) => sendJson(response, 200, [1, 2], { 'x-total-count': '12' }));
+    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers')).rejects.toThrow(
+      'List could not be read completely: /v3/consumers (single page paging) after 1 page(s) and 1 request(s): ' +
+        'x-total-count = 12, but the 1 page(s) read held 2 record(s) (GET /v3/consumers → 200)',
+    );
+  });
+
+  it('fails on a total beyond the records of every page read, after following the pages', async () => {
+    const server = await listen((request, response) =>
+      request.url.includes('cursor=2')
+        ? sendJson(response, 200, { items: [3], total: 5, nextCursor: null })
+        : sendJson(response, 200, { items: [1, 2], total: 5, nextCursor: '2' }),
+    );
+    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers')).rejects.toThrow(
+      /after 2 page\(s\) and 2 request\(s\): total = 5, but the 2 page\(s\) read held 3 record\(s\)/,
+    );
   });
 
   it('fails past the page cap rather than pretend the list ended', async () => {

@@ -30,6 +30,7 @@ describe('rule attribution', () => {
       'offset',
       3,
       'the total says 12 records, but the page at offset 15 is empty',
+      [],
     );
     expect((attributeToRule(incomplete, 'consumer.unknown-not-identified') as Error).message).toMatch(
       /^List could not be read completely/,
