@@ -77,6 +77,8 @@ export const words = (value: unknown): string[] => [value].flat().filter((item) 
 
 const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
 export const affirms = (value: unknown): boolean => AFFIRMATIVE.has(value as string | boolean);
+const DENIAL = new Set([false, 'false', 'FALSE', 'False', 'no', 'NO', 'N']);
+export const denies = (value: unknown): boolean => DENIAL.has(value as string | boolean);
 
 export interface Located {
   item: JsonRecord;
@@ -240,8 +242,8 @@ function legalIdFields(record: unknown, path = '$'): { path: string; value: unkn
 }
 
 /** The record's own gedi: a gedi of its own fields, not one a merge field names or a copy or an echo carries. */
-function personGedis(record: unknown, path = '$'): Field[] {
-  return recordFields(record, path).filter(({ key }) => isGediKey(key));
+function personGedis(record: unknown): Field[] {
+  return recordFields(record).filter(({ key }) => isGediKey(key));
 }
 
 const carrying = ({ item, path }: Located, legalId: string): string[] =>
@@ -337,9 +339,6 @@ const AS_SENT = 'the mark as the client sent it, on the record itself';
 /** Where a request carries each documented mark (Resources): of the person, and of a relative (a death by its date). */
 const PERSON_MARKS: Record<string, string> = { removed: 'removed', deregistered: 'deregistered' };
 const RELATIVE_MARKS: Record<string, string> = { deceased: 'dateOfDeath', deregistered: 'deregistered' };
-
-const DENIAL = new Set([false, 'false', 'FALSE', 'False', 'no', 'NO', 'N']);
-const denies = (value: unknown): boolean => DENIAL.has(value as string | boolean);
 
 const isFlag = (flag: string): string => `is${flag[0]!.toUpperCase()}${flag.slice(1)}`;
 

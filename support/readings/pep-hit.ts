@@ -1,6 +1,7 @@
 // Owns reading a PEP hit from a screening answer (operation 8) of undocumented layout, by facts.ts's rules of evidence.
 import {
   affirms,
+  denies,
   fieldText,
   firstFew,
   isRecord,
@@ -58,14 +59,12 @@ const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'scree
 
 const says = (value: unknown, word: RegExp): boolean => words(value).some((each) => word.test(each.trim()));
 
-const NO = new Set([false, 'false', 'FALSE', 'False', 'no', 'NO', 'N']);
-
 /** The entry's own field that says it is not a match: `matched: false`, `status: "NO_MATCH"`. */
 function denialOf({ item, path }: Located): string | undefined {
   const [key, value] =
     Object.entries(item).find(([name, inner]) => {
       const normal = normalKey(name);
-      if (ENTRY_VERDICT_KEY.test(normal)) return NO.has(inner as string | boolean);
+      if (ENTRY_VERDICT_KEY.test(normal)) return denies(inner);
       return OUTCOME_KEY.test(normal) && says(inner, NO_MATCH_WORD);
     }) ?? [];
   return key === undefined ? undefined : fieldText({ path: `${path}.${key}`, value });

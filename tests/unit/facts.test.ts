@@ -370,7 +370,7 @@ describe('a flag of a related person (deceased, deregistered)', () => {
       'deceased',
     ],
     [
-      'a date of death echoed without the mark',
+      'a date of death beside a deceased flag the record sets false',
       { relationshipList: [relative({ dateOfDeath: '2020-01-01', deceased: false })] },
       'deceased',
     ],
@@ -935,10 +935,5 @@ describe('the rule of evidence on records of any shape', () => {
   it('reads no merge where the record says it is not merged', () => {
     const record = { gedi: 'src', merged: { gedi: 'tgt' }, status: { merged: false } };
     expect(mergedInto(record, src, tgt)).toMatchObject({ holds: false, evidence: [] });
-  });
-
-  it('reads no death from a date of death beside a deceased flag the record sets false', () => {
-    const record = { ...flat, relationshipList: [{ ...parent, dateOfDeath: '2020-05-01', deceased: false }] };
-    expect(relativeFlag(record, R, 'deceased')).toMatchObject({ holds: false, evidence: [] });
   });
 });
