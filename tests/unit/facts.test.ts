@@ -852,6 +852,30 @@ describe.each(LAYOUT_NAMES.flatMap((name) => [false, true].map((noGedi) => ({ na
       expect(relativeFlag(ignored, PARENT, flag)).toMatchObject({ holds: false, evidence: [] });
     });
 
+    it('takes a record with nothing of the person for a placeholder, not the person', () => {
+      const stored = { gedi: GEDI, person: { legalId: X } };
+      expect(listsPerson(record(), stored).holds).toBe(true);
+      const placeholder = listsPerson(record({}, {}), stored);
+      expect(placeholder.holds).toBe(false);
+      // The vendor's v3 record names no gedi: with nothing of the person, it names nobody.
+      const named = !noGedi && name !== 'vendor';
+      expect(placeholder.found).toMatch(named ? /^a placeholder, not yet the person's record/ : /^no person record/);
+    });
+
+    it('finds the person in a find answer, never in the query answered back', () => {
+      const found = layout.found([
+        {
+          gedi: GEDI,
+          market: 'SE',
+          version: 1,
+          writtenAt: 0,
+          state: { fields: sent, removed: false, deregistered: false },
+        },
+      ]);
+      expect(personWithLegalId(found.body, X).holds).toBe(true);
+      expect(personWithLegalId(LAYOUTS[name].found([], { legalId: X }).body, X).holds).toBe(false);
+    });
+
     it('reads a merge from the record or the redirect to the target, never from a copy of the request', () => {
       const targetRecord = layout.person({
         gedi: TARGET,
