@@ -8,7 +8,8 @@
  * Not asserted, because the documentation does not show it: the status code of the PUT (any 2xx),
  * where in the response the gedi sits, the shape of the person record, the status returned while
  * the person is not yet available, and how long that takes (bounded only by
- * CONTRACT_AVAILABILITY_TIMEOUT_MS).
+ * CONTRACT_AVAILABILITY_TIMEOUT_MS). A record that names the gedi and nothing of the person beyond
+ * identifiers and a state (`{ "gedi": …, "status": "PENDING" }`) is a placeholder: not yet available.
  */
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';

@@ -4,8 +4,13 @@
  * > PUT sandbox person | `deregistered` is true, optional `deregisteredReason` | Person is marked
  * > deregistered
  *
- * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record (a
- * `deregistered` flag or a status value are both accepted), whether the date fields are echoed.
+ * The mark is read on the person's own record, never a relative's or a copy of the request beside it
+ * (docs/DESIGN.md, "The rule of evidence"). A state the server computed (a DEREGISTERED status,
+ * `status.deregistered`) is preferred; the `deregistered: true` the client sent counts too, on the record
+ * itself: no response shape is documented, and a service that keeps the person as sent and answers it from
+ * operation 3 keeps this rule.
+ * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record, whether the date
+ * fields are echoed.
  */
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';

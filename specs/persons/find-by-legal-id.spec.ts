@@ -8,7 +8,9 @@
  * The person records are the answer itself when it is one person (the vendor's pages show one
  * object, its `legalId` as `{ "identityNumber": … }`), or the persons of its list or envelope;
  * what sits inside a person record (its relatives with their own legal ids, its earlier legal ids)
- * is that person's own. A failure shows each record that should not be there
+ * is that person's own. Where the answer holds a list of results, its persons are entries of that
+ * list: a legal id beside the list (`{ "legalId": …, "results": [] }`) or in its metadata repeats the
+ * query. A failure shows each record that should not be there
  * (support/readings/facts.ts, `personsWithoutLegalId`). Both persons are looked up, each by its own
  * legal id: a service that answers one person object whatever the legal id answers the same person
  * to both, so one of the two answers shows the other person.

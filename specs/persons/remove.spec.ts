@@ -4,9 +4,12 @@
  * > DELETE sandbox person | body has `removed` true plus person fields | Person is marked as
  * > removed
  *
- * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled (a
- * `removed` flag or a status value are both accepted, on the person's own record, not a relative's),
- * which other fields change.
+ * The mark is read on the person's own record, never a relative's or a copy of the request beside it
+ * (docs/DESIGN.md, "The rule of evidence"). A state the server computed (a REMOVED status, `status.removed`)
+ * is preferred; the `removed: true` the client sent counts too, on the record itself: no response shape is
+ * documented, and a service that keeps the person as sent and answers it from operation 3 keeps this rule.
+ * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled, which other fields
+ * change.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';

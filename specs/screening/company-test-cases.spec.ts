@@ -5,7 +5,8 @@
  * > company_test_case_02 | Company screening
  *
  * Two references select two predefined cases, so their results differ in more than identifiers,
- * timestamps and the echoed reference. The path is not documented: CONTRACT_COMPANY_SCREENING_PATH.
+ * timestamps and the echoed reference, wherever it comes back (a field, a list, a sentence, another
+ * letter case). The path is not documented: CONTRACT_COMPANY_SCREENING_PATH.
  * Not asserted (not shown): the request fields beyond `reference`, the result fields.
  */
 import { expect } from 'vitest';

@@ -4,11 +4,13 @@
  * > person_test_case_01 | Person screening; a politician screened with the service's own
  * > screening provider
  *
- * A PEP hit counts only on affirmative evidence: a match (hit) entry whose category, type or list
- * name is PEP, or an affirmative PEP flag on a match or on the screened subject. An answer whose
- * outcome or hit count says "no match" is never a hit, whatever words it contains elsewhere (the
- * lists it checked, "No PEP match found"). Not asserted (not shown): every other field of the
- * response, its status beyond 2xx.
+ * A PEP hit counts only on affirmative evidence (docs/DESIGN.md, "The rule of evidence"): a match (hit)
+ * entry whose category, type or list name is PEP, or an affirmative PEP flag on a match or on the screened
+ * subject. An entry whose own field says it is no match (`matched: false`, a NO_MATCH status) is no hit,
+ * nor is a match whose own category names another list, whatever datasets were searched; an answer whose
+ * outcome or hit count says "no match" is never a hit, whatever words it contains elsewhere (the lists it
+ * checked, "No PEP match found"). A former PEP (`active: false`) or an unreviewed hit (`confirmed: false`)
+ * is still a hit. Not asserted (not shown): every other field of the response, its status beyond 2xx.
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';

@@ -1,6 +1,7 @@
 // Owns reading a PEP hit from a screening answer (operation 8) of undocumented layout, by facts.ts's rules of evidence.
 import {
   affirms,
+  denies,
   fieldText,
   firstFew,
   isRecord,
@@ -30,6 +31,10 @@ const MATCH_LIST_KEYS = new Set([
 /** Fields of a match that say which kind of list it was found on. */
 const CATEGORY_KEY =
   /^(categor(y|ies)|types?|lists?|list(type|name|category)|sources?|datasets?|risktype|topics|tags|classification)$/;
+/** The category fields that say what the match itself is; the others may name every list that was searched. */
+const OWN_CATEGORY_KEY = /^(categor(y|ies)|types?|risktype|classification|list(type|category))$/;
+/** Words of a type field that say what kind of entity matched, not on which list. */
+const ENTITY_WORD = /^(person|individual|natural[ _-]?person|entity|company|organi[sz]ation|legal[ _-]?entity)$/i;
 /** Fields of an entry of a match's category list (`lists: [{ "type": "PEP", "name": … }]`) that name the list. */
 const LIST_ENTRY_NAME_KEY = new RegExp(`${CATEGORY_KEY.source}|^(name|code|title|label)$`);
 /** An affirmative PEP flag on the match or the screened subject. */
@@ -40,11 +45,13 @@ const PEP_LIST_KEY = /^(peps|pephits|pepmatches|pepresults|politicallyexposedper
 /** A PEP-specific outcome field, and the words by which it affirms a match. */
 const PEP_STATUS_KEY = /^pep(status|result|match|screeningresult|outcome)$/;
 const HIT_WORD = /^(hit|match(ed)?|positive|yes|true|found|confirmed|potential[ _-]?match)$/i;
+/** A match entry's own yes or no: `matched: false` denies it (`active` or `confirmed` do not). */
+const ENTRY_VERDICT_KEY = /^(is)?(hit|match(ed)?)$/;
 
 /** An outcome that says there is no match, whatever other fields say. */
 const NO_MATCH_WORD =
   /^(no[ _-]?(hits?|match(es)?|matches[ _-]?found|results?)|clear(ed)?|none|negative|not[ _-]?found|no[ _-]?risk)$/i;
-const OUTCOME_KEY = /^(outcome|(screening|overall)?result|(screening|match)?status|decision|verdict)$/;
+const OUTCOME_KEY = /^(outcome|(screening|overall|match)?result|(screening|match)?status|decision|verdict)$/;
 const COUNT_KEY = /^((hits?|match(es)?)count|(total|numberof)(hits|matches)|count|total)$/;
 
 /** Where a flag is about the screened subject: the answer itself or its envelope, not a settings or provider object. */
@@ -52,12 +59,29 @@ const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'scree
 
 const says = (value: unknown, word: RegExp): boolean => words(value).some((each) => word.test(each.trim()));
 
+/** The entry's own field that says it is not a match: `matched: false`, `status: "NO_MATCH"`. */
+function denialOf({ item, path }: Located): string | undefined {
+  const [key, value] =
+    Object.entries(item).find(([name, inner]) => {
+      const normal = normalKey(name);
+      if (ENTRY_VERDICT_KEY.test(normal)) return denies(inner);
+      return OUTCOME_KEY.test(normal) && says(inner, NO_MATCH_WORD);
+    }) ?? [];
+  return key === undefined ? undefined : fieldText({ path: `${path}.${key}`, value });
+}
+
 function pepEvidenceOf({ item, path }: Located): string[] {
-  return ownFields(item, path).flatMap((field) => {
+  const fields = ownFields(item, path);
+  // A match whose own category or type names another list (SANCTIONS) is that list's, whatever lists were searched.
+  const own = fields.filter(({ key }) => OWN_CATEGORY_KEY.test(normalKey(key))).flatMap(({ value }) => words(value));
+  const another = own.some((word) => !PEP_WORD.test(word.trim()) && !ENTITY_WORD.test(word.trim()));
+  const byOwnCategory = (name: string) => !another || OWN_CATEGORY_KEY.test(name);
+  return fields.flatMap((field) => {
     const name = normalKey(field.key);
-    if ((PEP_FLAG_KEY.test(name) && affirms(field.value)) || (CATEGORY_KEY.test(name) && says(field.value, PEP_WORD)))
-      return [fieldText(field)];
-    if (!CATEGORY_KEY.test(name) || !Array.isArray(field.value)) return [];
+    if (PEP_FLAG_KEY.test(name) && affirms(field.value)) return [fieldText(field)];
+    if (!CATEGORY_KEY.test(name) || !byOwnCategory(name)) return [];
+    if (says(field.value, PEP_WORD)) return [fieldText(field)];
+    if (!Array.isArray(field.value)) return [];
     // The lists a match was found on, as objects: the entry's own type or name says PEP.
     return field.value.flatMap((entry, index) =>
       ownFields(entry, `${field.path}[${index}]`)
@@ -69,12 +93,13 @@ function pepEvidenceOf({ item, path }: Located): string[] {
 
 /**
  * A match entry whose category (type, list name) is PEP or that carries an affirmative PEP flag, or such a flag on
- * the screened subject; never in an answer whose outcome or hit count says "no match".
+ * the screened subject; never an entry whose own field says it is not a match, nor in an answer whose outcome or hit
+ * count says "no match".
  */
 export function pepHit(body: unknown): Reading {
   const looked =
     `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their category/categories/type/types/list/lists… ` +
-    'fields and PEP flags), and PEP flags on the subject';
+    'fields and PEP flags, unless the entry itself says it is no match), and PEP flags on the subject';
   const denial = ownFields(body).find(({ key, value }) => {
     const name = normalKey(key);
     if (OUTCOME_KEY.test(name) && (value === false || says(value, NO_MATCH_WORD))) return true;
@@ -82,6 +107,7 @@ export function pepHit(body: unknown): Reading {
   });
   if (denial) return reading([], looked, `the answer says there is no match: ${fieldText(denial)}`);
   const entries = listItems(body, (key) => MATCH_LIST_KEYS.has(normalKey(key)));
+  const denials = entries.flatMap((entry) => denialOf(entry) ?? []);
   const fromSubject = ownFields(body).flatMap((field) => {
     const name = normalKey(field.key);
     if (!parentsOf(field.path).every((parent) => SUBJECT_ENVELOPES.has(parent))) return [];
@@ -91,12 +117,11 @@ export function pepHit(body: unknown): Reading {
       return [`${field.path}[0] (an entry of a PEP match list)`];
     return [];
   });
-  const matches =
-    entries.length === 0
-      ? 'no match entry'
-      : `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))}) with no PEP category or flag`;
+  const listed = `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))})`;
+  const denied = denials.length === 0 ? '' : ` that says it is a match (${firstFew(denials)})`;
+  const matches = entries.length === 0 ? 'no match entry' : `${listed} with no PEP category or flag${denied}`;
   return reading(
-    [...entries.flatMap(pepEvidenceOf), ...fromSubject],
+    [...entries.filter((entry) => denialOf(entry) === undefined).flatMap(pepEvidenceOf), ...fromSubject],
     looked,
     `${matches}, and no PEP flag on the subject`,
   );

@@ -3,14 +3,7 @@ import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/con
 import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
-import {
-  containsValue,
-  findValues,
-  listsPerson,
-  personWithLegalId,
-  withoutEchoes,
-  type Reading,
-} from '../readings/facts.js';
+import { findValues, listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
@@ -252,9 +245,9 @@ export class SandboxPersons {
     await eventually(
       `legal id ${legalId} to be no longer found`,
       () => this.find(legalId),
-      // Any mention of the legal id keeps the person found, except the request's own, echoed back.
+      // Read as a find that found the person is read: a record of its own, never the query echoed back.
       (response) =>
-        GONE_STATUSES.has(response.status) || (response.ok && !containsValue(withoutEchoes(response.body), legalId)),
+        GONE_STATUSES.has(response.status) || (response.ok && !personWithLegalId(response.body, legalId).holds),
       { timeoutMs: this.config.availabilityTimeoutMs },
     );
   }

@@ -37,13 +37,25 @@ const VOLATILE_VALUES = [
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/,
 ];
 
-/** A screening result without volatile keys and values or echoes of the request: what the test case decides. */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A screening result without volatile keys and values or echoes of the request: what the test case decides. An echo
+ * is a request value in any letter case, whole (a field or an element of a list) or as a word of a sentence.
+ */
 export function screeningOutcome(body: unknown, request: object): unknown {
-  const echoed = new Set(Object.values(request).filter((value): value is string => typeof value === 'string'));
+  const sent = Object.values(request)
+    .filter((value): value is string => typeof value === 'string' && value !== '')
+    .sort((a, b) => b.length - a.length);
+  // The longest first, each on its own: never part of a longer word (`P` is not echoed in `PEP`).
+  const echo =
+    sent.length === 0 ? undefined : new RegExp(`(?<![\\w-])(${sent.map(escaped).join('|')})(?![\\w-])`, 'gi');
+  const withoutEcho = (text: string): string => (echo ? text.replace(echo, '…') : text);
   const volatileValue = (value: unknown) =>
-    typeof value === 'string' && (echoed.has(value) || VOLATILE_VALUES.some((re) => re.test(value)));
+    typeof value === 'string' && (withoutEcho(value).trim() === '…' || VOLATILE_VALUES.some((re) => re.test(value)));
   const strip = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(strip);
+    if (typeof value === 'string') return withoutEcho(value);
+    if (Array.isArray(value)) return value.filter((item) => !volatileValue(item)).map(strip);
     if (!value || typeof value !== 'object') return value;
     const kept = Object.entries(value).filter(([key, inner]) => !isVolatileKey(key) && !volatileValue(inner));
     return Object.fromEntries(kept.map(([key, inner]) => [key, strip(inner)]));

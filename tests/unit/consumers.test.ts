@@ -109,14 +109,10 @@ describe('the consumer verbs', () => {
     expect(await presenceAndAbsence(subscribed(entry))).toEqual({ waitFinds: listed, watchSees: listed });
   });
 
-  // A todo until listsPerson (support/readings/facts.ts) reads `personGedi` and `nin` as a gedi and legal id.
-  it.todo(
-    'waits for a subscription and watches for it by one reading of an entry keyed personGedi and nin',
-    async () => {
-      const entry = { personGedi: PERSON.gedi, nin: PERSON.person.legalId };
-      expect(await presenceAndAbsence(subscribed(entry))).toEqual({ waitFinds: true, watchSees: true });
-    },
-  );
+  it('waits for a subscription and watches for it by one reading of an entry keyed personGedi and nin', async () => {
+    const entry = { personGedi: PERSON.gedi, nin: PERSON.person.legalId };
+    expect(await presenceAndAbsence(subscribed(entry))).toEqual({ waitFinds: true, watchSees: true });
+  });
 
   it(
     'ends a wait whose reads failed after the first page as a list not read, ' + 'not as an effect that never came',

@@ -5,6 +5,8 @@ import { LAYOUT_NAMES } from '../../simulator/options.js';
 import {
   findValues,
   identified,
+  isRecord,
+  type JsonRecord,
   listsPerson,
   mergedInto,
   ownsValue,
@@ -16,7 +18,15 @@ import {
   relativeFlag,
 } from '../../support/readings/facts.js';
 import { Harness, PERSONS, personPath } from '../simulator/harness.js';
+import { LAYOUTS } from '../../simulator/layouts/index.js';
+import { withoutGedi } from '../../simulator/layouts/without-gedi.js';
+import type { PersonState } from '../../simulator/persons.js';
+import type { ScreeningMatch } from '../../simulator/screening.js';
 import { pepHit } from '../../support/readings/pep-hit.js';
+
+/** How an evidence line says which kind of evidence counted. */
+const COMPUTED = ' (a state the server computed)';
+const AS_SENT = ' (the mark as the client sent it, on the record itself)';
 
 describe('a PEP hit', () => {
   it.each([
@@ -61,6 +71,21 @@ describe('a PEP hit', () => {
       'a list entry named for the PEP list, beside a sanctions list',
       { hits: [{ sources: [{ code: 'EU-CONS' }, { title: 'Politically exposed persons' }] }] },
       '$.hits[0].sources[1].title = "Politically exposed persons"',
+    ],
+    [
+      'a former PEP: inactive is not a denial',
+      { matches: [{ category: 'PEP', active: false }] },
+      '$.matches[0].category = "PEP"',
+    ],
+    [
+      'an unreviewed hit: unconfirmed is not a denial',
+      { hits: [{ type: 'PEP', confirmed: false }] },
+      '$.hits[0].type = "PEP"',
+    ],
+    [
+      'a match typed as a person, found on the PEP dataset',
+      { results: [{ type: 'PERSON', datasets: ['PEP'] }] },
+      '$.results[0].datasets = ["PEP"]',
     ],
   ])('holds for %s, with the evidence', (_name, body, evidence) => {
     expect(pepHit(body)).toMatchObject({ holds: true, evidence: [evidence] });
@@ -139,11 +164,61 @@ describe('a PEP hit', () => {
         matches: [{ lists: [{ type: 'PEP' }] }],
       },
     ],
+    ['a PEP entry whose status says no match', { results: [{ list: 'PEP', status: 'NO_MATCH' }] }],
+    ['a PEP entry that says it did not match', { hits: [{ category: 'PEP', matched: false }] }],
+    [
+      'a PEP entry that is no hit',
+      {
+        hits: [
+          { category: 'PEP', hit: 'false' },
+          { type: 'PEP', isMatch: false },
+        ],
+      },
+    ],
+    ['a PEP entry whose outcome is clear', { matches: [{ categories: ['PEP'], outcome: 'CLEAR' }] }],
+    [
+      'a sanctions match naming the datasets searched',
+      { hits: [{ category: 'SANCTIONS', datasets: ['PEP', 'SANCTIONS'], name: 'x' }] },
+    ],
+    [
+      'a PEP entry under an overall outcome of no match',
+      { screeningResult: { result: 'NO_MATCH', matches: [{ lists: [{ type: 'PEP' }] }] } },
+    ],
   ])('does not hold for %s', (_name, body) => {
     const reading = pepHit(body);
     expect(reading.holds).toBe(false);
     expect(reading.evidence).toEqual([]);
     expect(reading.looked).toMatch(/match entries/);
+  });
+});
+
+describe.each(LAYOUT_NAMES)("a PEP hit in the simulator's %s layout", (name) => {
+  const answer = (matches: ScreeningMatch[]) =>
+    LAYOUTS[name].screening({
+      screeningId: 'a1',
+      timestamp: '2026-11-28T10:00:00Z',
+      reference: 'person_test_case_01',
+      provider: 'SANDBOX-AML',
+      subject: 'person',
+      riskLevel: 'HIGH',
+      matches,
+      input: { reference: 'person_test_case_01' },
+    }).body;
+  const politician: ScreeningMatch = {
+    name: 'Test Politician',
+    category: 'PEP',
+    pep: true,
+    description: 'Member of national parliament',
+    score: 0.97,
+  };
+
+  it('holds for the honest answer to the person test case', () => {
+    expect(pepHit(answer([politician])).holds).toBe(true);
+  });
+
+  it('does not hold for no match, nor for a sanctions match', () => {
+    expect(pepHit(answer([])).holds).toBe(false);
+    expect(pepHit(answer([{ ...politician, category: 'SANCTIONS', pep: false }])).holds).toBe(false);
   });
 });
 
@@ -198,26 +273,31 @@ describe('IDENTIFIED', () => {
 
 describe('a flag of the person (removed, deregistered)', () => {
   it.each([
-    ['a flat flag', { gedi: 'g', removed: true }, 'removed', '$.removed = true'],
+    ['a flat flag', { gedi: 'g', removed: true }, 'removed', `$.removed = true${AS_SENT}`],
     [
       'a status word in an envelope',
       { data: { gedi: 'g', status: 'REMOVED' } },
       'removed',
-      '$.data.status = "REMOVED"',
+      `$.data.status = "REMOVED"${COMPUTED}`,
     ],
     [
       'an is-flag in attributes',
       { data: { attributes: { isDeregistered: true } } },
       'deregistered',
-      '$.data.attributes.isDeregistered = true',
+      `$.data.attributes.isDeregistered = true${COMPUTED}`,
     ],
     [
       'a list of states',
       { gedi: 'g', states: ['ACTIVE', 'DEREGISTERED'] },
       'deregistered',
-      '$.states = ["ACTIVE","DEREGISTERED"]',
+      `$.states = ["ACTIVE","DEREGISTERED"]${COMPUTED}`,
     ],
-    ['a nested status object', { gedi: 'g', status: { removed: true } }, 'removed', '$.status.removed = true'],
+    [
+      'a nested status object',
+      { gedi: 'g', status: { removed: true } },
+      'removed',
+      `$.status.removed = true${COMPUTED}`,
+    ],
   ])('holds for %s', (_name, record, flag, evidence) => {
     expect(personFlag(record, flag)).toMatchObject({ holds: true, evidence: [evidence] });
   });
@@ -254,25 +334,25 @@ describe('a flag of a related person (deceased, deregistered)', () => {
       'a deceased flag on the relative',
       { relationshipList: [relative({ deceased: true })] },
       'deceased',
-      '$.relationshipList[0].deceased = true',
+      `$.relationshipList[0].deceased = true${COMPUTED}`,
     ],
     [
       'a status on the relative in an envelope',
       { data: { attributes: { relationshipList: [relative({ status: 'DECEASED' })] } } },
       'deceased',
-      '$.data.attributes.relationshipList[0].status = "DECEASED"',
+      `$.data.attributes.relationshipList[0].status = "DECEASED"${COMPUTED}`,
     ],
     [
       'a deregistered flag',
       { relatives: [relative({ isDeregistered: 'true' })] },
       'deregistered',
-      '$.relatives[0].isDeregistered = "true"',
+      `$.relatives[0].isDeregistered = "true"${COMPUTED}`,
     ],
     [
       'the legal id as a plain field',
       { relationshipList: [{ legalId: '194001011234', deceased: true }] },
       'deceased',
-      '$.relationshipList[0].deceased = true',
+      `$.relationshipList[0].deceased = true${COMPUTED}`,
     ],
   ])('holds for %s', (_name, record, flag, evidence) => {
     expect(relativeFlag(record, '194001011234', flag)).toMatchObject({ holds: true, evidence: [evidence] });
@@ -290,7 +370,7 @@ describe('a flag of a related person (deceased, deregistered)', () => {
       'deceased',
     ],
     [
-      'a date of death echoed without the mark',
+      'a date of death beside a deceased flag the record sets false',
       { relationshipList: [relative({ dateOfDeath: '2020-01-01', deceased: false })] },
       'deceased',
     ],
@@ -332,19 +412,20 @@ describe('merged into a person', () => {
     relations: [{ relationType: 'Parent', legalId: { identityNumber: legalId } }],
   });
   const BY_LEGAL_ID =
-    " (the target's legal id on a record naming no gedi: the source gedi answers the target's record)";
+    " (a state the server computed: the source gedi answers the target's record, which names no gedi, by the " +
+    "target's legal id)";
 
   it.each([
-    ['merged.gedi', { gedi: 'src', merged: { gedi: 'tgt' } }, '$.merged = {"gedi":"tgt"}'],
+    ['merged.gedi', { gedi: 'src', merged: { gedi: 'tgt' } }, `$.merged = {"gedi":"tgt"}${AS_SENT}`],
     [
       'mergedInto in an envelope',
       { data: { gedi: 'src', status: 'MERGED', mergedInto: 'tgt' } },
-      '$.data.mergedInto = "tgt"',
+      '$.data.mergedInto = "tgt" (a state the server computed: a merge field the client does not send)',
     ],
     [
       'the target record itself',
       { data: { gedi: 'tgt', familyName: 'x' } },
-      '$.data.gedi = "tgt" (the source gedi resolves to the merge target)',
+      '$.data.gedi = "tgt" (a state the server computed: the source gedi answers the target\'s own record)',
     ],
     ["the target's v3 record, which names no gedi", v3(TGT), `$.legalId.identityNumber = "${TGT}"${BY_LEGAL_ID}`],
     ["the target's flat record without a gedi", { id: 'p-2', legalId: TGT }, `$.legalId = "${TGT}"${BY_LEGAL_ID}`],
@@ -418,7 +499,7 @@ describe.each(LAYOUT_NAMES)("merged into a person, read from the simulator's %s 
     await store({ ...source.person, merged: { gedi: target.gedi } });
     const reading = mergedInto(await read(source.gedi, target.gedi), source, target);
     expect(reading.holds).toBe(true);
-    expect(reading.evidence.join('\n')).toContain(`"${target.person.legalId}" (the target's legal id`);
+    expect(reading.evidence.join('\n')).toContain(`"${target.person.legalId}" (a state the server computed`);
   });
 
   it("does not hold for the source's own record, unchanged", async () => {
@@ -546,6 +627,9 @@ describe('the person records of a find answer, each carrying the legal id asked 
       { results: [flatPerson(Y, 'g1', { deprecatedLegalIds: [{ socialSecurityNumber: X }] })] },
       ['$.results[0]'],
     ],
+    ["the vendor's one person object", { legalId: X, firstName: 'Eva' }, ['$']],
+    ['one result', { results: [{ legalId: X, firstName: 'Eva' }] }, ['$.results[0]']],
+    ['an entry keyed personGedi and nin', { items: [{ personGedi: 'g1', nin: X }] }, ['$.items[0]']],
   ])('holds only matching persons: %s', (_name, answer, paths) => {
     expect(personRecords(answer).map(({ path }) => path)).toEqual(paths);
     expect(personsWithoutLegalId(answer, X)).toMatchObject({ holds: false, evidence: [] });
@@ -560,6 +644,8 @@ describe('the person records of a find answer, each carrying the legal id asked 
     ['the query echoed beside no results', { query: { legalId: X }, results: [], count: 0 }],
     ['the request echoed in the metadata of an empty list', { data: [], meta: { request: { legalId: X } } }],
     ["the request echoed as the vendor's company answers echo theirs", { personInput: { legalId: X } }],
+    ['the legal id asked for beside empty results', { legalId: X, results: [] }],
+    ['the legal id asked for in the metadata', { meta: { legalId: X } }],
   ])('holds no person at all for %s', (_name, answer) => {
     expect(personsWithoutLegalId(answer, X).holds).toBe(false);
     expect(personWithLegalId(answer, X).holds).toBe(false);
@@ -609,6 +695,11 @@ describe('the person records of a find answer, each carrying the legal id asked 
       ['$.results[1]'],
     ],
     ['one stranger echoing the request', vendorPerson(Y, { personInput: { legalId: X, gedi: 'g1' } }), ['$']],
+    [
+      'a stranger beside the legal id asked for',
+      { legalId: X, results: [flatPerson(Y, 'g2')], count: 1 },
+      ['$.results[0]'],
+    ],
   ])('shows each record that should not be there: %s', (_name, answer, paths) => {
     const reading = personsWithoutLegalId(answer, X);
     expect(reading.holds).toBe(true);
@@ -661,6 +752,8 @@ describe('a person listed as a record of its own (subscriptions, consumers)', ()
       { items: [{ consumerId: 'p-g9', market: 'SE', data: { legalId: Y }, state: 'IDENTIFIED', gedi: 'g9' }] },
       '$.items[0]',
     ],
+    ['as an entry keyed personGedi', { items: [{ personGedi: 'g9', nin: R }] }, '$.items[0]'],
+    ['as an entry keyed nin', { items: [{ consumerId: 'c1', nin: Y }] }, '$.items[0]'],
   ])('holds %s', (_name, answer, path) => {
     const reading = listsPerson(answer, unlisted);
     expect(reading.holds).toBe(true);
@@ -684,7 +777,188 @@ describe('a person listed as a record of its own (subscriptions, consumers)', ()
       },
     ],
     ['across pages without it', [page([flatPerson(X, 'g1')], '/next'), page([flatPerson(R, 'g3')], null)]],
+    ['as another entry keyed personGedi and nin', { items: [{ personGedi: 'g1', nin: X }] }],
   ])('does not hold %s', (_name, answer) => {
     expect(listsPerson(answer, unlisted)).toMatchObject({ holds: false, evidence: [] });
+  });
+
+  it.each([
+    ['its gedi and a status', { gedi: 'g9', status: 'PENDING' }],
+    [
+      'its gedi in an envelope, with bookkeeping',
+      { data: { gedi: 'g9', status: { code: 'PENDING', name: 'Pending' }, version: 1 } },
+    ],
+    ['its personGedi', { items: [{ personGedi: 'g9', state: 'PENDING' }] }],
+  ])('does not hold for a placeholder: %s', (_name, answer) => {
+    const reading = listsPerson(answer, unlisted);
+    expect(reading).toMatchObject({ holds: false, evidence: [] });
+    expect(reading.found).toMatch(/^a placeholder, not yet the person's record: \$\S* \(\$\.\S*gedi\S* = "g9"\): \{/i);
+  });
+});
+
+// The rule of evidence (docs/DESIGN.md), on the records each simulator layout renders, with and without a gedi: the
+// record's own fields count, a copy beside it never does, and each evidence line says which kind of evidence counted.
+describe.each(LAYOUT_NAMES.flatMap((name) => [false, true].map((noGedi) => ({ name, noGedi }))))(
+  'the rule of evidence in the $name layout (records without a gedi: $noGedi)',
+  ({ name, noGedi }) => {
+    const [GEDI, TARGET, PARENT] = ['3f2b8c1e-1111-4222-8333-444455556666', '9a2b8c1e-1111-4222-8333-444455556666', R];
+    const layout = noGedi ? withoutGedi(LAYOUTS[name], (value) => [GEDI, TARGET].includes(value)) : LAYOUTS[name];
+    const sent = {
+      id: 'p-1',
+      legalId: X,
+      firstName: 'Eva',
+      familyName: 'Lund',
+      dateOfBirth: '1980-01-01',
+      relationshipList: [{ hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: PARENT } }],
+    };
+    const record = (state: Partial<PersonState> = {}, fields: Record<string, unknown> = sent): JsonRecord =>
+      layout.person({
+        gedi: GEDI,
+        market: 'SE',
+        version: 2,
+        writtenAt: 0,
+        state: { fields, removed: false, deregistered: false, ...state },
+      }).body as JsonRecord;
+    /** The request, as an audit trail would keep it, beside the record's own fields (inside its `data` envelope). */
+    const withCopy = (body: JsonRecord, request: Record<string, unknown>): JsonRecord => {
+      const copy = { lastWrite: { ...sent, ...request } };
+      return isRecord(body.data) ? { ...body, data: { ...body.data, ...copy } } : { ...body, ...copy };
+    };
+    const relatives = (more: Record<string, unknown>) => ({
+      ...sent,
+      relationshipList: [{ ...sent.relationshipList[0], ...more }],
+    });
+    const source = { gedi: GEDI, person: { legalId: X } };
+    const target = { gedi: TARGET, person: { legalId: Y } };
+
+    it.each([
+      ['removed', { removed: true }],
+      ['deregistered', { deregistered: true, deregisteredReason: 'Emigrated' }],
+    ])('reads %s from the record, never from a copy of the request beside it', (flag, request) => {
+      const honest = personFlag(record(request), flag);
+      expect(honest.holds).toBe(true);
+      expect(honest.evidence.join('\n')).toMatch(
+        /\((a state the server computed|the mark as the client sent it, on the record itself)\)$/m,
+      );
+      expect(personFlag(withCopy(record(), request), flag)).toMatchObject({ holds: false, evidence: [] });
+    });
+
+    it.each([
+      ['deceased', { dateOfDeath: '2020-05-01', deceased: true }, { dateOfDeath: '2020-05-01' }],
+      ['deregistered', { deregistered: true }, { deregistered: true }],
+    ])("reads a relative %s from the relative's own entry, never from a copy's", (flag, shown, request) => {
+      expect(relativeFlag(record({}, relatives(shown)), PARENT, flag).holds).toBe(true);
+      const ignored = withCopy(record({}, relatives({ deceased: false, deregistered: false })), relatives(request));
+      expect(relativeFlag(ignored, PARENT, flag)).toMatchObject({ holds: false, evidence: [] });
+    });
+
+    it('takes a record with nothing of the person for a placeholder, not the person', () => {
+      const stored = { gedi: GEDI, person: { legalId: X } };
+      expect(listsPerson(record(), stored).holds).toBe(true);
+      const placeholder = listsPerson(record({}, {}), stored);
+      expect(placeholder.holds).toBe(false);
+      // The vendor's v3 record names no gedi: with nothing of the person, it names nobody.
+      const named = !noGedi && name !== 'vendor';
+      expect(placeholder.found).toMatch(named ? /^a placeholder, not yet the person's record/ : /^no person record/);
+    });
+
+    it('finds the person in a find answer, never in the query answered back', () => {
+      const found = layout.found([
+        {
+          gedi: GEDI,
+          market: 'SE',
+          version: 1,
+          writtenAt: 0,
+          state: { fields: sent, removed: false, deregistered: false },
+        },
+      ]);
+      expect(personWithLegalId(found.body, X).holds).toBe(true);
+      for (const as of ['request', 'field'] as const)
+        expect(personWithLegalId(LAYOUTS[name].found([], { legalId: X, as }).body, X).holds, as).toBe(false);
+    });
+
+    it('reads a merge from the record or the redirect to the target, never from a copy of the request', () => {
+      const targetRecord = layout.person({
+        gedi: TARGET,
+        market: 'SE',
+        version: 1,
+        writtenAt: 0,
+        state: { fields: { ...sent, id: 'p-2', legalId: Y }, removed: false, deregistered: false },
+      }).body;
+      expect(mergedInto(targetRecord, source, target).evidence).toEqual([
+        expect.stringMatching(/\(a state the server computed: the source gedi answers the target's (own )?record/),
+      ]);
+      if (!noGedi) expect(mergedInto(record({ mergedInto: TARGET }), source, target).holds).toBe(true);
+      const ignored = withCopy(record(), { merged: { gedi: TARGET } });
+      expect(mergedInto(ignored, source, target)).toMatchObject({ holds: false, evidence: [] });
+    });
+  },
+);
+
+describe('the rule of evidence on records of any shape', () => {
+  const flat = { id: 'p1', legalId: X, firstName: 'A', familyName: 'Lund', dateOfBirth: '1980-01-01' };
+
+  it.each([
+    ['a copy under an echo key', { gedi: 'G', request: { removed: true } }],
+    [
+      'an audit trail repeating the legal id',
+      { gedi: 'G', legalId: X, firstName: 'A', lastWrite: { id: 'p1', legalId: X, removed: true } },
+    ],
+    [
+      'a copy saying the opposite of the record',
+      { ...flat, gedi: 'G', removed: false, audit: { id: 'p1', legalId: X, removed: true } },
+    ],
+    [
+      'a copy in the envelope',
+      { data: { gedi: 'G', status: 'ACTIVE', attributes: flat, history: { ...flat, removed: true } } },
+    ],
+    ['another person nested in the record', { ...flat, gedi: 'G', spouse: { legalId: Y, removed: true } }],
+    ['the status object saying the opposite', { ...flat, gedi: 'G', removed: true, status: { removed: false } }],
+  ])('does not read removed from %s', (_name, record) => {
+    expect(personFlag(record, 'removed')).toMatchObject({ holds: false, evidence: [] });
+  });
+
+  it('shows a state the server computed first, then the mark as the client sent it', () => {
+    expect(personFlag({ ...flat, gedi: 'G', removed: true, status: 'REMOVED' }, 'removed').evidence).toEqual([
+      `$.status = "REMOVED"${COMPUTED}`,
+      `$.removed = true${AS_SENT}`,
+    ]);
+  });
+
+  // A server that stores each PUT (and the DELETE's person) as sent and answers it from operation 3, flat or wrapped.
+  const parent = { hierarchicalRelationship: 'Parent', legalId: { socialSecurityNumber: R } };
+  const src = { gedi: 'src', person: { legalId: X } };
+  const tgt = { gedi: 'tgt', person: { legalId: Y } };
+  describe.each([
+    ['flat', '$', (body: JsonRecord): JsonRecord => body],
+    ['under person', '$.person', (body: JsonRecord): JsonRecord => ({ person: body })],
+    ['under data', '$.data', (body: JsonRecord): JsonRecord => ({ data: body })],
+    ['under data.attributes', '$.data.attributes', (body: JsonRecord) => ({ data: { gedi: 'src', attributes: body } })],
+  ])('stored as sent, %s', (_name, at, wrap) => {
+    it.each([
+      ['removed', { removed: true }],
+      ['deregistered', { deregistered: true, deregisteredReason: 'Emigrated' }],
+    ])('reads %s as the mark the client sent, on the record itself', (flag, mark) => {
+      expect(personFlag(wrap({ ...flat, ...mark }), flag).evidence).toEqual([`${at}.${flag} = true${AS_SENT}`]);
+    });
+
+    it.each([
+      ['deceased', { dateOfDeath: '2020-05-01' }, `dateOfDeath = "2020-05-01"`],
+      ['deregistered', { deregistered: true }, 'deregistered = true'],
+    ])('reads a relative %s as the mark the client sent, on its entry', (flag, mark, evidence) => {
+      const record = wrap({ ...flat, relationshipList: [{ ...parent, ...mark }] });
+      expect(relativeFlag(record, R, flag).evidence).toEqual([`${at}.relationshipList[0].${evidence}${AS_SENT}`]);
+    });
+
+    it('reads the merge as the mark the client sent, claiming no redirect', () => {
+      const record = wrap({ ...flat, merged: { gedi: 'tgt' } });
+      expect(mergedInto(record, src, tgt).evidence).toEqual([`${at}.merged = {"gedi":"tgt"}${AS_SENT}`]);
+      expect(listsPerson(record, src).holds).toBe(true);
+    });
+  });
+
+  it('reads no merge where the record says it is not merged', () => {
+    const record = { gedi: 'src', merged: { gedi: 'tgt' }, status: { merged: false } };
+    expect(mergedInto(record, src, tgt)).toMatchObject({ holds: false, evidence: [] });
   });
 });

@@ -61,6 +61,51 @@ describe('the outcome of a screening', () => {
     expect(screeningOutcome(first, request)).not.toEqual(screeningOutcome(second, request));
   });
 
+  // Two company cases, each answer echoing its own reference: equal but for the echo, or different in substance.
+  const requests = [
+    { reference: 'company_test_case_01', provider: 'P' },
+    { reference: 'company_test_case_02', provider: 'P' },
+  ];
+  const compared = (answer: (reference: string) => unknown) =>
+    requests.map((sent) => screeningOutcome(answer(sent.reference), sent));
+
+  it.each([
+    ['in an array', (reference: string) => ({ risk: 'LOW', references: [reference], tags: ['company', reference] })],
+    [
+      'in a sentence',
+      (reference: string) => ({ risk: 'LOW', message: `Screening of ${reference} completed: no match.` }),
+    ],
+    ['in another letter case', (reference: string) => ({ risk: 'LOW', ref: reference.toUpperCase() })],
+    [
+      'in an echo of the request',
+      (reference: string) => ({ companyInput: { reference, provider: 'P' }, screeningResult: { numberOfMatches: 0 } }),
+    ],
+  ])('compares two answers that differ only by their reference repeated %s as equal', (_name, answer) => {
+    const [first, second] = compared(answer);
+    expect(first).toEqual(second);
+  });
+
+  it.each([
+    [
+      'by risk',
+      (reference: string) => ({ message: `Screened ${reference}`, risk: reference.endsWith('1') ? 'LOW' : 'HIGH' }),
+    ],
+    [
+      'by the company verified',
+      (reference: string) => ({
+        references: [reference],
+        verifiedCompany: { name: `Company ${reference.slice(-1)} AB` },
+      }),
+    ],
+  ])('keeps two answers that differ %s apart', (_name, answer) => {
+    const [first, second] = compared(answer);
+    expect(first).not.toEqual(second);
+  });
+
+  it('does not take a short request value for an echo inside a word', () => {
+    expect(screeningOutcome({ category: 'PEP', provider: 'P' }, { provider: 'P' })).toEqual({ category: 'PEP' });
+  });
+
   it('keeps what the test case decides', () => {
     expect(screeningOutcome({ risk: 'HIGH', hits: [{ list: 'EU' }] }, request)).not.toEqual(
       screeningOutcome({ risk: 'LOW', hits: [] }, request),
