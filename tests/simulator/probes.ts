@@ -288,14 +288,17 @@ export const PROBES: Record<string, Probe> = {
       await upload(h, nextConsumerId(), person.legalId, 1);
       h.settle();
       const leakedSubscription = (await subscriptions(h)).some((item) => item.legalId === person.legalId);
-      // An absence is shown only by a list read to its end: the page after the first is served too.
+      // An absence is shown only by a list read to its end: every page after the first is served too.
       const token = await h.token(1);
-      const next = (await h.request('GET', `${CONSUMERS}?limit=1`, { token })).body?.next;
-      const later =
-        typeof next === 'string'
-          ? await h.request('GET', `${new URL(next).pathname}${new URL(next).search}`, { token })
-          : undefined;
-      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && later?.status === 200;
+      const statuses: number[] = [];
+      for (let path: string | undefined = `${CONSUMERS}?limit=1`; path !== undefined;) {
+        const page = await h.request('GET', path, { token });
+        statuses.push(page.status);
+        const next: unknown = page.body?.next;
+        path = typeof next === 'string' ? `${new URL(next).pathname}${new URL(next).search}` : undefined;
+      }
+      const whole = statuses.length > 1 && statuses.every((status) => status === 200);
+      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && whole;
     },
   },
   'screening.person-test-case': {
