@@ -1,12 +1,13 @@
 // npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L,L]: prints the mutant
-// kill matrix (support/run/mutant-matrix.ts), after a control run per layout without a mutant; exits
-// non-zero on a survivor, or on a mutant left unjudged because its control run failed. N: mutants
-// whose specs run at once (default all of them, or 3 with --full). L: the simulator layouts to run
-// each mutant in (default standard).
+// kill matrix (support/run/mutant-matrix.ts), beside a control run per layout without a mutant; exits
+// non-zero on a survivor, or on a mutant not judged (its control run failed, or what failed judges
+// nothing). N: mutants whose specs run at once (default all of them, or 3 with --full). L: the
+// simulator layouts to run each mutant in (default standard).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
 import { LAYOUT_NAMES, type Layout } from '../simulator/options.js';
-import { formatMatrix, runMutantMatrix } from '../support/run/mutant-matrix.js';
+import { runMutantMatrix } from '../support/run/mutant-matrix.js';
+import { formatMatrix } from '../support/run/mutant-verdict.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,10 +47,8 @@ console.log(
 );
 const verdicts = await runMutantMatrix({ mutants: only?.filter(isMutantName), full: values.full, parallel, layouts });
 console.log(`\nmutant → failed specs → rules named in the failures\n${formatMatrix(verdicts)}`);
-const survivors = verdicts.filter((verdict) => !verdict.killed).length;
-const unjudged = verdicts.filter((verdict) => verdict.controlFailed.length > 0).length;
-const controlNote = unjudged ? `, ${unjudged} unjudged (their control run failed)` : '';
+const count = (judgement: string) => verdicts.filter((verdict) => verdict.judgement === judgement).length;
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
-const killed = verdicts.length - survivors;
-console.log(`\nmutants: ${killed} killed, ${survivors - unjudged} survived${controlNote} in ${seconds} s`);
-process.exitCode = survivors ? 1 : 0;
+const judged = `${count('killed')} killed, ${count('survived')} survived, ${count('not judged')} not judged`;
+console.log(`\nmutants: ${judged} in ${seconds} s`);
+process.exitCode = count('killed') === verdicts.length ? 0 : 1;

@@ -121,9 +121,9 @@ export function listPage<T>(
 }
 
 /**
- * A page that names its continuation by a marker no common convention uses (`@odata.nextLink`; `nextPage` beside the
- * vendor's `pageSize`) and states its limit: `first` fills the first page (its limit is their number when fewer), the
- * records after them follow from `skip`, a page of the request's limit at a time.
+ * A page that names its continuation by an opaque token under a marker no common convention uses (`@odata.nextLink`;
+ * `nextPage` beside the vendor's `pageSize`) and states its limit: `first` fills the first page (its limit is their
+ * number when fewer), the records after them follow from the token, sent back as `skipToken`, a page at a time.
  */
 export function unknownMarkerPage<T>(
   first: T[],
@@ -134,10 +134,10 @@ export function unknownMarkerPage<T>(
   const { query, style } = request;
   const [sizeKey, markerKey] = style === 'page-token' ? ['pageSize', 'nextPage'] : ['limit', '@odata.nextLink'];
   const asked = whole(query.pageSize ?? query.limit ?? query.size, sizeKey, request.pageSize, 1, MAX_LIMIT);
-  const skip = whole(query.skip, 'skip', 0);
+  const skip = whole(query.skipToken && Buffer.from(query.skipToken, 'base64url').toString(), 'skipToken', 0);
   const limit = skip === 0 ? Math.min(asked, first.length) : asked;
   const items = [...first, ...later];
-  const next = skip + limit < items.length ? withQuery(request.url, { skip: String(skip + limit) }) : undefined;
+  const next = skip + limit < items.length ? Buffer.from(String(skip + limit)).toString('base64url') : undefined;
   return {
     status: 200,
     body: {

@@ -62,11 +62,28 @@ function laterPage({ query, cursorParam }: ListRequest): boolean {
   );
 }
 
-/** A list page, or (lists-answer-500) a server error for any page after the first. */
-function page(state: SimulatorState, request: ListRequest, answer: (request: ListRequest) => Reply): Reply {
-  if (state.mutant('lists-answer-500') && laterPage(request))
-    return { status: 500, body: { error: 'internal', message: 'the page could not be served' } };
-  return answer(request);
+/**
+ * A page of `items` (oldest first) or, under lists-answer-500, a server error for a page after the first that lies
+ * beyond every record the caller uploaded in this run (`uploaded`): a wait for its own record reads as far as that
+ * record's page and passes, while a read of the whole list meets the error.
+ */
+function page<T>(
+  state: SimulatorState,
+  request: ListRequest,
+  items: T[],
+  keyOf: (item: T) => number,
+  render: (item: T) => unknown,
+  uploaded: (item: T) => boolean,
+): Reply {
+  if (!state.mutant('lists-answer-500') || !laterPage(request)) return listPage(items, keyOf, render, request);
+  // The same page of the list cut after its last upload, in the list's order, is empty when this page lies beyond.
+  const newestFirst = request.order === 'newest-first';
+  const last = newestFirst ? items.findIndex(uploaded) : items.findLastIndex(uploaded);
+  const cut = last < 0 ? [] : newestFirst ? items.slice(last) : items.slice(0, last + 1);
+  let served = 0;
+  listPage(cut, keyOf, () => (served += 1), request);
+  if (served === 0) return { status: 500, body: { error: 'internal', message: 'the page could not be served' } };
+  return listPage(items, keyOf, render, request);
 }
 
 /**
@@ -84,9 +101,8 @@ function subscriptionsPage(state: SimulatorState, clientId: string, list: ListRe
     const newestFirst = subscribedPersons(state, clientId).reverse();
     return unknownMarkerPage(newestFirst, unsubscribedPersons(state, clientId), render, list);
   }
-  return page(state, list, (request) =>
-    listPage(listSubscriptions(state, clientId), (view) => view.seq, render, request),
-  );
+  const subscribedAt = (view: SubscriptionView) => view.subscribedAt > 0;
+  return page(state, list, listSubscriptions(state, clientId), (view) => view.seq, render, subscribedAt);
 }
 
 /** Operations 5–7: consumer upload, the caller's consumers, its subscribed persons. */
@@ -101,8 +117,13 @@ export function registerConsumerRoutes(app: FastifyInstance, state: SimulatorSta
       GET: (request, reply) =>
         send(
           reply,
-          page(state, listRequest('consumers', request, state, layout), (list) =>
-            listPage(listConsumers(state, request.clientId), (view) => view.record.seq, layout.consumer, list),
+          page(
+            state,
+            listRequest('consumers', request, state, layout),
+            listConsumers(state, request.clientId),
+            (view) => view.record.seq,
+            layout.consumer,
+            (view) => view.record.uploadedAt > 0,
           ),
         ),
     },

@@ -12,10 +12,10 @@
  * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record, whether the date
  * fields are echoed.
  */
-import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, personFlag } from '../../support/readings/facts.js';
+import { ownsValue, personFlag } from '../../support/readings/facts.js';
+import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.deregister').test(
   'marks the person deregistered, with the reason given',
@@ -40,8 +40,8 @@ rule('transition.deregister').test(
         'update',
       ),
     );
-    await Then('the record carries the reason', async () => {
-      expect(containsValue(record, reason), `the reason "${reason}" is in the record`).toBe(true);
-    });
+    await Then('the record carries the reason', () =>
+      expectFact(ownsValue(record, reason), `the record carries the reason "${reason}"`),
+    );
   },
 );

@@ -1,18 +1,23 @@
-// Every check can fail: each simulator mutant is killed by the spec of the rule it breaks, and the
-// failure names that rule (support/run/mutant-matrix.ts; `npm run mutants` prints the same matrix),
-// in the standard layout and in the vendor's published shapes alike (one vitest process for both).
+// Every check can fail: each simulator mutant is killed by the spec of the rule it breaks, in the step
+// that exercises the rule, and the failure names that rule (support/run/mutant-verdict.ts; `npm run
+// mutants` prints the same matrix), in the standard layout and in the vendor's published shapes alike
+// (one vitest process for both). A failed Given, a crash or a bare timeout is no kill: "not judged".
 // The merge mutants are killed too where the vendor's records name no gedi and a merge shows only as
 // the target's record, whose legal id is then the one evidence of the merge.
 // A kill counts only when the same specs pass against the unmutated simulator with the same settings.
 import { expect, test } from 'vitest';
 import { MUTANT_NAMES, MUTANTS } from '../../simulator/mutants.js';
-import { formatMatrix, runMutantMatrix, type Verdict } from '../../support/run/mutant-matrix.js';
+import { runMutantMatrix } from '../../support/run/mutant-matrix.js';
+import { formatMatrix, type Verdict } from '../../support/run/mutant-verdict.js';
 import { ownReports } from './own-reports.js';
 
+/** The mutants not killed, survivors and those not judged alike, each with why. */
 const survivors = (verdicts: Verdict[]): string[] =>
   verdicts
-    .filter(({ killed }) => !killed)
-    .map(({ mutant, layout, rule }) => `${mutant} in the ${layout} layout (breaks ${rule})`);
+    .filter(({ judgement }) => judgement !== 'killed')
+    .map(({ mutant, layout, rule, judgement, reasons }) =>
+      [`${mutant} in the ${layout} layout (breaks ${rule}): ${judgement}`, ...reasons].join('; '),
+    );
 
 const EVERY_MUTANT = 'every mutant is killed by the spec of its own rule, in the standard and the vendor layout';
 
@@ -42,7 +47,7 @@ test.concurrent('counts no kill where the specs fail without the mutant too, sam
   const slow = { ...ownReports(context).env, SIMULATOR_AVAILABILITY_DELAY_MS: '20000' };
   const [verdict] = await runMutantMatrix({ mutants: ['never-available'], env: slow });
   console.log(formatMatrix([verdict!]));
-  expect(verdict!.killed, 'never-available counted as killed').toBe(false);
+  expect(verdict!.judgement, 'never-available, its control run failed').toBe('not judged');
   const timedOut = expect.stringMatching(/^specs\/persons\/create\.spec\.ts \(NotConsistentError: /);
   expect(verdict!.controlFailed, 'the control run, without the mutant').toEqual([timedOut]);
 });

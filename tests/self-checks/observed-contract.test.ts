@@ -2,9 +2,9 @@
 // known (simulator/README.md "The three layouts"), documents that behaviour: statuses, envelopes (where
 // gedi and the consumer state sit), the error body and its media type, the paging convention, the
 // status of an early read and of a deleted person, the token lifetime, and a time to consistency for
-// every transition (printed beside the configured delay: real time, so a figure, never asserted). Its
-// OpenAPI document validates, dereferences, every schema in it compiles, and a mock server
-// (openapi-backend) loads it and mocks an observed answer for every operation.
+// every transition, as an interval that holds the configured delay where the effect is that delay alone
+// (creation). Its OpenAPI document validates, dereferences, every schema in it compiles, and a mock
+// server (openapi-backend) loads it and mocks an observed answer for every operation.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dereference, validate } from '@readme/openapi-parser';
@@ -13,17 +13,17 @@ import { OpenAPIBackend } from 'openapi-backend';
 import { catalogue } from '../../support/run/catalogue.js';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
-import { readObservationLines, type ObservedContract } from '../../support/evidence/observed/model.js';
+import type { Interval, ObservedContract } from '../../support/evidence/observed/model.js';
+import { nextReadIn } from '../../support/readings/eventually.js';
 import { simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 
 // Long beside the lag of a loaded machine (two cores shared with the rest of npm test stamp the
-// answer to a write a hundred milliseconds or more late), so the printed figure is about the delay.
+// answer to a write a hundred milliseconds or more late), so the figures are about the delay.
 const DELAY_MS = 1500;
-// ±10 % rather than the simulator's default ±50 %: the median of some thirty effects then shows the
-// measurement rather than the dice.
-const JITTER = 0.1;
+// No jitter: every effect comes at the delay, so each creation's interval must hold it.
+const JITTER = 0;
 
 interface ObservedOperation {
   responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }>;
@@ -33,8 +33,6 @@ interface ObservedOperation {
 const PERSONS = '/consumer-intelligence/sandbox/v1/persons';
 const PERSON = '/consumer-intelligence/v3/markets/{market}/persons/{gedi}';
 const CONSUMERS = '/consumer-intelligence/v3/consumers';
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 test.concurrent.for([
   {
@@ -154,27 +152,19 @@ test.concurrent.for([
     ]) {
       expect(timings[transition], `time to consistency of ${transition}`).toBeDefined();
     }
-    // The simulator jitters each effect around its delay: the median is the delay. The time to
-    // consistency is when a read first saw the effect, later than the effect by the polling lag and
-    // any latency of a loaded machine; the effect came after the last read that did not yet see it,
-    // so the middle of the two estimates the effect itself. Every transition but the subscription is
-    // one effect; with one or two samples of most of them, their median is taken together (creations
-    // are most of it); a wait whose first read saw it says only that the effect came before. A
-    // subscription follows identification after effects of its own. How close these come to the
-    // delay depends on the machine's load as much as on the measurement: printed, not asserted.
-    const effects = readObservationLines(observed).flatMap((line) =>
-      line.kind === 'wait' &&
-      line.transition !== 'subscription' &&
-      line.consistentAfterMs !== undefined &&
-      line.notYetAfterMs !== undefined
-        ? [(line.consistentAfterMs + line.notYetAfterMs) / 2]
-        : [],
-    );
-    const off = (ms: number) => `${ms} ms (${Math.round((100 * (ms - DELAY_MS)) / DELAY_MS)} % off)`;
+    // A creation is one effect, at the delay. The lower bound, a read that did not see it, lies before the
+    // delay; the upper bound, the first read that did, at or after it and at most one poll interval later
+    // (a first look at 1 s, then every half of the time waited): bounds, never a figure of the clock.
+    const { p50 } = timings.create!;
+    expect(p50.afterMs, 'the last read that did not see a new person, p50').toBeLessThanOrEqual(DELAY_MS);
+    expect(p50.byMs, 'the first read that saw it, p50').toBeGreaterThanOrEqual(DELAY_MS);
+    expect(p50.byMs, 'the first read that saw it, p50').toBeLessThanOrEqual(DELAY_MS + nextReadIn(DELAY_MS));
+    expect(page, 'the page shows the interval').toContain(`Creation: p50 ${p50.afterMs}–${p50.byMs} ms`);
+    const interval = ({ afterMs, byMs }: Interval) => `${afterMs}–${byMs} ms`;
     console.log(
-      `observed (${layout}): for a ${DELAY_MS} ms delay, create p50 ${timings.create?.p50Ms} ms, ` +
-        `effects of ${effects.length} single-effect transitions at a median ${off(median(effects))}, ` +
-        `subscription p50 ${timings.subscription?.p50Ms} ms; ${Object.keys(timings).length} transitions`,
+      `observed (${layout}): for a ${DELAY_MS} ms delay, create p50 ${interval(p50)} over ${timings.create!.n}, ` +
+        `subscription (two effects) p50 ${timings.subscription && interval(timings.subscription.p50)}; ` +
+        `${Object.keys(timings).length} transitions`,
     );
   },
 );

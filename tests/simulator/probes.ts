@@ -57,7 +57,7 @@ type Entry = Record<string, unknown>;
 const gediOf = (item: Entry) => item.gedi ?? item.personGedi;
 const legalIdOf = (item: Entry) => item.legalId ?? item.nin;
 
-/** Every page of the subscribed persons, following `next` or `@odata.nextLink`; `ok`: every page answered 200. */
+/** Every page of the subscribed persons, following `next`, or the `@odata.nextLink` token; `ok`: each answered 200. */
 async function subscriptionList(h: Harness, clientIndex = 0): Promise<{ ok: boolean; items: Entry[] }> {
   const token = await h.token(clientIndex);
   const items: Entry[] = [];
@@ -65,8 +65,9 @@ async function subscriptionList(h: Harness, clientIndex = 0): Promise<{ ok: bool
     const answer = await h.request('GET', path, { token });
     if (answer.status !== 200) return { ok: false, items };
     items.push(...(answer.body?.items ?? []));
-    const next: unknown = answer.body?.next ?? answer.body?.['@odata.nextLink'];
-    path = typeof next === 'string' ? `${new URL(next).pathname}${new URL(next).search}` : undefined;
+    const { next, '@odata.nextLink': skipToken } = answer.body ?? {};
+    if (typeof next === 'string') path = `${new URL(next).pathname}${new URL(next).search}`;
+    else path = typeof skipToken === 'string' ? `${SUBSCRIPTIONS}?limit=1000&skipToken=${skipToken}` : undefined;
   }
   return { ok: true, items };
 }
@@ -311,14 +312,17 @@ export const PROBES: Record<string, Probe> = {
       await upload(h, nextConsumerId(), person.legalId, 1);
       h.settle();
       const leakedSubscription = (await subscriptions(h)).some((item) => legalIdOf(item) === person.legalId);
-      // An absence is shown only by a list read to its end: the page after the first is served too.
+      // An absence is shown only by a list read to its end: every page after the first is served too.
       const token = await h.token(1);
-      const next = (await h.request('GET', `${CONSUMERS}?limit=1`, { token })).body?.next;
-      const later =
-        typeof next === 'string'
-          ? await h.request('GET', `${new URL(next).pathname}${new URL(next).search}`, { token })
-          : undefined;
-      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && later?.status === 200;
+      const statuses: number[] = [];
+      for (let path: string | undefined = `${CONSUMERS}?limit=1`; path !== undefined;) {
+        const page = await h.request('GET', path, { token });
+        statuses.push(page.status);
+        const next: unknown = page.body?.next;
+        path = typeof next === 'string' ? `${new URL(next).pathname}${new URL(next).search}` : undefined;
+      }
+      const whole = statuses.length > 1 && statuses.every((status) => status === 200);
+      return !(await consumerStates(h)).has(consumerId) && !leakedSubscription && whole;
     },
   },
   'screening.person-test-case': {

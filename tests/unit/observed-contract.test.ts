@@ -12,12 +12,16 @@ import {
   inferSchema,
   mergeSchemas,
   pathsOf,
+  readObservationLines,
   type ObservedContract,
 } from '../../support/evidence/observed/model.js';
 import { observedOpenApi } from '../../support/evidence/observed/openapi.js';
 import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evidence/observed/page.js';
 import { catalogue } from '../../support/run/catalogue.js';
-import type { ObservationLine } from '../../support/evidence/observed/recorder.js';
+import { recordObservations, type ObservationLine } from '../../support/evidence/observed/recorder.js';
+import { eventually } from '../../support/readings/eventually.js';
+import type { ApiResponse } from '../../support/transport/http.js';
+import { fakeClock } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
 const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
@@ -73,9 +77,9 @@ const lines: ObservationLine[] = [
     ],
     page: { number: 0, size: 3, totalElements: 7, totalPages: 3 },
   }),
-  { kind: 'wait', transition: 'create', consistentAfterMs: 300, notYetStatuses: [404] },
-  { kind: 'wait', transition: 'create', consistentAfterMs: 500, notYetStatuses: [404] },
-  { kind: 'wait', transition: 'create', consistentAfterMs: 400, notYetStatuses: [] },
+  { kind: 'wait', transition: 'create', seenByMs: 300, notYetAfterMs: 100, notYetStatuses: [404] },
+  { kind: 'wait', transition: 'create', seenByMs: 500, notYetAfterMs: 250, notYetStatuses: [404] },
+  { kind: 'wait', transition: 'create', seenByMs: 400, notYetStatuses: [] },
   { kind: 'wait', transition: 'delete', notYetStatuses: [200, 200] },
 ];
 
@@ -123,7 +127,7 @@ describe('schema inference', () => {
 describe('the observed contract', () => {
   const contract = buildContract(lines);
 
-  it('counts statuses per operation and kind of request, and measures time to consistency', () => {
+  it('counts statuses per operation and kind of request, and measures time to consistency as intervals', () => {
     const early = contract.cases.find((observed) => observed.operation === 'op3')!;
     expect(early.statuses['404']?.count).toBe(2);
     expect(early.statuses['404']?.schema).toMatchObject({ properties: { error: { required: ['code', 'message'] } } });
@@ -136,20 +140,65 @@ describe('the observed contract', () => {
     });
     expect(contract.tokenLifetimesS).toEqual([3600]);
     expect(contract.timings, 'a wait that never saw its effect has no time to consistency').toEqual({
-      create: { n: 3, p50Ms: 400, p95Ms: 500, maxMs: 500 },
+      create: {
+        n: 3,
+        p50: { afterMs: 100, byMs: 400 },
+        p95: { afterMs: 250, byMs: 500 },
+        max: { afterMs: 250, byMs: 500 },
+      },
     });
     expect(contract.earlyReads).toEqual({
       create: { waits: 3, reads: 2, statuses: { '404': 2 } },
       delete: { waits: 1, reads: 2, statuses: { '200': 2 } },
     });
     expect(contract.cases.find((observed) => observed.operation === 'op7')?.paging).toBe('Link header');
-    const waits = [1, 2, 3, 4, 100].map((ms): ObservationLine => ({
+    // Each bound's percentile apart: the effects' own percentile lies between them, whichever effect it is.
+    const waits = [
+      [undefined, 1],
+      [1, 2],
+      [0, 3],
+      [3, 4],
+      [2, 100],
+    ].map(([notYetAfterMs, seenByMs]): ObservationLine => ({
       kind: 'wait',
       transition: 'update',
-      consistentAfterMs: ms,
+      seenByMs,
+      notYetAfterMs,
       notYetStatuses: [],
     }));
-    expect(buildContract(waits).timings.update).toEqual({ n: 5, p50Ms: 3, p95Ms: 100, maxMs: 100 });
+    expect(buildContract(waits).timings.update).toEqual({
+      n: 5,
+      p50: { afterMs: 1, byMs: 3 },
+      p95: { afterMs: 3, byMs: 100 },
+      max: { afterMs: 3, byMs: 100 },
+    });
+  });
+
+  it('records a wait from the sending of its last read that missed to the answer of its first hit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'observed-'));
+    const stop = recordObservations(dir);
+    const clock = fakeClock();
+    const statuses = [404, 200];
+    // Each read takes 10 ms: sent after the first look at 1,000 ms and missing, then at 1,515 ms and answered at 1,525.
+    const read = async () => {
+      clock.advance(10);
+      return { status: statuses.shift()!, ok: statuses.length === 0, headers: {} } as ApiResponse;
+    };
+    try {
+      await eventually('a new person', read, (response) => response.ok, {
+        timeoutMs: 5_000,
+        clock,
+        transition: 'create',
+      });
+    } finally {
+      stop();
+    }
+    expect(buildContract(readObservationLines(dir)).timings.create).toEqual({
+      n: 1,
+      p50: { afterMs: 1000, byMs: 1525 },
+      p95: { afterMs: 1000, byMs: 1525 },
+      max: { afterMs: 1000, byMs: 1525 },
+    });
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -191,7 +240,8 @@ describe('the observed contract', () => {
     expect(page).toContain('404 application/problem+json `{type,title,status}` (op2 "delete person" ×1)');
     expect(page).toContain('| Events | "Events: not shown." | Not observable: ');
     expect(page).toContain('expires_in: 3600 s');
-    expect(page).toContain('Creation: p50 400 ms');
+    expect(page).toContain('Creation: p50 100–400 ms, p95 250–500 ms, max 250–500 ms over 3 persons');
+    expect(page).toContain('| create | 3 | 100–400 ms | 250–500 ms | 250–500 ms |');
     const answers = page
       .split('\n')
       .filter((line) =>

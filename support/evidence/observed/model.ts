@@ -1,5 +1,6 @@
 // Owns the observed contract of one run: per operation and kind of request its statuses, headers, inferred schemas,
-// examples, documented values and paging; the token lifetime; per transition its time to consistency and early reads.
+// examples, documented values and paging; the token lifetime; per transition its time to consistency, as intervals,
+// and early reads.
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';
@@ -25,7 +26,14 @@ export interface ObservedCase {
   paging?: string;
 }
 
-export type Timing = Record<'n' | 'p50Ms' | 'p95Ms' | 'maxMs', number>;
+/**
+ * When an effect came, as reads from outside can tell: after the last read that did not show it was sent (0 when the
+ * first read did) and by the answer of the first that did, each counted from the acknowledged write.
+ */
+export type Interval = { afterMs: number; byMs: number };
+
+/** Over a transition's waits that saw the effect: how many; the median, 95th percentile and maximum as intervals. */
+export type Timing = { n: number; p50: Interval; p95: Interval; max: Interval };
 
 export interface ObservedContract {
   cases: ObservedCase[];
@@ -49,11 +57,18 @@ export function readObservationLines(dir: string): ObservationLine[] {
     );
 }
 
-/** n, and the nearest-rank p50, p95 and maximum. */
-function timingOf(values: number[]): Timing {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (share: number) => Math.round(sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)]!);
-  return { n: sorted.length, p50Ms: at(0.5), p95Ms: at(0.95), maxMs: at(1) };
+/**
+ * n, and the nearest-rank p50, p95 and maximum of the bounds apart: as each effect came within its own interval, a
+ * percentile of the effects lies between the same percentile of the lower bounds and that of the upper ones.
+ */
+function timingOf(intervals: Interval[]): Timing {
+  const sorted = (bound: keyof Interval) => intervals.map((interval) => interval[bound]).sort((a, b) => a - b);
+  const [after, by] = [sorted('afterMs'), sorted('byMs')];
+  const at = (share: number): Interval => {
+    const rank = Math.max(0, Math.ceil(share * intervals.length) - 1);
+    return { afterMs: Math.round(after[rank]!), byMs: Math.round(by[rank]!) };
+  };
+  return { n: intervals.length, p50: at(0.5), p95: at(0.95), max: at(1) };
 }
 
 function statusObservation(lines: ExchangeLine[]): StatusObservation {
@@ -113,8 +128,10 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
   const timings: Record<string, Timing> = {};
   const earlyReads: ObservedContract['earlyReads'] = {};
   for (const [transition, group] of [...waits].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const delays = group.flatMap((wait) => wait.consistentAfterMs ?? []);
-    if (delays.length) timings[transition] = timingOf(delays);
+    const intervals = group.flatMap(({ seenByMs, notYetAfterMs }) =>
+      seenByMs === undefined ? [] : [{ afterMs: notYetAfterMs ?? 0, byMs: seenByMs }],
+    );
+    if (intervals.length) timings[transition] = timingOf(intervals);
     const reads = group.flatMap((wait) => wait.notYetStatuses);
     const statuses: Record<string, number> = {};
     for (const status of reads) statuses[status] = (statuses[status] ?? 0) + 1;

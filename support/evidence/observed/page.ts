@@ -6,6 +6,7 @@ import {
   documentedValuesOf,
   mediaTypesOf,
   pagingsOf,
+  type Interval,
   type ObservedCase,
   type ObservedContract,
   type StatusObservation,
@@ -186,7 +187,8 @@ const ANSWERS: Record<string, Answer> = {
   },
   'availability-delay': ({ timings: { create } }) =>
     create &&
-    `Creation: p50 ${create.p50Ms} ms, p95 ${create.p95Ms} ms, max ${create.maxMs} ms over ${create.n} persons.`,
+    `Creation: p50 ${between(create.p50)}, p95 ${between(create.p95)}, max ${between(create.max)} over ${create.n} ` +
+      'persons (after the last read that did not show the person, by the first that did).',
   deprecation: (c) => {
     const announced = answersOf(c.cases).flatMap(({ observed, seen }) =>
       ['deprecation', 'sunset']
@@ -198,6 +200,9 @@ const ANSWERS: Record<string, Answer> = {
   },
 };
 
+/** An interval as the page shows it: "1000–1512 ms". */
+const between = ({ afterMs, byMs }: Interval): string => `${afterMs}–${byMs} ms`;
+
 /** The items of docs/not-shown.json with neither an answer nor the reason there can be none. */
 export const unanswerable = (): string[] =>
   NOT_SHOWN.filter((item) => !item.unobservable && !ANSWERS[item.id]).map((item) => item.id);
@@ -205,12 +210,12 @@ export const unanswerable = (): string[] =>
 /** Text as one Markdown table cell: pipes escaped, on one line. */
 export const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Time to consistency per transition as the lines of a Markdown table; none when nothing was measured. */
+/** Time to consistency per transition as the lines of a Markdown table, each figure an interval; none unmeasured. */
 export function timingsTable(timings: Record<string, Timing>): string[] {
   const rows = Object.entries(timings).map(
-    ([transition, t]) => `| ${transition} | ${t.n} | ${t.p50Ms} | ${t.p95Ms} | ${t.maxMs} |`,
+    ([transition, t]) => `| ${transition} | ${t.n} | ${between(t.p50)} | ${between(t.p95)} | ${between(t.max)} |`,
   );
-  return rows.length ? ['| transition | n | p50 ms | p95 ms | max ms |', '|---|---|---|---|---|', ...rows] : [];
+  return rows.length ? ['| transition | n | p50 | p95 | max |', '|---|---|---|---|---|', ...rows] : [];
 }
 
 const INTRO =
@@ -238,7 +243,8 @@ ${rows.join('\n')}
 
 ## Time to consistency
 
-From the acknowledged write to the first read that saw its effect.
+From the acknowledged write, each figure an interval: the effect came after the last read that did not see it
+and by the first read that did.
 
 ${timingsTable(contract.timings).join('\n') || 'No transition was awaited in this run.'}
 

@@ -27,10 +27,13 @@ export interface ExchangeLine {
   body?: unknown;
 }
 
-/** An awaited transition; `consistentAfterMs` is absent when the wait never saw the effect. */
-export type WaitLine = { kind: 'wait'; transition: string } & Pick<
+/**
+ * An awaited transition, from the wait's start: when the last read that did not see the effect was sent
+ * (`notYetAfterMs`), and when the answer of the first that did came back (`seenByMs`; absent when none did).
+ */
+export type WaitLine = { kind: 'wait'; transition: string; seenByMs?: number } & Pick<
   WaitAttempts,
-  'consistentAfterMs' | 'notYetAfterMs' | 'notYetStatuses'
+  'notYetAfterMs' | 'notYetStatuses'
 >;
 
 export type ObservationLine = ExchangeLine | WaitLine;
@@ -67,10 +70,11 @@ export function recordObservations(dir: string): () => void {
       body: samples.get(key)! <= SAMPLES_PER_CASE ? sample(exchange.responseBody) : undefined,
     });
   });
-  const stopWaits = onWait(({ transition, outcome, consistentAfterMs, notYetAfterMs, notYetStatuses }) => {
+  const stopWaits = onWait(({ transition, outcome, elapsedMs, notYetAfterMs, notYetStatuses }) => {
     if (!transition) return;
-    const consistent = outcome === 'consistent' ? consistentAfterMs : undefined;
-    write({ kind: 'wait', transition, consistentAfterMs: consistent, notYetAfterMs, notYetStatuses });
+    // The target showed the effect before it answered the read that saw it: the answer bounds the effect.
+    const seenByMs = outcome === 'consistent' ? elapsedMs : undefined;
+    write({ kind: 'wait', transition, seenByMs, notYetAfterMs, notYetStatuses });
   });
   return () => {
     stopExchanges();
