@@ -149,7 +149,7 @@ const CATALOGUE = {
   },
   'never-available': {
     rule: 'person.eventually-available',
-    exercisedIn: 'When',
+    exercisedIn: 'Then',
     breaks: 'custom persons are accepted but never become readable',
   },
   'person-case-without-hit': {
@@ -285,7 +285,7 @@ const CATALOGUE = {
   'placeholders-forever': {
     rule: 'person.eventually-available',
     breaks: 'operation 3 answers a custom person with a placeholder (its gedi and a pending status), never its record',
-    exercisedIn: 'When',
+    exercisedIn: 'Then',
   },
   'unsubscribed-behind-unknown-marker': {
     rule: 'subscription.subscribed-only',

@@ -73,7 +73,14 @@ function denialOf({ item, path }: Located): string | undefined {
 function pepEvidenceOf({ item, path }: Located): string[] {
   const fields = ownFields(item, path);
   // A match whose own category or type names another list (SANCTIONS) is that list's, whatever lists were searched.
-  const own = fields.filter(({ key }) => OWN_CATEGORY_KEY.test(normalKey(key))).flatMap(({ value }) => words(value));
+  // The vendor's match names its own list as an object: `lists: [{ "type": "SANCTION", "name": … }]`.
+  const listTypes = fields
+    .filter(({ key, value }) => /^lists?$/.test(normalKey(key)) && Array.isArray(value))
+    .flatMap(({ value }) => (value as unknown[]).flatMap((entry) => ownFields(entry)))
+    .filter(({ key }) => OWN_CATEGORY_KEY.test(normalKey(key)));
+  const own = [...fields.filter(({ key }) => OWN_CATEGORY_KEY.test(normalKey(key))), ...listTypes].flatMap(
+    ({ value }) => words(value),
+  );
   const another = own.some((word) => !PEP_WORD.test(word.trim()) && !ENTITY_WORD.test(word.trim()));
   const byOwnCategory = (name: string) => !another || OWN_CATEGORY_KEY.test(name);
   return fields.flatMap((field) => {

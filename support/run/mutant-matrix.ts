@@ -27,6 +27,11 @@ const layoutEnv = (layout: Layout): Record<string, string> =>
 
 /** Runs of their own at the same time (each is a whole vitest). */
 const RUNS_AT_ONCE = 3;
+/**
+ * Projects of the one process at the same time. The matrix's deadlines are short (MUTANT_ENV), and a Given that misses
+ * one on a loaded machine judges nothing: with every project at once, the controls failed in their Givens.
+ */
+const PROJECTS_AT_ONCE = 12;
 
 /** Each run on its own (as a user's run would go), `limit` at once; or all in one vitest process, a project each. */
 async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: NodeJS.ProcessEnv): Promise<Outcome[]> {
@@ -91,7 +96,7 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const alone = runs.filter((run) => !together.includes(run));
   const outcomes = (
     await Promise.all([
-      runAll(together, false, options.parallel ?? together.length, env),
+      runAll(together, false, options.parallel ?? PROJECTS_AT_ONCE, env),
       runAll(alone, true, options.parallel ?? RUNS_AT_ONCE, env),
     ])
   ).flat();

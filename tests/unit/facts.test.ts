@@ -181,6 +181,10 @@ describe('a PEP hit', () => {
       { hits: [{ category: 'SANCTIONS', datasets: ['PEP', 'SANCTIONS'], name: 'x' }] },
     ],
     [
+      "a sanctions match in the vendor's shape, its own list an object, naming the datasets searched",
+      { screeningResult: { matches: [{ lists: [{ type: 'SANCTION' }], datasets: ['PEP', 'SANCTIONS'] }] } },
+    ],
+    [
       'a PEP entry under an overall outcome of no match',
       { screeningResult: { result: 'NO_MATCH', matches: [{ lists: [{ type: 'PEP' }] }] } },
     ],
