@@ -34,6 +34,7 @@ function screeningRecord(result: ScreeningResult) {
       ...(matched === false ? { status: 'NO_MATCH' } : {}),
       ...(datasets === undefined ? {} : { datasets }),
     })),
+    ...(result.candidates === undefined ? {} : { nearMisses: result.candidates }),
   };
 }
 
