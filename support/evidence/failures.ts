@@ -122,6 +122,15 @@ export class BrokenRuleError extends Error {
   }
 }
 
+/** A failure of a category of its own, its name and first words kept, saying in which step of the test it came. */
+class CategoryFailure extends Error {
+  constructor(cause: Error, step: string) {
+    super(`${cause.message} (in the step "${step}")`, { cause });
+    this.name = cause.name;
+    pointAt(this, cause);
+  }
+}
+
 /** The suite's own code crashed: no verdict on any rule. */
 class SuiteError extends Error {
   override readonly name = 'SuiteError';
@@ -166,11 +175,14 @@ function unwrap(error: unknown): { original: unknown; other?: OtherRuleFailure }
 export function attributeToRule(error: unknown, rule: string): unknown {
   const { original, other } = unwrap(error);
   if (!(original instanceof Error)) return error;
-  if (NOT_A_CONTRACT_FAILURE.has(original.name)) return original;
+  const step =
+    error instanceof StepFailure ? `${error.phase} ${error.title}` : (error as Partial<PreconditionError>).step;
+  const inStep = (category: Error) => (step === undefined ? category : new CategoryFailure(category, step));
+  if (NOT_A_CONTRACT_FAILURE.has(original.name)) return inStep(original);
   // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
   const refused = (original as { response?: ApiResponse }).response;
   if (original.name === 'WaitRejectedError' && refused?.status === 403)
-    return notPermitted(refused, `waiting for ${(original as { what?: string }).what ?? 'a state'}`);
+    return inStep(notPermitted(refused, `waiting for ${(original as { what?: string }).what ?? 'a state'}`));
   if (CRASHES.has(original.name)) return new SuiteError(original);
   if (error instanceof PreconditionError) return new PreconditionError(error.step, original, rule, other?.rule);
   if (!(error instanceof StepFailure)) return error;

@@ -47,7 +47,9 @@ const messageOf = (failure: string): string => failure.split('\n')[0]!.replace(/
 /** Why a failure judges nothing: a Given not met, the suite's own crash, vitest's own timeout; undefined otherwise. */
 function noVerdict(failure: string): string | undefined {
   const message = messageOf(failure);
-  if (message.startsWith('Precondition not met:')) return `a Given failed (${firstLine(message)})`;
+  // A category failure in a Given keeps its category's words and names the step last.
+  if (message.startsWith('Precondition not met:') || /\(in the step "Given [^"]*"\)$/.test(message))
+    return `a Given failed (${firstLine(message)})`;
   if (CRASH.test(failure) || message.startsWith('Suite error (no verdict):'))
     return `the suite crashed (${firstLine(message)})`;
   if (message.startsWith('Test timed out in')) return `a bare timeout (${firstLine(message)})`;
@@ -61,10 +63,10 @@ const stepOf = (detail: string): string | undefined => /^(Given|When|Then) "/.ex
 const stepIn = ({ exercisedIn }: Mutant, layout: Layout): string =>
   typeof exercisedIn === 'string' ? exercisedIn : exercisedIn[layout];
 
-/** A failure kills `mutant`: its rule broken in the step that exercises it, or its category outside a Given. */
+/** A failure kills `mutant`: its rule broken, or its category shown, in the step that exercises it. */
 function kills(failure: string, { rule, reportedAs }: Mutant, exercisedIn: string): boolean {
   const message = messageOf(failure);
-  if (reportedAs !== undefined) return message.startsWith(reportedAs);
+  if (reportedAs !== undefined) return message.startsWith(reportedAs) && message.includes(`step "${exercisedIn} `);
   const broken = brokenRuleDetail(message);
   return broken?.rule === rule && stepOf(broken.detail) === exercisedIn;
 }
@@ -72,6 +74,8 @@ function kills(failure: string, { rule, reportedAs }: Mutant, exercisedIn: strin
 /** What a failure of the mutant's own test that did not kill it showed instead. */
 function insteadOf(failure: string, { rule, reportedAs }: Mutant, exercisedIn: string): string {
   const broken = brokenRuleDetail(messageOf(failure));
+  if (reportedAs !== undefined && messageOf(failure).startsWith(reportedAs))
+    return `its category "${reportedAs}" came outside the ${exercisedIn}`;
   if (broken?.rule !== rule) return `its test failed as: ${firstLine(messageOf(failure))}`;
   if (reportedAs !== undefined) return `its rule was named where the failure must be "${reportedAs}"`;
   const step = stepOf(broken.detail);

@@ -134,16 +134,16 @@ describe('the verdict on a mutant', () => {
     expect(formatMatrix([verdict])).toBe(`NOT JUDGED merge-ignored (breaks transition.merge) — ${verdict.reasons[0]}`);
   });
 
-  it('is a kill for a mutant reported as a category when its own test fails so outside a Given', () => {
-    expect(verdictOf('lists-answer-500', isolation([failure('ListIncompleteError', INCOMPLETE)])).judgement).toBe(
-      'killed',
+  it('is a kill for a mutant reported as a category when its own test fails so in the step that exercises it', () => {
+    const inStep = (step: string) => failure('ListIncompleteError', `${INCOMPLETE} (in the step "${step}")`);
+    expect(verdictOf('lists-answer-500', isolation([inStep('When the second client reads both lists')]))).toMatchObject(
+      { judgement: 'killed' },
     );
-    const inGiven = failure(
-      'PreconditionError',
-      'Precondition not met: the step "Given a consumer of the first client" failed before rule consumer.isolation ' +
-        `could be checked: ${INCOMPLETE}`,
-    );
-    expect(verdictOf('lists-answer-500', isolation([inGiven]))).toMatchObject({
+    expect(verdictOf('lists-answer-500', isolation([inStep('Then neither list shows them')]))).toMatchObject({
+      judgement: 'survived',
+      reasons: ['its category "List could not be read completely" came outside the When'],
+    });
+    expect(verdictOf('lists-answer-500', isolation([inStep('Given a consumer of the first client')]))).toMatchObject({
       judgement: 'not judged',
       reasons: [expect.stringMatching(/^a Given failed/)],
     });

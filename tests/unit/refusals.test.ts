@@ -156,14 +156,21 @@ describe('attributeToRule', () => {
     expect(attributeToRule(inGiven, 'transition.delete')).toHaveProperty('name', 'SuiteError');
   });
 
-  it('hands a category failure on as thrown, in a Given step too, and what no step threw unchanged', async () => {
+  it('hands a category failure on with its name and first words, naming its step, and what no step threw', async () => {
     const throttled = Object.assign(new Error('Target throttled: 429 until the deadline'), {
       name: 'TargetThrottledError',
     });
     const inGiven = await failureOf(() => Given('an available person', () => Promise.reject(throttled)));
-    expect(attributeToRule(inGiven, 'transition.delete')).toBe(throttled);
+    expect(attributeToRule(inGiven, 'transition.delete')).toMatchObject({
+      name: 'TargetThrottledError',
+      message: 'Target throttled: 429 until the deadline (in the step "Given an available person")',
+      cause: throttled,
+    });
     const inThen = await failureOf(() => Then('it is gone', () => Promise.reject(throttled)));
-    expect(attributeToRule(inThen, 'transition.delete')).toBe(throttled);
+    expect(attributeToRule(inThen, 'transition.delete')).toMatchObject({
+      name: 'TargetThrottledError',
+      message: 'Target throttled: 429 until the deadline (in the step "Then it is gone")',
+    });
     const skipped = Object.assign(new Error('test is skipped'), { name: 'PendingError' });
     expect(attributeToRule(skipped, 'transition.delete')).toBe(skipped);
   });
@@ -188,8 +195,9 @@ describe('attributeToRule', () => {
       await failureOf(() => Then('the person is gone', () => Promise.reject(awaited))),
       'transition.delete',
     ) as Error;
-    expect(blamed).toBeInstanceOf(NotPermittedError);
+    expect(blamed.name).toBe('NotPermittedError');
     expect(blamed.message).toMatch(/^Not permitted: waiting for person g1 to be found \(op4: .*\) answered 403/);
+    expect(blamed.message).toMatch(/\(in the step "Then the person is gone"\)$/);
     const screening = notPermitted(
       answer(403, '', 'op8', '/aml-real-time-screening/v2/api/aml/kyc/person/screening'),
       'the screening',
