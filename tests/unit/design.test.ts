@@ -6,11 +6,11 @@ import { expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const design = readFileSync(join(root, 'docs/DESIGN.md'), 'utf8');
-const rows = new Set([...design.matchAll(/^\| `([^`]+\.[jt]s)` \|/gm)].map((match) => match[1]!));
+const rows = new Set([...design.matchAll(/^\| `([^`]+\.c?[jt]s)` \|/gm)].map((match) => match[1]!));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.[jt]s$/.test(entry.name))
+    .filter((entry) => entry.isFile() && /\.c?[jt]s$/.test(entry.name))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 

@@ -14,13 +14,13 @@ const GENERATED = new Set(['support/readings/validators.generated.ts']);
 function codeFiles(): string[] {
   const listed = execFileSync(
     'git',
-    ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts', '*.js', '*.mjs'],
+    ['ls-files', '--cached', '--others', '--exclude-standard', '--', '*.ts', '*.js', '*.mjs', '*.cjs'],
     { cwd: root, encoding: 'utf8' },
   );
   return listed.split('\n').filter((file) => file !== '' && !GENERATED.has(file));
 }
 
-test(`no line of a code file (*.ts, *.js, *.mjs) is over ${MAX_LINE} characters`, () => {
+test(`no line of a code file (*.ts, *.js, *.mjs, *.cjs) is over ${MAX_LINE} characters`, () => {
   const files = codeFiles();
   expect(files.length, 'code files found').toBeGreaterThan(100);
   const long = files.flatMap((file) =>
