@@ -220,6 +220,9 @@ export function listPagesNote(contract: Pick<ObservedContract, 'lists' | 'reques
   ].join('\n');
 }
 
+/** The console's lines on list pages, in reports/observed/ when the run printed them. */
+const LIST_PAGES_FILE = 'list-pages.txt';
+
 /** The report of `resultsDirs` (default reports/allure-results), `environment` merged over the settings' facts. */
 export async function generateReport(
   options: {
@@ -240,6 +243,10 @@ export async function generateReport(
       const { paths, pageSize } = readSettings(process.env, join(cwd, '.env'));
       const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
       listPages = listPagesNote(writeObservedContract(cwd, paths, keep, config.historyLimit ?? 60), pageSize);
+      // Kept beside the contract for the CI summary, which runs in another process and may not see the settings.
+      const listPagesFile = resolve(cwd, OBSERVED_DIR, LIST_PAGES_FILE);
+      if (listPages) writeFileSync(listPagesFile, `${listPages}\n`);
+      else rmSync(listPagesFile, { force: true });
     } catch (error) {
       // The observed contract documents; a run whose observations cannot be read still gets its report.
       console.warn(`report: observed contract skipped: ${(error as Error).message}`);
@@ -296,8 +303,21 @@ function timingsSection(file: string): string[] {
     : ['### Time to consistency', '', ...table];
 }
 
-/** Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, the report. */
-export async function ciSummary(options: { resultsDirs: string[]; reportLink?: string; timingsFile?: string }) {
+/** The console's lines on list pages as a section; none when the run printed none. */
+function listPagesSection(file: string): string[] {
+  return existsSync(file) ? ['### List pages', '', '```text', readFileSync(file, 'utf8').trimEnd(), '```', ''] : [];
+}
+
+/**
+ * Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, list pages when
+ * they were most of the run, the report.
+ */
+export async function ciSummary(options: {
+  resultsDirs: string[];
+  reportLink?: string;
+  timingsFile?: string;
+  listPagesFile?: string;
+}) {
   const { cwd, summary } = await readRun(options.resultsDirs);
   const brokenRules = [...summary.brokenRules.documented, ...summary.brokenRules.http];
   const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
@@ -329,6 +349,7 @@ export async function ciSummary(options: { resultsDirs: string[]; reportLink?: s
     ...table(['category', 'test', 'cause and fix'], others),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
+    ...listPagesSection(options.listPagesFile ?? resolve(cwd, OBSERVED_DIR, LIST_PAGES_FILE)),
     options.reportLink ? `Report: ${options.reportLink}` : "Report: the run's artifacts.",
     '',
   ].join('\n');

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
 import {
   allureCli,
+  ciSummary,
   evaluateGate,
   formatSummary,
   generateReport,
@@ -289,6 +290,19 @@ describe('the console line on list pages', () => {
         '  if the sandbox takes a page size (named by CONTRACT_PAGE_SIZE_PARAMETER, default pageSize).',
       ].join('\n'),
     );
+  });
+
+  test("carries the run's lines into the CI summary, and nothing when it printed none", async () => {
+    const note = listPagesNote({ lists: [consumers], requests: 300 }, undefined)!;
+    const dir = mkdtempSync(join(tmpdir(), 'list-pages-'));
+    const listPagesFile = join(dir, 'list-pages.txt');
+    writeFileSync(listPagesFile, `${note}\n`);
+    const run = { resultsDirs: [join(root, 'tests/fixtures/failed-run')], timingsFile: join(dir, 'none.json') };
+    expect((await ciSummary({ ...run, listPagesFile })).markdown).toContain(
+      `### List pages\n\n\`\`\`text\n${note}\n\`\`\`\n`,
+    );
+    rmSync(listPagesFile);
+    expect((await ciSummary({ ...run, listPagesFile })).markdown).not.toContain('List pages');
   });
 
   test('says nothing when list pages were half of the run or less', () => {
