@@ -210,7 +210,7 @@ export function listPagesNote(contract: Pick<ObservedContract, 'lists' | 'reques
   if (listRequests * 2 <= requests) return undefined;
   const share = Math.round((100 * listRequests) / requests);
   return [
-    `List pages: ${listRequests} of the run's ${requests} requests (${share} %).`,
+    `List pages were most of this run: ${listRequests} of its ${requests} requests (${share} %).`,
     ...lists.map(
       (list) =>
         `  ${list.purpose}: ${list.reads} reads, ${list.pages} pages, ${list.requests} requests; the longest to ` +

@@ -282,7 +282,7 @@ describe('the console line on list pages', () => {
   test('says when list pages were most of the run, and what CONTRACT_PAGE_SIZE would save', () => {
     expect(listPagesNote({ lists: [consumers, subscribed], requests: 615 }, undefined)).toBe(
       [
-        "List pages: 540 of the run's 615 requests (88 %).",
+        'List pages were most of this run: 540 of its 615 requests (88 %).',
         '  list consumers: 12 reads, 260 pages, 270 requests; the longest to the end 31 pages of up to 10 records',
         '  list subscribed persons: 10 reads, 260 pages, 270 requests; the longest to the end 31 pages of up to 10 ' +
           'records',
