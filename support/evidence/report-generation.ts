@@ -13,7 +13,7 @@ import { specChecks } from '../run/catalogue.js';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/history.js';
-import type { ObservedContract } from './observed/model.js';
+import { ADVISED_PAGE_SIZE, type ListCost, type ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
 import { brokenRuleDetail, ruleWords } from './failures.js';
 
@@ -172,6 +172,57 @@ export function formatSummary({ total, passed, notPassed, skipped, byCategory, b
   return lines.join('\n');
 }
 
+type PageSize = ReturnType<typeof readSettings>['pageSize'];
+
+/** What a page size would change, judged by the pages the lists were read in: one or two console lines. */
+function pageSizeAdvice(lists: ObservedContract['lists'], pageSize: PageSize): string {
+  const total = (pick: (list: ListCost) => number) => lists.reduce((sum, list) => sum + pick(list), 0);
+  const [pages, reads] = [total((list) => list.pages), total((list) => list.reads)];
+  const fullest = Math.max(...lists.map((list) => list.fullestPage));
+  if (pages <= reads) return 'Every read was one page: the reads are many, not long, and no page size saves any.';
+  if (pageSize && fullest === pageSize.size)
+    return (
+      `Pages hold the ${pageSize.size} records CONTRACT_PAGE_SIZE asks for: a larger size, if the sandbox takes ` +
+      'one, saves more.'
+    );
+  if (pageSize)
+    return (
+      `CONTRACT_PAGE_SIZE=${pageSize.size} is set, but pages held up to ${fullest} records: the sandbox does not ` +
+      `take \`${pageSize.parameter}\`\n  (CONTRACT_PAGE_SIZE_PARAMETER names the parameter) or caps its pages.`
+    );
+  const atAdvised = total((list) => list.pagesAtAdvisedSize);
+  if (atAdvised >= pages)
+    return `Pages already hold up to ${fullest} records: CONTRACT_PAGE_SIZE=${ADVISED_PAGE_SIZE} would save none.`;
+  return (
+    `CONTRACT_PAGE_SIZE=${ADVISED_PAGE_SIZE} would read them in about ${atAdvised} pages instead of ${pages}: ` +
+    `${pages - atAdvised} requests fewer,\n  if the sandbox takes a page size (named by ` +
+    'CONTRACT_PAGE_SIZE_PARAMETER, default pageSize).'
+  );
+}
+
+/**
+ * When pages of lists were more than half of the run's requests: what each list's reads cost and what a page size
+ * would save (CONTRACT_PAGE_SIZE); nothing otherwise.
+ */
+export function listPagesNote(contract: Pick<ObservedContract, 'lists' | 'requests'>, pageSize: PageSize) {
+  const { lists, requests } = contract;
+  const listRequests = lists.reduce((sum, list) => sum + list.requests, 0);
+  if (listRequests * 2 <= requests) return undefined;
+  const share = Math.round((100 * listRequests) / requests);
+  return [
+    `List pages were most of this run: ${listRequests} of its ${requests} requests (${share} %).`,
+    ...lists.map(
+      (list) =>
+        `  ${list.purpose}: ${list.reads} reads, ${list.pages} pages, ${list.requests} requests; the longest to ` +
+        `the end ${list.longestWholeRead} pages of up to ${list.fullestPage} records`,
+    ),
+    `  ${pageSizeAdvice(lists, pageSize)}`,
+  ].join('\n');
+}
+
+/** The console's lines on list pages, in reports/observed/ when the run printed them. */
+const LIST_PAGES_FILE = 'list-pages.txt';
+
 /** The report of `resultsDirs` (default reports/allure-results), `environment` merged over the settings' facts. */
 export async function generateReport(
   options: {
@@ -187,9 +238,15 @@ export async function generateReport(
     const { config, dirs, summary } = await readRun(options.resultsDirs, cwd);
     const output = resolve(cwd, config.output ?? ALLURE_REPORT_DIR);
     const started = performance.now();
+    let listPages: string | undefined;
     try {
-      const { paths } = readSettings(process.env, join(cwd, '.env'));
-      writeObservedContract(cwd, paths, process.env.CONTRACT_REPORT_HISTORY !== 'off', config.historyLimit ?? 60);
+      const { paths, pageSize } = readSettings(process.env, join(cwd, '.env'));
+      const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
+      listPages = listPagesNote(writeObservedContract(cwd, paths, keep, config.historyLimit ?? 60), pageSize);
+      // Kept beside the contract for the CI summary, which runs in another process and may not see the settings.
+      const listPagesFile = resolve(cwd, OBSERVED_DIR, LIST_PAGES_FILE);
+      if (listPages) writeFileSync(listPagesFile, `${listPages}\n`);
+      else rmSync(listPagesFile, { force: true });
     } catch (error) {
       // The observed contract documents; a run whose observations cannot be read still gets its report.
       console.warn(`report: observed contract skipped: ${(error as Error).message}`);
@@ -209,16 +266,17 @@ export async function generateReport(
     const missing = [multiFile, singleFile].find((file) => !existsSync(file));
     if (missing)
       throw new Error(`report: the Allure report writer did not write ${missing}; check the plugins in allurerc.mjs`);
-    return { multiFile, singleFile, durationMs: Math.round(performance.now() - started), summary };
+    return { multiFile, singleFile, durationMs: Math.round(performance.now() - started), summary, listPages };
   } finally {
     writer.cancel();
   }
 }
 
 export function printReport(report: Awaited<ReturnType<typeof generateReport>>): void {
-  const { summary, durationMs, singleFile, multiFile } = report;
+  const { summary, durationMs, singleFile, multiFile, listPages } = report;
   const at = (file: string) => relative(process.cwd(), file);
   console.log(formatSummary(summary));
+  if (listPages) console.log(listPages);
   console.log(`Allure report (${durationMs} ms):`);
   console.log(`  single file, opens from disk: ${at(singleFile)}`);
   console.log(`  multi-file (serve it):        ${at(multiFile)}  →  npx allure open ${at(dirname(multiFile))}`);
@@ -245,8 +303,21 @@ function timingsSection(file: string): string[] {
     : ['### Time to consistency', '', ...table];
 }
 
-/** Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, the report. */
-export async function ciSummary(options: { resultsDirs: string[]; reportLink?: string; timingsFile?: string }) {
+/** The console's lines on list pages as a section; none when the run printed none. */
+function listPagesSection(file: string): string[] {
+  return existsSync(file) ? ['### List pages', '', '```text', readFileSync(file, 'utf8').trimEnd(), '```', ''] : [];
+}
+
+/**
+ * Pass or fail, each broken rule with its words and spec, the other failures, time to consistency, list pages when
+ * they were most of the run, the report.
+ */
+export async function ciSummary(options: {
+  resultsDirs: string[];
+  reportLink?: string;
+  timingsFile?: string;
+  listPagesFile?: string;
+}) {
   const { cwd, summary } = await readRun(options.resultsDirs);
   const brokenRules = [...summary.brokenRules.documented, ...summary.brokenRules.http];
   const failed = summary.byCategory.filter((entry) => entry.tests.length > 0);
@@ -278,6 +349,7 @@ export async function ciSummary(options: { resultsDirs: string[]; reportLink?: s
     ...table(['category', 'test', 'cause and fix'], others),
     ...timingsSection(options.timingsFile ?? resolve(cwd, OBSERVED_DIR, 'timings.json')),
     '',
+    ...listPagesSection(options.listPagesFile ?? resolve(cwd, OBSERVED_DIR, LIST_PAGES_FILE)),
     options.reportLink ? `Report: ${options.reportLink}` : "Report: the run's artifacts.",
     '',
   ].join('\n');

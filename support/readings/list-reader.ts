@@ -261,10 +261,36 @@ function beyondRead(last: PageSource, pages: PageSource[]): string | undefined {
   return undefined;
 }
 
-export interface ListRead extends ApiResponse {
-  /** `complete`: read from its first page to its last. */
-  paging: { convention: PagingConvention; pages: number; complete: boolean };
+/** What a read of a list cost: its pages and requests (retries included), and the records its pages held. */
+export interface ListPaging {
+  convention: PagingConvention;
+  pages: number;
+  /** Read from its first page to its last. */
+  complete: boolean;
+  requests: number;
+  records: number;
+  /** The most records one page held: a page size the target took shows here. */
+  fullestPage: number;
 }
+
+export interface ListRead extends ApiResponse {
+  paging: ListPaging;
+}
+
+/** A read that ended, answered or not read completely, with the operation and purpose it was sent under. */
+export type ListReadCost = ListPaging & Pick<RequestOptions, 'operation' | 'purpose'>;
+
+const readListeners = new Set<(read: ListReadCost) => void>();
+
+/** Calls `listener` after every read of a list that ended (the observed contract counts pages per list). */
+export function onListRead(listener: (read: ListReadCost) => void): () => void {
+  readListeners.add(listener);
+  return () => readListeners.delete(listener);
+}
+
+/** `31 pages, 33 requests`: what a read cost, as the report says it. */
+export const readCost = ({ pages, requests }: ListPaging): string =>
+  `${pages} page${pages === 1 ? '' : 's'}, ${requests} request${requests === 1 ? '' : 's'}`;
 
 /**
  * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
@@ -283,20 +309,35 @@ export async function readPages(
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
   let at: NextPage = { query: {} };
+  const counted = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
+    const records = read.map((page) => itemsOn(page.body));
+    const paging = {
+      convention,
+      pages: read.length,
+      complete,
+      requests: exchanges.length,
+      records: records.reduce((sum, each) => sum + each, 0),
+      fullestPage: Math.max(0, ...records),
+    };
+    for (const listener of readListeners)
+      listener({ ...paging, operation: options.operation, purpose: options.purpose });
+    return paging;
+  };
   for (;;) {
     const page = await ('url' in at
       ? api.request('GET', at.url, { ...options, query: undefined })
       : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
     const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
-    if (!page.ok) return { ...page, exchanges, paging: { convention, pages: read.length, complete: false } };
+    if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
     read.push(page);
     const step = nextPage(page, firstPage);
-    convention = step.convention;
+    // A last page names no next one: the list's convention is the one its earlier pages followed.
+    if (read.length === 1 || step.convention !== 'single page') convention = step.convention;
     firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
     const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
     const complete = !step.next && !step.unreachable && !beyond;
     if (complete || until(read.map((each) => each.body))) {
-      const paging = { convention, pages: read.length, complete };
+      const paging = counted(complete, exchanges);
       if (read.length === 1) return { ...page, paging };
       return {
         ...page,
@@ -313,7 +354,10 @@ export async function readPages(
       beyond ??
       (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
       (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
-    if (unread !== undefined) throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
+    if (unread !== undefined) {
+      counted(false, exchanges);
+      throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
+    }
     asked.add(key);
     at = step.next!;
   }

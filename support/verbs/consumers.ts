@@ -4,11 +4,12 @@ import { NotSentError, type ApiClient, type ApiResponse, type RequestOptions } f
 import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
-import { ListIncompleteError, readPages, type ListRead } from '../readings/list-reader.js';
+import { ListIncompleteError, readCost, readPages, type ListRead } from '../readings/list-reader.js';
 import { identified, listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { notPermitted, OtherRuleFailure } from '../evidence/failures.js';
+import { step } from '../evidence/report.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {
@@ -23,6 +24,25 @@ function unread(path: string, what: string, read: ListRead): Error {
   const { paging, status, exchanges } = read;
   const reason = `page ${paging.pages + 1} answered ${status}`;
   return new ListIncompleteError(path, paging.convention, paging.pages, reason, exchanges);
+}
+
+/**
+ * A read of a list as a report step titled with what it cost (`Read the consumers: 31 pages, 33 requests`), so a list
+ * that has grown shows in the report where its pages were read.
+ */
+function reportedRead(list: ListName, read: () => Promise<ListRead>, joined = false): Promise<ListRead> {
+  return step(`Read the ${list}`, async ({ rename }) => {
+    const done = await read();
+    const { complete, pages } = done.paging;
+    const end = complete
+      ? 'to its end'
+      : done.ok
+        ? 'up to what it looked for'
+        : `page ${pages + 1} answered ${done.status}`;
+    const shared = joined ? ' (joined a read another wait began, whose step holds its pages)' : '';
+    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}${shared}`);
+    return done;
+  });
 }
 
 /** How a wait knows the entry it waits for, and what the timeout says it looked for. */
@@ -77,7 +97,7 @@ export class ConsumerData {
    */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
-    const read = await readPages(this.api, path, options);
+    const read = await reportedRead(list, () => readPages(this.api, path, options));
     if (!read.ok) throw unread(path, `the ${list}`, read);
     return read;
   }
@@ -85,7 +105,8 @@ export class ConsumerData {
   /** Operation 6: a consumer's record as the list shows it now, or undefined after every page was read. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
-    const read = await readPages(this.api, path, options, (bodies) => ownRecord(bodies, consumerId) !== undefined);
+    const found = (bodies: unknown[]) => ownRecord(bodies, consumerId) !== undefined;
+    const read = await reportedRead('consumers', () => readPages(this.api, path, options, found));
     if (!read.ok) throw unread(path, 'the consumers', read);
     return ownRecord(read.body, consumerId);
   }
@@ -124,7 +145,11 @@ export class ConsumerData {
     let last: ListRead | undefined;
     const { value, response } = await eventually<Reading>(
       what,
-      async () => (last = await readTogether(this.api, path, options, (bodies) => find(bodies) !== undefined)),
+      async () => {
+        const joined = inFlight.get(this.api)?.has(path);
+        const found = (bodies: unknown[]) => find(bodies) !== undefined;
+        return (last = await reportedRead(list, () => readTogether(this.api, path, options, found), joined));
+      },
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
         if (found === undefined) return response.ok && reading([], looked, 'no such record');

@@ -2,7 +2,14 @@
 // five records a page, and against lists it cannot read to their end.
 import { describe, expect, it } from 'vitest';
 import { recordsOwning } from '../../support/readings/facts.js';
-import { ListIncompleteError, nextPage, readPages } from '../../support/readings/list-reader.js';
+import {
+  ListIncompleteError,
+  nextPage,
+  onListRead,
+  readCost,
+  readPages,
+  type ListReadCost,
+} from '../../support/readings/list-reader.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
@@ -332,7 +339,7 @@ describe('readPages', () => {
   ])('reads %s as a whole list of one page', async (_name, body) => {
     const server = await listen((_request, response) => sendJson(response, 200, body));
     const read = await readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers');
-    expect(read.paging).toEqual({ convention: expect.any(String) as string, pages: 1, complete: true });
+    expect(read.paging).toMatchObject({ pages: 1, complete: true, requests: 1 });
     expect(server.received).toHaveLength(1);
   });
 
@@ -384,6 +391,34 @@ describe('readPages', () => {
     await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers')).rejects.toThrow(
       /after 2 page\(s\) and 2 request\(s\): total = 5, but the 2 page\(s\) read held 3 record\(s\)/,
     );
+  });
+
+  it('counts what every read cost, retries included, and tells its listeners its operation and purpose', async () => {
+    let refusals = 1;
+    const server = await listen((request, response) => {
+      const cursor = Number(new URL(request.url, 'http://x').searchParams.get('cursor') ?? 0);
+      if (cursor === 1 && refusals-- > 0) return sendJson(response, 429, {}, { 'retry-after': '0' });
+      sendJson(response, 200, {
+        items: RECORDS.slice(cursor * 5, cursor * 5 + 5),
+        nextCursor: cursor < 2 ? `${cursor + 1}` : null,
+      });
+    });
+    const costs: ListReadCost[] = [];
+    const stop = onListRead((cost) => costs.push(cost));
+    try {
+      const api = new ApiClient({ baseUrl: server.url });
+      const options = { operation: 'op6', purpose: 'list consumers' };
+      const whole = await readPages(api, '/v3/consumers', options);
+      expect(whole.paging).toMatchObject({ pages: 3, requests: 4, records: 12, fullestPage: 5, complete: true });
+      expect(readCost(whole.paging)).toBe('3 pages, 4 requests');
+      await readPages(api, '/v3/consumers', options, (bodies) => recordsOwning(bodies, 'c-1').length > 0);
+    } finally {
+      stop();
+    }
+    expect(costs).toEqual([
+      expect.objectContaining({ operation: 'op6', purpose: 'list consumers', pages: 3, requests: 4, complete: true }),
+      expect.objectContaining({ pages: 1, requests: 1, records: 5, complete: false }),
+    ]);
   });
 
   it('fails past the page cap rather than pretend the list ended', async () => {

@@ -20,7 +20,8 @@ import { NOT_SHOWN, renderObservedPage, unanswerable } from '../../support/evide
 import { catalogue } from '../../support/run/catalogue.js';
 import { recordObservations, type ObservationLine } from '../../support/evidence/observed/recorder.js';
 import { eventually } from '../../support/readings/eventually.js';
-import type { ApiResponse } from '../../support/transport/http.js';
+import { readPages } from '../../support/readings/list-reader.js';
+import type { ApiClient, ApiResponse } from '../../support/transport/http.js';
 import { fakeClock } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
@@ -305,5 +306,86 @@ describe('the observed contract', () => {
     const svg = trendChart(keptContracts(dir));
     expect(svg).toMatch(/^<svg/);
     expect(svg).toContain('create');
+  });
+});
+
+describe('what reading each list cost', () => {
+  const listRead = (pages: number, records: number, complete: boolean): ObservationLine => ({
+    kind: 'list read',
+    operation: 'op6',
+    purpose: 'list consumers',
+    convention: 'cursor',
+    pages,
+    requests: pages,
+    records,
+    fullestPage: Math.min(records, 10),
+    complete,
+  });
+  // A night whose one whole read of the consumers takes 30 pages of 10, with a refused page retried.
+  const night = (longest: number): ObservationLine[] => [
+    ...Array.from({ length: longest + 2 }, () => exchange('op6', 'list consumers', 200)),
+    exchange('op6', 'list consumers', 429),
+    exchange('op1', 'write person', 201),
+    listRead(longest, longest * 10, true),
+    listRead(2, 15, false),
+  ];
+
+  it('counts per list its reads, pages and requests, and the pages they would take at 100 a page', () => {
+    const contract = buildContract(night(30));
+    expect(contract.requests).toBe(34);
+    expect(contract.lists).toEqual([
+      {
+        operation: 'op6',
+        purpose: 'list consumers',
+        reads: 2,
+        wholeReads: 1,
+        pages: 32,
+        longestWholeRead: 30,
+        fullestPage: 10,
+        requests: 33,
+        pagesAtAdvisedSize: 4,
+      },
+    ]);
+    expect(renderObservedPage(contract, undefined)).toContain(
+      '| op6 "list consumers" | 2 | 1 | 32 | 30 | 10 | 33 of 34 |',
+    );
+    expect(changesSince(buildContract(night(29)), contract)).toEqual([
+      'op6 "list consumers": longest read to the end 29 page(s) → 30 page(s)',
+    ]);
+    const { lists: _unkept, ...keptBeforeLists } = contract;
+    expect(changesSince(keptBeforeLists as ObservedContract, contract), 'a contract kept before lists').toEqual([]);
+  });
+
+  it('records what every read of a list cost, under the operation and purpose of its pages', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'observed-lists-'));
+    const pages = [
+      { items: [{ consumerId: 'c1' }, { consumerId: 'c2' }], nextCursor: '2' },
+      { items: [{ consumerId: 'c3' }] },
+    ];
+    const api = {
+      request: async () => {
+        const body = pages.shift();
+        return { ok: true, status: 200, headers: {}, body, text: JSON.stringify(body), exchanges: [{}] };
+      },
+    } as unknown as ApiClient;
+    const stop = recordObservations(dir);
+    try {
+      await readPages(api, '/v3/consumers', { operation: 'op6', purpose: 'list consumers' });
+    } finally {
+      stop();
+    }
+    expect(readObservationLines(dir)).toEqual([
+      {
+        kind: 'list read',
+        operation: 'op6',
+        purpose: 'list consumers',
+        convention: 'cursor',
+        pages: 2,
+        complete: true,
+        requests: 2,
+        records: 3,
+        fullestPage: 2,
+      },
+    ]);
   });
 });

@@ -18,11 +18,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
 import {
   allureCli,
+  ciSummary,
   evaluateGate,
   formatSummary,
   generateReport,
+  listPagesNote,
   readRun,
 } from '../../support/evidence/report-generation.js';
+import type { ListCost } from '../../support/evidence/observed/model.js';
 
 const root = resolve(import.meta.dirname, '../..');
 let project: string;
@@ -258,6 +261,87 @@ describe('the console summary', () => {
         .split('\n')
         .at(-1),
     ).toBe(`      ✗ a test — ${expected}`);
+  });
+});
+
+describe('the console line on list pages', () => {
+  // The vendor's night: ten records a page, 300 consumers from earlier nights behind every whole read.
+  const consumers: ListCost = {
+    operation: 'op6',
+    purpose: 'list consumers',
+    reads: 12,
+    wholeReads: 8,
+    pages: 260,
+    longestWholeRead: 31,
+    fullestPage: 10,
+    requests: 270,
+    pagesAtAdvisedSize: 28,
+  };
+  const subscribed: ListCost = { ...consumers, operation: 'op7', purpose: 'list subscribed persons', reads: 10 };
+
+  test('says when list pages were most of the run, and what CONTRACT_PAGE_SIZE would save', () => {
+    expect(listPagesNote({ lists: [consumers, subscribed], requests: 615 }, undefined)).toBe(
+      [
+        'List pages were most of this run: 540 of its 615 requests (88 %).',
+        '  list consumers: 12 reads, 260 pages, 270 requests; the longest to the end 31 pages of up to 10 records',
+        '  list subscribed persons: 10 reads, 260 pages, 270 requests; the longest to the end 31 pages of up to 10 ' +
+          'records',
+        '  CONTRACT_PAGE_SIZE=100 would read them in about 56 pages instead of 520: 464 requests fewer,',
+        '  if the sandbox takes a page size (named by CONTRACT_PAGE_SIZE_PARAMETER, default pageSize).',
+      ].join('\n'),
+    );
+  });
+
+  test("carries the run's lines into the CI summary, and nothing when it printed none", async () => {
+    const note = listPagesNote({ lists: [consumers], requests: 300 }, undefined)!;
+    const dir = mkdtempSync(join(tmpdir(), 'list-pages-'));
+    const listPagesFile = join(dir, 'list-pages.txt');
+    writeFileSync(listPagesFile, `${note}\n`);
+    const run = { resultsDirs: [join(root, 'tests/fixtures/failed-run')], timingsFile: join(dir, 'none.json') };
+    expect((await ciSummary({ ...run, listPagesFile })).markdown).toContain(
+      `### List pages\n\n\`\`\`text\n${note}\n\`\`\`\n`,
+    );
+    rmSync(listPagesFile);
+    expect((await ciSummary({ ...run, listPagesFile })).markdown).not.toContain('List pages');
+  });
+
+  test('says nothing when list pages were half of the run or less', () => {
+    expect(listPagesNote({ lists: [consumers], requests: 540 }, undefined)).toBeUndefined();
+    expect(listPagesNote({ lists: [], requests: 0 }, undefined)).toBeUndefined();
+  });
+
+  test.each([
+    [
+      'a page size the sandbox does not take',
+      { size: 100, parameter: 'pageSize' },
+      consumers,
+      'CONTRACT_PAGE_SIZE=100 is set, but pages held up to 10 records: the sandbox does not take `pageSize`\n',
+    ],
+    [
+      'a page size the sandbox takes',
+      { size: 10, parameter: 'limit' },
+      consumers,
+      'Pages hold the 10 records CONTRACT_PAGE_SIZE asks for: a larger size, if the sandbox takes one, saves more.',
+    ],
+    [
+      'pages larger than the advised size',
+      undefined,
+      { ...consumers, fullestPage: 500, pagesAtAdvisedSize: 1300 },
+      'Pages already hold up to 500 records: CONTRACT_PAGE_SIZE=100 would save none.',
+    ],
+    [
+      'reads of one page each',
+      undefined,
+      { ...consumers, reads: 260, longestWholeRead: 1 },
+      'Every read was one page: the reads are many, not long, and no page size saves any.',
+    ],
+  ])('says what to do about %s', (_name, pageSize, list, advice) => {
+    // The advice follows the head line and the list's own.
+    const advised = listPagesNote({ lists: [list], requests: 300 }, pageSize)
+      ?.split('\n')
+      .slice(2)
+      .join('\n');
+    expect(advised).toContain(advice);
   });
 });
 

@@ -6,7 +6,13 @@ import * as echarts from 'echarts';
 import type { OperationPaths } from '../../run/config.js';
 import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
 import { redactText } from '../../transport/redact.js';
-import { buildContract, readObservationLines, type ObservedContract, type StatusObservation } from './model.js';
+import {
+  buildContract,
+  readObservationLines,
+  type ListCost,
+  type ObservedContract,
+  type StatusObservation,
+} from './model.js';
 import { observedOpenApi } from './openapi.js';
 import { renderObservedPage } from './page.js';
 
@@ -32,6 +38,8 @@ const listOf = (values: Record<string, unknown> | undefined): string =>
 
 const contentTypes = (seen: StatusObservation): string => seen.headers['content-type']?.join(', ') || 'none';
 
+const pagesOf = ({ longestWholeRead }: ListCost): string => `${longestWholeRead} page(s)`;
+
 /** What changed from the previous run to this one, per kind of request and overall. */
 export function changesSince(previous: ObservedContract, current: ObservedContract): string[] {
   const changes: string[] = [];
@@ -55,6 +63,11 @@ export function changesSince(previous: ObservedContract, current: ObservedContra
       if (keysThen.length && fields.length) changes.push(`${kind} ${status}: ${fields.join('; ')}`);
     }
     compare(`${kind}: paging`, [was, observed], (side) => side.paging ?? 'one page');
+  }
+  // Contracts kept before list reads were counted have none to compare.
+  for (const list of current.lists) {
+    const was = previous.lists?.find((old) => old.operation === list.operation && old.purpose === list.purpose);
+    if (was) compare(`${list.operation} "${list.purpose}": longest read to the end`, [was, list], pagesOf);
   }
   // Contracts kept before early reads were recorded have none to compare.
   for (const [transition, early] of Object.entries(current.earlyReads)) {
@@ -89,8 +102,16 @@ export function trendChart(kept: KeptContract[]): string {
   return svg;
 }
 
-/** Writes reports/observed/ from the run's observation lines; `keep` (off for self-checks) keeps it in the history. */
-export function writeObservedContract(cwd: string, paths: OperationPaths, keep: boolean, historyLimit: number): void {
+/**
+ * Writes reports/observed/ from the run's observation lines and returns the contract; `keep` (off for self-checks)
+ * keeps it in the history.
+ */
+export function writeObservedContract(
+  cwd: string,
+  paths: OperationPaths,
+  keep: boolean,
+  historyLimit: number,
+): ObservedContract {
   const dir = resolve(cwd, OBSERVED_DIR);
   const historyDir = resolve(cwd, OBSERVED_HISTORY_DIR);
   mkdirSync(dir, { recursive: true });
@@ -106,4 +127,5 @@ export function writeObservedContract(cwd: string, paths: OperationPaths, keep: 
   write('observed-contract.md', renderObservedPage(contract, previous && changesSince(previous.contract, contract)));
   writeFileSync(join(dir, 'time-to-consistency.svg'), trendChart([...earlier, now]));
   if (keep) keepContract(historyDir, now, historyLimit);
+  return contract;
 }

@@ -1,10 +1,10 @@
 // Owns the observed contract of one run: per operation and kind of request its statuses, headers, inferred schemas,
 // examples, documented values and paging; the token lifetime; per transition its time to consistency, as intervals,
-// and early reads.
+// and early reads; per list what reading it cost.
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextPage } from '../../readings/list-reader.js';
-import type { ExchangeLine, ObservationLine, WaitLine } from './recorder.js';
+import type { ExchangeLine, ListReadLine, ObservationLine, WaitLine } from './recorder.js';
 
 export interface StatusObservation {
   count: number;
@@ -35,7 +35,31 @@ export type Interval = { afterMs: number; byMs: number };
 /** Over a transition's waits that saw the effect: how many; the median, 95th percentile and maximum as intervals. */
 export type Timing = { n: number; p50: Interval; p95: Interval; max: Interval };
 
+/** The page size the run's summary weighs a list's reads at when pages are most of its requests. */
+export const ADVISED_PAGE_SIZE = 100;
+
+/** What reading one list (the operation and purpose of its pages) cost over the run. */
+export interface ListCost {
+  operation: string;
+  purpose: string;
+  reads: number;
+  /** Reads to the last page: every absence check, and every look for a record not (yet) listed. */
+  wholeReads: number;
+  pages: number;
+  /** The pages of the longest read to the end: a list that grows shows here, night after night. */
+  longestWholeRead: number;
+  /** The most records one page held. */
+  fullestPage: number;
+  /** Every request for its pages, refused and retried ones included. */
+  requests: number;
+  /** The pages the same reads would have cost at ADVISED_PAGE_SIZE records a page. */
+  pagesAtAdvisedSize: number;
+}
+
 export interface ObservedContract {
+  /** Every request of the run, refused and retried ones included. */
+  requests: number;
+  lists: ListCost[];
   cases: ObservedCase[];
   tokenLifetimesS: number[];
   timings: Record<string, Timing>;
@@ -111,6 +135,28 @@ function observedCase(lines: ExchangeLine[]): ObservedCase {
   };
 }
 
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
+
+function listCost(reads: ListReadLine[], exchanges: ExchangeLine[]): ListCost {
+  const [{ operation, purpose }] = reads as [ListReadLine];
+  const whole = reads.filter((read) => read.complete);
+  // A read stops where its record is: at a larger size, as many pages as its records fill (none if none was read).
+  const atAdvisedSize = reads.map(({ pages, records }) =>
+    pages === 0 ? 0 : Math.max(1, Math.ceil(records / ADVISED_PAGE_SIZE)),
+  );
+  return {
+    operation,
+    purpose,
+    reads: reads.length,
+    wholeReads: whole.length,
+    pages: sum(reads.map((read) => read.pages)),
+    longestWholeRead: Math.max(0, ...whole.map((read) => read.pages)),
+    fullestPage: Math.max(0, ...reads.map((read) => read.fullestPage)),
+    requests: exchanges.filter((line) => line.operation === operation && line.purpose === purpose).length,
+    pagesAtAdvisedSize: sum(atAdvisedSize),
+  };
+}
+
 /** Where a path names a person by gedi, the template does: one case per operation, not per person. */
 const templatePath = (path: string): string =>
   path.replace(/\/persons\/(?!_find)[^/]+$/, '/persons/{gedi}').replace(/\/markets\/[^/]+\//, '/markets/{market}/');
@@ -140,7 +186,15 @@ export function buildContract(lines: ObservationLine[]): ObservedContract {
   const lifetimes = exchanges.map(
     (line) => line.operation === 'token' && (line.body as { expires_in?: unknown })?.expires_in,
   );
+  const listReads = Map.groupBy(
+    lines.filter((line): line is ListReadLine => line.kind === 'list read'),
+    (read) => `${read.operation} ${read.purpose}`,
+  );
   return {
+    requests: exchanges.length,
+    lists: [...listReads.values()]
+      .map((reads) => listCost(reads, exchanges))
+      .sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),
     cases: [...cases.values()]
       .map(observedCase)
       .sort((a, b) => `${a.operation} ${a.purpose}`.localeCompare(`${b.operation} ${b.purpose}`)),

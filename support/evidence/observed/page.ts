@@ -1,5 +1,6 @@
 // Owns the page a person reads: for every "not shown" of the documentation (docs/not-shown.json) what this target
-// did and the evidence, or why no run can observe it; the time to consistency; what changed since the last run.
+// did and the evidence, or why no run can observe it; the time to consistency; what reading each list cost; what
+// changed since the last run.
 import { readFileSync } from 'node:fs';
 import {
   answersOf,
@@ -7,6 +8,7 @@ import {
   mediaTypesOf,
   pagingsOf,
   type Interval,
+  type ListCost,
   type ObservedCase,
   type ObservedContract,
   type StatusObservation,
@@ -218,6 +220,17 @@ export function timingsTable(timings: Record<string, Timing>): string[] {
   return rows.length ? ['| transition | n | p50 | p95 | max |', '|---|---|---|---|---|', ...rows] : [];
 }
 
+/** Per list what its reads cost, as the lines of a Markdown table; none when no list was read. */
+export function listsTable(lists: ListCost[], requests: number): string[] {
+  const rows = lists.map(
+    (list) =>
+      `| ${list.operation} "${list.purpose}" | ${list.reads} | ${list.wholeReads} | ${list.pages} | ` +
+      `${list.longestWholeRead} | ${list.fullestPage} | ${list.requests} of ${requests} |`,
+  );
+  const head = '| list | reads | to the end | pages | longest read to the end | most records a page | requests |';
+  return rows.length ? [head, '|---|---|---|---|---|---|---|', ...rows] : [];
+}
+
 const INTRO =
   'What this run saw the target do wherever the documentation says "not shown". Everything here was observed, ' +
   'not documented; `openapi.json` beside this page holds the same as an OpenAPI 3.1 document.';
@@ -247,6 +260,14 @@ From the acknowledged write, each figure an interval: the effect came after the 
 and by the first read that did.
 
 ${timingsTable(contract.timings).join('\n') || 'No transition was awaited in this run.'}
+
+## Lists
+
+What reading each list cost: a list that grows every night costs a page more for each page's worth of records
+(\`CONTRACT_PAGE_SIZE\` asks for larger pages). Requests count refused and retried ones, out of the run's every
+request.
+
+${listsTable(contract.lists, contract.requests).join('\n') || 'No list was read in this run.'}
 
 ## Since the last run
 

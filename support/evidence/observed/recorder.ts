@@ -1,9 +1,10 @@
-// Owns recording what the target did, for the observed contract: every finished exchange and every
-// awaited transition, one JSON line each, one file per worker thread.
+// Owns recording what the target did, for the observed contract: every finished exchange, every awaited transition
+// and what every read of a list cost, one JSON line each, one file per worker thread.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { onWait, type WaitAttempts } from '../../readings/eventually.js';
+import { onListRead, type ListPaging } from '../../readings/list-reader.js';
 import { observeExchanges } from '../../transport/exchanges.js';
 
 /** Headers worth documenting; request-id headers are kept by name only (their values differ per call). */
@@ -36,7 +37,10 @@ export type WaitLine = { kind: 'wait'; transition: string; seenByMs?: number } &
   'notYetAfterMs' | 'notYetStatuses'
 >;
 
-export type ObservationLine = ExchangeLine | WaitLine;
+/** A read of a list that ended: its pages, requests and records, under the operation and purpose of its pages. */
+export type ListReadLine = { kind: 'list read'; operation: string; purpose: string } & ListPaging;
+
+export type ObservationLine = ExchangeLine | WaitLine | ListReadLine;
 
 /** A sample of a body: lists cut to their first few items, so a page of 500 records costs five. */
 function sample(body: unknown): unknown {
@@ -76,8 +80,12 @@ export function recordObservations(dir: string): () => void {
     const seenByMs = outcome === 'consistent' ? elapsedMs : undefined;
     write({ kind: 'wait', transition, seenByMs, notYetAfterMs, notYetStatuses });
   });
+  const stopListReads = onListRead(({ operation = 'other', purpose = 'unnamed', ...cost }) =>
+    write({ kind: 'list read', operation, purpose, ...cost }),
+  );
   return () => {
     stopExchanges();
     stopWaits();
+    stopListReads();
   };
 }
