@@ -108,7 +108,8 @@ export class WaitRejectedError extends Error {
   }
 }
 
-type Read = () => Promise<ApiResponse>;
+/** `decisive`: the read at the deadline, whose answer ends the wait either way, must begin after it is asked. */
+type Read = (attempt: { decisive: boolean }) => Promise<ApiResponse>;
 /** The awaited state an answer shows: not yet if nullish, false or a Reading that does not hold (timeouts name it). */
 type Until<T> = (response: ApiResponse) => T | Reading | undefined | null | false;
 
@@ -162,7 +163,7 @@ async function poll<T>(
       const asked = waited();
       const stepTitle = `attempt ${attempts} after ${asked} ms`;
       const { response, value } = await step(stepTitle, async (handle) => {
-        const answer = await read();
+        const answer = await read({ decisive: last });
         const seen = until(answer);
         await handle.rename(`${stepTitle}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
         return { response: answer, value: seen };
