@@ -133,6 +133,9 @@ export default defineConfig({
           // linters), taking 2 to 4.5 s while the self-checks share the cores: vitest's 5 s default
           // would fail them for the machine's load, not for what they check.
           testTimeout: 30_000,
+          // What unit tests poll for in real time (a simulator's effect, a request arriving) comes within milliseconds;
+          // the poll's own limit (1 s by default) only has to catch what never comes, not a busy machine's answers.
+          expect: { poll: { timeout: 20_000 } },
           sequence: { groupOrder: 0 },
         },
       },
