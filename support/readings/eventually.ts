@@ -81,6 +81,7 @@ export class NotConsistentError extends Error {
   override readonly name = 'NotConsistentError';
   constructor(
     readonly what: string,
+    readonly deadlineMs: number,
     readonly elapsedMs: number,
     readonly attempts: number,
     readonly lastResponse: ApiResponse, // redacted: errors are printed with their properties
@@ -88,7 +89,7 @@ export class NotConsistentError extends Error {
   ) {
     const reads = `${attempts} read(s) over ${inSeconds(elapsedMs)}`;
     super(
-      `Not shown within ${inSeconds(elapsedMs)}: ${what}; ` +
+      `Not shown within ${inSeconds(deadlineMs)}: ${what}; ` +
         `${seen ? `${seen.found} (${reads}; looked at ${seen.looked})` : reads}; ` +
         `last answer ${describe(lastResponse)}`,
     );
@@ -107,7 +108,8 @@ export class WaitRejectedError extends Error {
   }
 }
 
-type Read = () => Promise<ApiResponse>;
+/** `decisive`: the read at the deadline, whose answer ends the wait either way, must begin after it is asked. */
+type Read = (attempt: { decisive: boolean }) => Promise<ApiResponse>;
 /** The awaited state an answer shows: not yet if nullish, false or a Reading that does not hold (timeouts name it). */
 type Until<T> = (response: ApiResponse) => T | Reading | undefined | null | false;
 
@@ -151,13 +153,17 @@ async function poll<T>(
   return step(quiet ? `Watch ${timeoutMs} ms for ${what}` : `Wait until ${what}`, async () => {
     let delay = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
     for (let attempts = 1; ; attempts++) {
-      // The last attempt lands on the deadline rather than past it.
-      const sleep = Math.min(delay, timeoutMs - waited());
+      // The last attempt lands on the deadline rather than past it. Only a read asked at the deadline decides:
+      // one asked before it and answered after it (a busy machine, a read joined while in flight) shows the
+      // effect had not come when it was asked, not that it missed the deadline.
+      const untilDeadline = timeoutMs - waited();
+      const last = delay >= untilDeadline;
+      const sleep = Math.min(delay, untilDeadline);
       if (sleep > 0) await clock.sleep(sleep);
       const asked = waited();
       const stepTitle = `attempt ${attempts} after ${asked} ms`;
       const { response, value } = await step(stepTitle, async (handle) => {
-        const answer = await read();
+        const answer = await read({ decisive: last });
         const seen = until(answer);
         await handle.rename(`${stepTitle}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
         return { response: answer, value: seen };
@@ -173,11 +179,11 @@ async function poll<T>(
         finish('rejected', attempts);
         throw new WaitRejectedError(what, attempts, redact(response));
       }
-      if (waited() >= timeoutMs) {
+      if (last) {
         const elapsedMs = finish(atDeadline, attempts);
         if (quiet) return undefined;
         const seen = unmet(value) ? { found: redactText(value.found), looked: redactText(value.looked) } : undefined;
-        throw new NotConsistentError(what, elapsedMs, attempts, redact(response), seen);
+        throw new NotConsistentError(what, timeoutMs, elapsedMs, attempts, redact(response), seen);
       }
       const retryAfter = parseRetryAfter(response.headers['retry-after'], clock.now()) ?? 0;
       delay = Math.max(retryAfter, nextReadIn(waited()));

@@ -145,10 +145,10 @@ export class ConsumerData {
     let last: ListRead | undefined;
     const { value, response } = await eventually<Reading>(
       what,
-      async () => {
-        const joined = inFlight.get(this.api)?.has(path);
+      async ({ decisive }) => {
+        const joined = !decisive && inFlight.get(this.api)?.has(path);
         const found = (bodies: unknown[]) => find(bodies) !== undefined;
-        return (last = await reportedRead(list, () => readTogether(this.api, path, options, found), joined));
+        return (last = await reportedRead(list, () => readTogether(this.api, path, options, found, decisive), joined));
       },
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
@@ -205,8 +205,18 @@ type Found = (bodies: unknown[]) => boolean;
 /** Per client and list path: the read in flight and what each wait that joined it looks for. */
 const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: Found[] }>>();
 
-/** A read of the list until every joined wait's `found` holds, or to its end; joined while in flight. */
-function readTogether(api: ApiClient, path: string, options: RequestOptions, found: Found): Promise<ListRead> {
+/**
+ * A read of the list until every joined wait's `found` holds, or to its end; joined while in flight, unless `alone`:
+ * a read begun earlier may have passed the page the wait looks for before the effect came.
+ */
+function readTogether(
+  api: ApiClient,
+  path: string,
+  options: RequestOptions,
+  found: Found,
+  alone = false,
+): Promise<ListRead> {
+  if (alone) return readPages(api, path, options, found);
   if (!inFlight.has(api)) inFlight.set(api, new Map());
   const reads = inFlight.get(api)!;
   const current = reads.get(path);

@@ -132,6 +132,13 @@ describe('the consumer verbs', () => {
     expect(server.received.map(({ url }) => url)).toEqual([CONSUMERS, `${CONSUMERS}?cursor=2`]);
   });
 
+  it("joins no read in flight for the read at a wait's deadline: it begins its own", async () => {
+    const server = await listen(twoPages());
+    const consumers = consumersAt(server.url, { availabilityTimeoutMs: 0 });
+    await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
+    expect(server.received.map(({ url }) => url)).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
+  });
+
   it('lets a wait that joined a read read again when the test that began the read has ended', async () => {
     const ended = new AbortController();
     const server = await listen((request, response) => {

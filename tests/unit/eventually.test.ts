@@ -165,6 +165,24 @@ describe('eventually', () => {
     expect(count()).toBeLessThan(20);
   });
 
+  // On a busy machine a read asked before the deadline can be answered after it: what decides is a read asked at
+  // the deadline, so the verdict does not depend on how long answers take.
+  it('is decided by a read asked at the deadline, not by a slow answer to one asked before it', async () => {
+    const clock = fakeClock();
+    const slow = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 600);
+    const result = await eventually('person g1 to be available', slow.read, found, { timeoutMs: 1_000, clock });
+    expect(result).toMatchObject({ value: 'g1', attempts: 3 });
+
+    const never = reads(clock, [answer(404)], 600);
+    const error = await eventually('person g1 to be available', never.read, found, { timeoutMs: 1_000, clock }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(never.count(), 'the second read, asked at 900 ms, answered at 1.5 s; the third asked then').toBe(3);
+    expect((error as Error).message).toMatch(
+      /^Not shown within 1 s: person g1 to be available; 3 read\(s\) over 2.1 s/,
+    );
+  });
+
   it('names what the last answer showed of the awaited value, and where it looked, before its body', async () => {
     const clock = fakeClock();
     const record = { id: 'p1', country: 'SE', notes: 'x'.repeat(600), status: { deregistered: false } };

@@ -282,9 +282,9 @@ describe('ApiClient', () => {
   });
 
   it('never repeats a POST whose outcome is unknown after the deadline', async () => {
-    // The deadline leaves the request time to reach the server on a loaded machine (at 50 ms it
-    // once expired before the request arrived); the answer comes well after it.
-    const server = await listen((_request, response) => setTimeout(() => sendJson(response, 200, {}), 1_000));
+    // The server never answers, so no answer races the deadline; on a loaded machine the deadline may even pass
+    // before the request arrives, and what is checked holds either way: it is sent once at most.
+    const server = await listen(() => {});
     const error = await new ApiClient({ baseUrl: server.url, clock: fakeClock(), requestTimeoutMs: 250 })
       .request('POST', '/consumers', { json: [] })
       .catch((caught: unknown) => caught);
@@ -293,7 +293,7 @@ describe('ApiClient', () => {
     expect((error as Error).message).toMatch(
       /^127\.0\.0\.1:\d+ did not answer \(timeout\) after 1 attempt\(s\): POST \/consumers/,
     );
-    expect(server.received).toHaveLength(1);
+    expect(server.received.length).toBeLessThanOrEqual(1);
   });
 
   it('names the host and the cause when nothing answers', async () => {

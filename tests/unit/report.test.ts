@@ -46,21 +46,21 @@ describe('report wrappers', () => {
   it(
     'keeps the steps of concurrent work apart: ' + 'each arrives whole, nested where it ran, even when one fails',
     async () => {
-      const slow = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      await Given('two waits at once', () =>
-        Promise.allSettled([
-          step('Wait A', async () => {
-            await slow(5);
-            await attachJson('a', { n: 1 });
-            await step('attempt A1', async () => slow(10));
-          }),
-          step('Wait B', async () => {
-            await attachJson('b', { n: 2 });
-            await slow(2);
-            throw new Error('B gave up');
-          }),
-        ]),
-      );
+      // A goes on once B has ended, so both are in flight at once and the order they end in is no race of timers.
+      await Given('two waits at once', () => {
+        const waitB = Promise.withResolvers<{ ended: Promise<unknown> }>();
+        const a = step('Wait A', async () => {
+          await (await waitB.promise).ended.catch(() => undefined);
+          await attachJson('a', { n: 1 });
+          await step('attempt A1', async () => undefined);
+        });
+        const b = step('Wait B', async () => {
+          await attachJson('b', { n: 2 });
+          throw new Error('B gave up');
+        });
+        waitB.resolve({ ended: b });
+        return Promise.allSettled([a, b]);
+      });
 
       const trail = runtime.messages().map((message) => {
         const data = message.data as { name?: string; status?: string };
