@@ -14,7 +14,6 @@ import { catalogue } from '../../support/run/catalogue.js';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import type { Interval, ObservedContract } from '../../support/evidence/observed/model.js';
-import { nextReadIn } from '../../support/readings/eventually.js';
 import { simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
@@ -152,13 +151,13 @@ test.concurrent.for([
     ]) {
       expect(timings[transition], `time to consistency of ${transition}`).toBeDefined();
     }
-    // A creation is one effect, at the delay. The lower bound, a read that did not see it, lies before the
-    // delay; the upper bound, the first read that did, at or after it and at most one poll interval later
-    // (a first look at 1 s, then every half of the time waited): bounds, never a figure of the clock.
+    // A creation is one effect, at the delay: the lower bound, a read sent before it showed, lies before the
+    // delay, the upper bound, the answer of the first read that saw it, after it. How far after depends on how
+    // fast the machine answers (2.6 s on a loaded one), so the poll interval's bound is a measurement
+    // (docs/MEASUREMENTS.md), not a verdict here.
     const { p50 } = timings.create!;
     expect(p50.afterMs, 'the last read that did not see a new person, p50').toBeLessThanOrEqual(DELAY_MS);
     expect(p50.byMs, 'the first read that saw it, p50').toBeGreaterThanOrEqual(DELAY_MS);
-    expect(p50.byMs, 'the first read that saw it, p50').toBeLessThanOrEqual(DELAY_MS + nextReadIn(DELAY_MS));
     expect(page, 'the page shows the interval').toContain(`Creation: p50 ${p50.afterMs}–${p50.byMs} ms`);
     const interval = ({ afterMs, byMs }: Interval) => `${afterMs}–${byMs} ms`;
     console.log(
