@@ -126,6 +126,26 @@ export function workOfTheRun<T>(body: () => T): T {
   return endedFor.exit(body);
 }
 
+/** What a test is told of its requests' waits: each call starts one, and the function it returns ends it. */
+export interface RequestWaits {
+  /** Queued, unrefused, for the client's pace behind other requests: no time of the test's own. */
+  queued(): () => void;
+  /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
+  refused(): () => void;
+}
+const waitsOf = new AsyncLocalStorage<RequestWaits>();
+
+/** Runs a test's body, telling `waits` when its requests queue for the pace or wait out a refusal. */
+export function watchRequestWaits<T>(waits: RequestWaits, body: () => Promise<T>): Promise<T> {
+  return waitsOf.run(waits, body);
+}
+
+/** Waits for requests another test sends that this one needs too (a list read it joined): no time of its own. */
+export function awaitOthersRequests<T>(requests: Promise<T>): Promise<T> {
+  const done = waitsOf.getStore()?.queued();
+  return done ? requests.finally(done) : requests;
+}
+
 /** A request asked for by work that had already ended: nobody waits for its answer. */
 export class NotSentError extends Error {
   override readonly name = 'NotSentError';
@@ -203,13 +223,28 @@ export class ApiClient {
     let firstSentAt: number | undefined;
     // When the last answer throttled this request: the wait for its Retry-After is the target's rate too.
     let throttledAt: number | undefined;
+    let refusal: (() => void) | undefined;
     for (let attempt = 1; ; attempt++) {
       ensureWorkGoesOn(request);
       // The headers (a token renewal among them, itself a request of this client) come before a place at the
-      // pace: a request holding a place must never wait for another that needs one.
-      const headers = await this.headersFor(options.auth, contentType);
-      const retry = firstSentAt !== undefined;
-      const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
+      // pace: a request holding a place must never wait for another that needs one. A renewal queues like one.
+      const renewing = waitsOf.getStore()?.queued();
+      let headers: Record<string, string>;
+      try {
+        headers = await this.headersFor(options.auth, contentType);
+      } finally {
+        renewing?.();
+      }
+      // A repeat with a renewed token goes first too: behind the queue the token could expire again.
+      const retry = firstSentAt !== undefined || earlier.length > 0;
+      // Behind other requests, unrefused, the turn is the run's; after a refusal of its own, the target's.
+      const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
+      let held: number | false;
+      try {
+        held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
+      } finally {
+        waited?.();
+      }
       if (held === false) {
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
         const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
@@ -255,6 +290,7 @@ export class ApiClient {
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
+        refusal = throttled ? waitsOf.getStore()?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);
