@@ -55,6 +55,8 @@ export interface RequestOptions {
   auth?: Auth;
   purpose?: string;
   operation?: string;
+  /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
+  token?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -241,7 +243,8 @@ export class ApiClient {
       const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
       let held: number | false;
       try {
-        held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
+        const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
+        held = await this.pace.acquire(deadline, retry, options.token);
       } finally {
         waited?.();
       }
@@ -250,6 +253,15 @@ export class ApiClient {
         const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
         const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}`;
         throw throttledError(attempt - 1, reason, history.at(-1)?.status ?? undefined);
+      }
+      // A token read before a long turn may have expired in it: read again, a renewal going past the queue.
+      if (options.auth?.kind === 'bearer') {
+        try {
+          headers = await this.headersFor(options.auth, contentType);
+        } catch (error) {
+          this.pace.finished();
+          throw error;
+        }
       }
       const sentAt = this.clock.now();
       firstSentAt ??= sentAt;

@@ -31,7 +31,8 @@ export class Pace {
   private inFlight = 0;
   private pausedUntil = 0;
   private nextSlotAt = 0;
-  private waiting: { placed: number; deadline: number; go: (heldMs: number | false) => void }[] = [];
+  private waiting: { placed: number; deadline: number; beyondCap: boolean; go: (heldMs: number | false) => void }[] =
+    [];
   private releasing = false;
   private recent: PacedAnswer[] = [];
   private loweredAt = -Infinity;
@@ -55,12 +56,13 @@ export class Pace {
   /**
    * Resolves, in the order asked (a `retry`, whose deadline already runs, first), with how long the request waited,
    * or false when a pause outlasts the time it had left (the test's timeout bounds its wait behind other requests).
-   * Every acquire is matched by one `finished`.
+   * Every acquire is matched by one `finished`. A `token` request goes first and past the cap in flight: requests
+   * holding a place may wait for it.
    */
-  acquire(deadline = Infinity, retry = false): Promise<number | false> {
+  acquire(deadline = Infinity, retry = false, token = false): Promise<number | false> {
     return new Promise((go) => {
-      const request = { placed: this.clock.now(), deadline, go };
-      if (retry) this.waiting.unshift(request);
+      const request = { placed: this.clock.now(), deadline, beyondCap: token, go };
+      if (retry || token) this.waiting.unshift(request);
       else this.waiting.push(request);
       void this.release();
     });
@@ -80,7 +82,7 @@ export class Pace {
       if (at > now) {
         this.heldBack ||= at > this.pausedUntil;
         await this.clock.sleep(at - now);
-      } else if (this.inFlight >= PACING.maxInFlight) {
+      } else if (this.inFlight >= PACING.maxInFlight && !this.waiting[0]!.beyondCap) {
         break; // `finished` starts again
       } else {
         const next = this.waiting.shift()!;

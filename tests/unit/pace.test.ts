@@ -79,6 +79,21 @@ describe('Pace', () => {
     }),
   );
 
+  it(
+    'lets a token request go first and past a full window: the requests holding their places may wait for it',
+    withPace(async (pace, clock) => {
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      const order: string[] = [];
+      const unsent = pace.acquire().then(() => order.push('new'));
+      const token = pace.acquire(Infinity, false, true).then(() => order.push('token'));
+      await token;
+      expect(order, 'the token went while every place was held').toEqual(['token']);
+      for (let index = 0; index < 2; index++) pace.finished({ sentAt: clock.now(), throttled: false });
+      await unsent;
+      expect(order).toEqual(['token', 'new']);
+    }),
+  );
+
   it('holds nothing back until the target throttles, and spaces requests at a ceiling set from the start', async () => {
     const clock = fakeClock();
     await sendThrough(new Pace(clock), clock, 20);
