@@ -15,6 +15,10 @@ export const PACING = {
   /** Without a throttled answer for this long, while the rate held requests back, it rises by `increase`. */
   quietMs: 5_000,
   increase: 1.1,
+  /** More than this share of the last `shareOf` answers refused, too far apart for a burst, sets a first rate. */
+  refusedShare: 0.1,
+  shareOf: 20,
+  shareDecrease: 0.85,
   /** The pause for a throttled answer without Retry-After. */
   defaultPauseMs: 1_000,
 };
@@ -35,6 +39,7 @@ export class Pace {
     [];
   private releasing = false;
   private recent: PacedAnswer[] = [];
+  private lastAnswers: PacedAnswer[] = [];
   private loweredAt = -Infinity;
   /** The rate before the last raise, and when that raise was made: a refusal of the raised rate undoes it. */
   private raisedFrom: { rps: number; at: number } | undefined;
@@ -115,6 +120,7 @@ export class Pace {
   private observe(answer: PacedAnswer): void {
     const now = this.clock.now();
     this.recent = [...this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.burstWindowMs), answer];
+    this.lastAnswers = [...this.lastAnswers, answer].slice(-PACING.shareOf);
     if (!answer.throttled) {
       if (this.rps === undefined || now - this.quietSince < PACING.quietMs) return;
       // A rate that held nothing back is not what limits the run: raising it would only be a guess.
@@ -139,9 +145,19 @@ export class Pace {
     // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
     const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;
-    if (!burst || answer.sentAt <= this.loweredAt) return;
+    // Refusals a pause apart never form a burst, yet a share of them over the bar says there is a limit to learn. Only
+    // the first rate: cutting a learned one again for shares (the release gate's shards) cost 2.2 times the wall.
+    const refusedOfLast = this.lastAnswers.filter((entry) => entry.throttled).length;
+    const overShare =
+      this.rps === undefined &&
+      this.lastAnswers.length === PACING.shareOf &&
+      refusedOfLast > PACING.refusedShare * PACING.shareOf;
+    if ((!burst && !overShare) || answer.sentAt <= this.loweredAt) return;
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
-    const lowered = Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease;
+    const lowered = burst
+      ? Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease
+      : Math.max(accepted, PACING.minRps) * PACING.shareDecrease;
+    this.lastAnswers = [];
     this.rps = Math.max(PACING.minRps, lowered);
     this.loweredAt = now;
     this.raisedFrom = undefined;

@@ -171,6 +171,19 @@ describe('Pace', () => {
     }),
   );
 
+  it('sets a first rate when over a tenth of its last answers were refused, too far apart for a burst', async () => {
+    // Each refusal pauses the client a second, and the next five go at once: one refusal in six, never a burst.
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    await sendThrough(pace, clock, PACING.shareOf - 1, (index) => index % 6 === 5);
+    expect(pace.state().rps, 'too few answers to tell').toBeUndefined();
+    await sendThrough(pace, clock, 1, () => true);
+    expect(pace.state().rps).toBeGreaterThan(PACING.minRps);
+    const learned = new Pace(clock, 5);
+    await sendThrough(learned, clock, PACING.shareOf, (index) => index % 5 === 4);
+    expect(learned.state().rps, 'a learned rate is left to bursts').toBe(5);
+  });
+
   it(
     'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
     async () => {
