@@ -40,9 +40,11 @@ export const failureTaxonomy = [
   },
   // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
   // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
-  // broken promise, whichever request it was, the token request included; or a test whose time
-  // ran out while its requests waited for the pace (support/evidence/test-time.ts).
+  // broken promise, whichever request it was, the token request included; or a test whose own time
+  // ran out while the target refused its requests (support/evidence/test-time.ts).
   byError('target-throttled', 'Target throttled', /^(TargetThrottledError|TestOutpacedError)\b/),
+  // A test whose own work (its turn at the pace not counted), or the run, outlasted its time: no rule judged.
+  byError('out-of-time', 'Out of time', /^(TestOutOfTimeError|RunOutOfTimeError)\b/),
   // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
   // says nothing about the rule that wanted to look through it.
   byError('list-incomplete', 'List could not be read completely', /^ListIncompleteError\b/),

@@ -35,6 +35,8 @@ const VENDOR_ENV = {
 interface Profile {
   simulator: SimulatorOptions;
   env?: Record<string, string>;
+  /** Processes sending for one client at once, each its `--shard=i/n` (the release gate's shards). */
+  shards?: number;
 }
 
 const PROFILES: Record<string, Profile> = {
@@ -51,6 +53,12 @@ const PROFILES: Record<string, Profile> = {
   'stingy-2': {
     simulator: { availabilityDelayMs: 2_000, latencyMs: 50, rateLimitPerSecond: 2, backgroundRecords: 50 },
   },
+  // A slow vendor-shaped sandbox and no setting given: every test queues behind the others for the client's rate.
+  'slow-2': { simulator: { ...VENDOR_NIGHT, rateLimitPerSecond: 2, backgroundRecords: 50 }, env: VENDOR_ENV },
+  'slow-1': { simulator: { ...VENDOR_NIGHT, rateLimitPerSecond: 1 }, env: VENDOR_ENV },
+  // A year of nightly uploads read at the sandbox's own page size.
+  'year-unpaged': { simulator: { ...VENDOR_NIGHT, backgroundRecords: 3_650 }, env: VENDOR_ENV },
+  'shards-3': { simulator: { ...VENDOR_NIGHT, backgroundRecords: 50 }, env: VENDOR_ENV, shards: 3 },
 };
 
 const total = (report: { counts: Record<string, number> }): number =>
@@ -77,15 +85,21 @@ async function bench(name: string, profile: Profile, seed: number) {
       CONTRACT_WAIT_LOG: waitLog,
     };
     const started = Date.now();
-    const run = await runVitestWithResults(['--project', 'contract'], env);
+    const shards = profile.shards ?? 1;
+    const runs = await Promise.all(
+      Array.from({ length: shards }, (_, index) =>
+        runVitestWithResults(['--project', 'contract', ...(shards > 1 ? [`--shard=${index + 1}/${shards}`] : [])], env),
+      ),
+    );
     const wallMs = Date.now() - started;
     const counts = await simulatorRequests(simulator);
     const waits = readFileSync(waitLog, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as WaitAttempts & { test?: string });
+      .map((line) => JSON.parse(line) as WaitAttempts & { test?: string; ownMs?: number });
+    const ownTimes = waits.flatMap((line) => (line.ownMs === undefined ? [] : [line.ownMs]));
     const polled = waits.filter((wait) => wait.outcome === 'consistent' || wait.outcome === 'timeout');
-    const results = run.results?.testResults.flatMap((file) => file.assertionResults) ?? [];
+    const results = runs.flatMap((run) => run.results?.testResults.flatMap((file) => file.assertionResults) ?? []);
     for (const test of results.filter((each) => each.status !== 'passed')) {
       console.log(`bench: ${name}: failed: ${test.title}: ${(test.failureMessages ?? [''])[0]!.split('\n')[0]}`);
     }
@@ -103,6 +117,9 @@ async function bench(name: string, profile: Profile, seed: number) {
       readsPerWait: round(polled.reduce((sum, wait) => sum + wait.attempts, 0) / Math.max(1, polled.length)),
       wallS: round(wallMs / 1000, 1),
       longestChainS: round(longestChainMs(waits) / 1000, 1),
+      longestTestS: round(Math.max(0, ...results.map((test) => test.duration ?? 0)) / 1000, 1),
+      longestOwnS: ownTimes.length > 0 ? round(Math.max(...ownTimes) / 1000, 1) : undefined,
+      wallOverWork: limit ? round(wallMs / ((requests / limit) * 1000 + longestChainMs(waits))) : undefined,
       wallOverChain: round(wallMs / Math.max(1, longestChainMs(waits))),
       wallOverLimitPace: limit ? round(wallMs / 1000 / (requests / limit)) : undefined,
     };

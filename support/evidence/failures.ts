@@ -145,6 +145,8 @@ const NOT_A_CONTRACT_FAILURE = new Set([
   'TargetUnavailableError',
   'TargetThrottledError',
   'TestOutpacedError',
+  'TestOutOfTimeError',
+  'RunOutOfTimeError',
   'ConfigError',
   'ListIncompleteError',
   'NotPermittedError',

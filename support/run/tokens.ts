@@ -74,12 +74,14 @@ export async function requestToken(authUrl: string, credentials: Credentials, op
   const form = { grant_type: 'client_credentials', scope: scope ?? DOCUMENTED_SCOPE };
   expectSchema('token-request', form);
   const purpose = options.purpose ?? 'Request token';
-  const response = await client.request('POST', url, { form, purpose, operation: 'token' }).catch((error: unknown) => {
-    if (!(error instanceof TargetUnavailableError)) throw error;
-    // allurerc.mjs files this and the 'unavailable' below under "Target unavailable", by the words in brackets.
-    const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
-    throw new TokenError('unreachable', `Token service unreachable (target unavailable): ${error.message}. ${check}`);
-  });
+  const response = await client
+    .request('POST', url, { form, purpose, operation: 'token', token: true })
+    .catch((error: unknown) => {
+      if (!(error instanceof TargetUnavailableError)) throw error;
+      // allurerc.mjs files this and the 'unavailable' below under "Target unavailable", by the words in brackets.
+      const check = 'Check CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default) and the network.';
+      throw new TokenError('unreachable', `Token service unreachable (target unavailable): ${error.message}. ${check}`);
+    });
   const { status } = response;
   const { id, secret } = options.credentialVariables ?? CLIENT_VARIABLES;
   // Retried as far as the policy allows: the service is down, which is no reason to doubt the configuration.

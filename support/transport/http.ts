@@ -55,6 +55,8 @@ export interface RequestOptions {
   auth?: Auth;
   purpose?: string;
   operation?: string;
+  /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
+  token?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -124,6 +126,26 @@ export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>
 /** Runs `body` as the run's own work, which no test's end stops (a token every test waits for). */
 export function workOfTheRun<T>(body: () => T): T {
   return endedFor.exit(body);
+}
+
+/** What a test is told of its requests' waits: each call starts one, and the function it returns ends it. */
+export interface RequestWaits {
+  /** Queued, unrefused, for the client's pace behind other requests: no time of the test's own. */
+  queued(): () => void;
+  /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
+  refused(): () => void;
+}
+const waitsOf = new AsyncLocalStorage<RequestWaits>();
+
+/** Runs a test's body, telling `waits` when its requests queue for the pace or wait out a refusal. */
+export function watchRequestWaits<T>(waits: RequestWaits, body: () => Promise<T>): Promise<T> {
+  return waitsOf.run(waits, body);
+}
+
+/** Waits for requests another test sends that this one needs too (a list read it joined): no time of its own. */
+export function awaitOthersRequests<T>(requests: Promise<T>): Promise<T> {
+  const done = waitsOf.getStore()?.queued();
+  return done ? requests.finally(done) : requests;
 }
 
 /** A request asked for by work that had already ended: nobody waits for its answer. */
@@ -203,18 +225,43 @@ export class ApiClient {
     let firstSentAt: number | undefined;
     // When the last answer throttled this request: the wait for its Retry-After is the target's rate too.
     let throttledAt: number | undefined;
+    let refusal: (() => void) | undefined;
     for (let attempt = 1; ; attempt++) {
       ensureWorkGoesOn(request);
       // The headers (a token renewal among them, itself a request of this client) come before a place at the
-      // pace: a request holding a place must never wait for another that needs one.
-      const headers = await this.headersFor(options.auth, contentType);
-      const retry = firstSentAt !== undefined;
-      const held = await this.pace.acquire((firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs, retry);
+      // pace: a request holding a place must never wait for another that needs one. A renewal queues like one.
+      const renewing = waitsOf.getStore()?.queued();
+      let headers: Record<string, string>;
+      try {
+        headers = await this.headersFor(options.auth, contentType);
+      } finally {
+        renewing?.();
+      }
+      // A repeat with a renewed token goes first too: behind the queue the token could expire again.
+      const retry = firstSentAt !== undefined || earlier.length > 0;
+      // Behind other requests, unrefused, the turn is the run's; after a refusal of its own, the target's.
+      const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
+      let held: number | false;
+      try {
+        const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
+        held = await this.pace.acquire(deadline, retry, options.token);
+      } finally {
+        waited?.();
+      }
       if (held === false) {
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
         const deadline = `the request's ${this.policy.maxTotalMs} ms deadline`;
         const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}`;
         throw throttledError(attempt - 1, reason, history.at(-1)?.status ?? undefined);
+      }
+      // A token read before a long turn may have expired in it: read again, a renewal going past the queue.
+      if (options.auth?.kind === 'bearer') {
+        try {
+          headers = await this.headersFor(options.auth, contentType);
+        } catch (error) {
+          this.pace.finished();
+          throw error;
+        }
       }
       const sentAt = this.clock.now();
       firstSentAt ??= sentAt;
@@ -255,6 +302,7 @@ export class ApiClient {
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
+        refusal = throttled ? waitsOf.getStore()?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);

@@ -15,6 +15,10 @@ export const PACING = {
   /** Without a throttled answer for this long, while the rate held requests back, it rises by `increase`. */
   quietMs: 5_000,
   increase: 1.1,
+  /** More than this share of the last `shareOf` answers refused, too far apart for a burst, sets a first rate. */
+  refusedShare: 0.1,
+  shareOf: 20,
+  shareDecrease: 0.85,
   /** The pause for a throttled answer without Retry-After. */
   defaultPauseMs: 1_000,
 };
@@ -31,9 +35,11 @@ export class Pace {
   private inFlight = 0;
   private pausedUntil = 0;
   private nextSlotAt = 0;
-  private waiting: { placed: number; deadline: number; go: (heldMs: number | false) => void }[] = [];
+  private waiting: { placed: number; deadline: number; beyondCap: boolean; go: (heldMs: number | false) => void }[] =
+    [];
   private releasing = false;
   private recent: PacedAnswer[] = [];
+  private lastAnswers: PacedAnswer[] = [];
   private loweredAt = -Infinity;
   /** The rate before the last raise, and when that raise was made: a refusal of the raised rate undoes it. */
   private raisedFrom: { rps: number; at: number } | undefined;
@@ -55,12 +61,13 @@ export class Pace {
   /**
    * Resolves, in the order asked (a `retry`, whose deadline already runs, first), with how long the request waited,
    * or false when a pause outlasts the time it had left (the test's timeout bounds its wait behind other requests).
-   * Every acquire is matched by one `finished`.
+   * Every acquire is matched by one `finished`. A `token` request goes first and past the cap in flight: requests
+   * holding a place may wait for it.
    */
-  acquire(deadline = Infinity, retry = false): Promise<number | false> {
+  acquire(deadline = Infinity, retry = false, token = false): Promise<number | false> {
     return new Promise((go) => {
-      const request = { placed: this.clock.now(), deadline, go };
-      if (retry) this.waiting.unshift(request);
+      const request = { placed: this.clock.now(), deadline, beyondCap: token, go };
+      if (retry || token) this.waiting.unshift(request);
       else this.waiting.push(request);
       void this.release();
     });
@@ -80,7 +87,7 @@ export class Pace {
       if (at > now) {
         this.heldBack ||= at > this.pausedUntil;
         await this.clock.sleep(at - now);
-      } else if (this.inFlight >= PACING.maxInFlight) {
+      } else if (this.inFlight >= PACING.maxInFlight && !this.waiting[0]!.beyondCap) {
         break; // `finished` starts again
       } else {
         const next = this.waiting.shift()!;
@@ -113,6 +120,7 @@ export class Pace {
   private observe(answer: PacedAnswer): void {
     const now = this.clock.now();
     this.recent = [...this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.burstWindowMs), answer];
+    this.lastAnswers = [...this.lastAnswers, answer].slice(-PACING.shareOf);
     if (!answer.throttled) {
       if (this.rps === undefined || now - this.quietSince < PACING.quietMs) return;
       // A rate that held nothing back is not what limits the run: raising it would only be a guess.
@@ -137,9 +145,19 @@ export class Pace {
     // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
     const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;
-    if (!burst || answer.sentAt <= this.loweredAt) return;
+    // Refusals a pause apart never form a burst, yet a share of them over the bar says there is a limit to learn. Only
+    // the first rate: cutting a learned one again for shares (the release gate's shards) cost 2.2 times the wall.
+    const refusedOfLast = this.lastAnswers.filter((entry) => entry.throttled).length;
+    const overShare =
+      this.rps === undefined &&
+      this.lastAnswers.length === PACING.shareOf &&
+      refusedOfLast > PACING.refusedShare * PACING.shareOf;
+    if ((!burst && !overShare) || answer.sentAt <= this.loweredAt) return;
     const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
-    const lowered = Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease;
+    const lowered = burst
+      ? Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease
+      : Math.max(accepted, PACING.minRps) * PACING.shareDecrease;
+    this.lastAnswers = [];
     this.rps = Math.max(PACING.minRps, lowered);
     this.loweredAt = now;
     this.raisedFrom = undefined;

@@ -1,6 +1,12 @@
 // Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
-import { NotSentError, type ApiClient, type ApiResponse, type RequestOptions } from '../transport/http.js';
+import {
+  awaitOthersRequests,
+  NotSentError,
+  type ApiClient,
+  type ApiResponse,
+  type RequestOptions,
+} from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
@@ -223,7 +229,7 @@ function readTogether(
   if (current) {
     current.found.push(found);
     // A read that stopped because the test that began it had ended says nothing of this wait: it reads again.
-    return current.read.catch((error: unknown) => {
+    return awaitOthersRequests(current.read).catch((error: unknown) => {
       if (error instanceof NotSentError) return readTogether(api, path, options, found);
       throw error;
     });

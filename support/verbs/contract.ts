@@ -130,9 +130,8 @@ export function rule(id: string) {
         });
         try {
           // Its requests stop when it ends, out of time as well (support/transport/http.ts).
-          const startedAt = task.result?.startTime ?? Date.now();
           await runningTest.run(title, () =>
-            testWork(signal, () => spendTestTime(startedAt, task.timeout, () => body(context))),
+            testWork(signal, () => spendTestTime(inject('testOwnTimeMs'), task.timeout, () => body(context))),
           );
         } catch (error) {
           throw attributeToRule(error, id);

@@ -79,6 +79,21 @@ describe('Pace', () => {
     }),
   );
 
+  it(
+    'lets a token request go first and past a full window: the requests holding their places may wait for it',
+    withPace(async (pace, clock) => {
+      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+      const order: string[] = [];
+      const unsent = pace.acquire().then(() => order.push('new'));
+      const token = pace.acquire(Infinity, false, true).then(() => order.push('token'));
+      await token;
+      expect(order, 'the token went while every place was held').toEqual(['token']);
+      for (let index = 0; index < 2; index++) pace.finished({ sentAt: clock.now(), throttled: false });
+      await unsent;
+      expect(order).toEqual(['token', 'new']);
+    }),
+  );
+
   it('holds nothing back until the target throttles, and spaces requests at a ceiling set from the start', async () => {
     const clock = fakeClock();
     await sendThrough(new Pace(clock), clock, 20);
@@ -155,6 +170,19 @@ describe('Pace', () => {
       expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
     }),
   );
+
+  it('sets a first rate when over a tenth of its last answers were refused, too far apart for a burst', async () => {
+    // Each refusal pauses the client a second, and the next five go at once: one refusal in six, never a burst.
+    const clock = fakeClock();
+    const pace = new Pace(clock);
+    await sendThrough(pace, clock, PACING.shareOf - 1, (index) => index % 6 === 5);
+    expect(pace.state().rps, 'too few answers to tell').toBeUndefined();
+    await sendThrough(pace, clock, 1, () => true);
+    expect(pace.state().rps).toBeGreaterThan(PACING.minRps);
+    const learned = new Pace(clock, 5);
+    await sendThrough(learned, clock, PACING.shareOf, (index) => index % 5 === 4);
+    expect(learned.state().rps, 'a learned rate is left to bursts').toBe(5);
+  });
 
   it(
     'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',

@@ -1,92 +1,97 @@
-// What a test's requests spent, and the test that runs out of time while the target's pace held its
-// requests back: filed as "Target throttled" just before vitest's own timeout, never a broken rule.
+// A test's time is its own work: its turn behind other tests' requests at the client's pace is not charged; the
+// target's refusals of its own requests are, and fail it "Target throttled"; its own slow work fails it "Out of time";
+// vitest's timeout is only a backstop, which the run's bound beats with a category of its own.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { publishExchange, type HttpExchange } from '../../support/transport/exchanges.js';
 import { attributeToRule } from '../../support/evidence/failures.js';
-import { countTestSpending, spendTestTime, TestOutpacedError } from '../../support/evidence/test-time.js';
+import {
+  countTestSpending,
+  RunOutOfTimeError,
+  spendTestTime,
+  TestOutpacedError,
+} from '../../support/evidence/test-time.js';
+import { ApiClient } from '../../support/transport/http.js';
+import { Pace } from '../../support/transport/pace.js';
+import { sendJson, serversClosedAfterEach } from './local-server.js';
 import { joinedPattern } from '../patterns.js';
 
-const exchange = (pacedMs: number, status = 200, responseHeaders: Record<string, string> = {}): HttpExchange => ({
-  method: 'GET',
-  url: 'http://sandbox.test/consumer-intelligence/v3/consumers?page=7',
-  status,
-  durationMs: 50,
-  pacedMs,
-  attempt: 1,
-  requestHeaders: {},
-  responseHeaders,
-});
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-// Time runs on vitest's fake timers: each test moves it on as far as its story needs.
+// The pace, the client and the test's time all run on vitest's fake Date and setTimeout (systemClock reads them when
+// called); the loopback server's answers come between the steps of `elapse`, which never sleeps for real.
 describe('spendTestTime', () => {
+  const serve = serversClosedAfterEach();
   let stop: (() => void) | undefined;
-  beforeEach(() => vi.useFakeTimers());
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    stop = countTestSpending();
+  });
   afterEach(() => {
     stop?.();
     vi.useRealTimers();
   });
 
-  it(
-    "fails a test, before vitest would, when the run's requests waited for the pace longer than they took to be " +
-      'answered',
-    async () => {
-      stop = countTestSpending();
-      // vitest's timeout 1.3 s after the start: the test fails at 0.3 s.
-      const both = Promise.all([
-        spendTestTime(Date.now(), 1_300, async () => {
-          publishExchange(exchange(500));
-          publishExchange(exchange(300, 429, { 'retry-after': '1' }));
-          await sleep(5_000);
-        }).catch((failure: unknown) => failure),
-        // Another test's requests, while the first ran.
-        spendTestTime(Date.now(), 60_000, async () => publishExchange(exchange(900))),
-      ]);
-      await vi.advanceTimersByTimeAsync(5_000);
-      const [error] = await both;
-      expect(error).toBeInstanceOf(TestOutpacedError);
-      expect((error as TestOutpacedError).spent).toEqual({
-        own: { requests: 2, pacedMs: 800, answeringMs: 100, throttled: 1 },
-        whileItRan: { requests: 3, pacedMs: 1_700, answeringMs: 150, throttled: 1 },
-      });
-      expect((error as Error).message).toMatch(
-        joinedPattern(
-          /^Target throttled: the test's 1\.3 s ran out .*3 request\(s\) waited 1\.7 s in all .*its own 2 /,
-          /request\(s\) waited 0\.8 s.*CONTRACT_TEST_TIMEOUT_MS, now 1300/,
-        ),
-      );
-      expect(attributeToRule(error, 'transition.delete')).toBe(error);
-      expect((error as Error).message).not.toMatch(/Broken rule/);
-    },
-  );
+  async function elapse(ms: number): Promise<void> {
+    for (let left = ms; left > 0; left -= 50) {
+      await vi.advanceTimersByTimeAsync(50);
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
 
-  it('leaves to vitest a test whose own requests never waited, however long others did', async () => {
-    stop = countTestSpending();
-    const both = Promise.all([
-      // Its 0.1 s before vitest's timeout pass with none of its own requests held: it goes on, and ends as it would.
-      spendTestTime(Date.now(), 1_100, async () => {
-        publishExchange(exchange(0));
-        await sleep(300);
-        return 'ended';
-      }),
-      spendTestTime(Date.now(), 60_000, async () => {
-        await sleep(50);
-        publishExchange(exchange(5_000));
-      }),
-    ]);
-    await vi.advanceTimersByTimeAsync(300);
-    const [result] = await both;
-    expect(result).toBe('ended');
-  });
+  async function clientOf(status = 200, headers: Record<string, string> = {}) {
+    const server = await serve((_request, response) => sendJson(response, status, {}, headers));
+    // One request a second from the start: four requests asked together take four seconds to go.
+    return new ApiClient({ baseUrl: server.url, pace: new Pace({ now: Date.now, sleep }, 1) });
+  }
 
-  it('leaves to vitest a test whose time went to answers more than to the pace', async () => {
-    stop = countTestSpending();
-    const ended = spendTestTime(Date.now(), 1_100, async () => {
-      publishExchange({ ...exchange(40), durationMs: 2_000 });
-      await sleep(300);
+  it("charges a test nothing for its turn behind other tests' requests at the client's pace", async () => {
+    const api = await clientOf();
+    const busy = spendTestTime(60_000, 600_000, () => Promise.all([1, 2, 3, 4].map(() => api.request('GET', '/a'))));
+    // Its 1.5 s of its own would not cover the 4 s its one request queues behind the other test's four.
+    const queued = spendTestTime(1_500, 600_000, async () => {
+      await api.request('GET', '/b');
       return 'ended';
     });
-    await vi.advanceTimersByTimeAsync(300);
-    expect(await ended).toBe('ended');
+    await elapse(6_000);
+    expect(await queued).toBe('ended');
+    await busy;
+  });
+
+  it('fails as Target throttled a test whose own requests the target went on refusing past its time', async () => {
+    const api = await clientOf(429, { 'retry-after': '1' });
+    const refused = spendTestTime(2_500, 600_000, () => api.request('GET', '/c')).catch((error: unknown) => error);
+    await elapse(4_000);
+    const error = await refused;
+    expect(error).toBeInstanceOf(TestOutpacedError);
+    expect((error as Error).message).toMatch(
+      joinedPattern(
+        /^Target throttled: the test's own 2\.5 s ran out while the target refused its requests: its \d request\(s\)/,
+        /.*refused \(429, or 503 with Retry-After\) and waited .*No rule is judged by it/,
+      ),
+    );
+    expect(attributeToRule(error, 'transition.delete')).toBe(error);
+  });
+
+  it('fails as Out of time a test whose own work outlasts its time, never as Target throttled', async () => {
+    const api = await clientOf();
+    const slow = spendTestTime(1_000, 600_000, async () => {
+      await api.request('GET', '/d');
+      await sleep(5_000);
+    }).catch((error: unknown) => error);
+    await elapse(2_000);
+    const error = (await slow) as Error;
+    expect(error.name).toBe('TestOutOfTimeError');
+    expect(error.message).toMatch(
+      /^Out of time: the test's own 1\.0 s ran out: its 1 request\(s\).*CONTRACT_TEST_TIMEOUT_MS/,
+    );
+    expect(attributeToRule(error, 'transition.delete')).toBe(error);
+  });
+
+  it("ends a test in a category before vitest's own timeout, the backstop, would end it in none", async () => {
+    const waiting = spendTestTime(60_000, 4_000, () => sleep(10_000)).catch((error: unknown) => error);
+    await elapse(2_000);
+    const error = await waiting;
+    expect(error).toBeInstanceOf(RunOutOfTimeError);
+    expect((error as Error).message).toMatch(/^Run out of time: .*No rule is judged by it.*CONTRACT_PAGE_SIZE/);
+    expect(attributeToRule(error, 'transition.delete')).toBe(error);
   });
 });
