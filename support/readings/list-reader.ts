@@ -292,6 +292,13 @@ export function onListRead(listener: (read: ListReadCost) => void): () => void {
 export const readCost = ({ pages, requests }: ListPaging): string =>
   `${pages} page${pages === 1 ? '' : 's'}, ${requests} request${requests === 1 ? '' : 's'}`;
 
+/** A next page on another host than the list's: the client's bearer token is never sent there. */
+function elsewhere(next: NextPage | undefined, pageUrl: string | undefined): string | undefined {
+  if (!next || !('url' in next) || !pageUrl) return undefined;
+  const { origin } = new URL(next.url);
+  return origin === new URL(pageUrl).origin ? undefined : `the next page is on another host, ${origin}, not followed`;
+}
+
 /**
  * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
  * last response with `body` = the page bodies and every exchange; the first failing page answers as it is, with the
@@ -352,6 +359,7 @@ export async function readPages(
     const unread =
       step.unreachable ??
       beyond ??
+      elsewhere(step.next, page.url) ??
       (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
       (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
     if (unread !== undefined) {

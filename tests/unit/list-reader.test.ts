@@ -382,6 +382,15 @@ describe('readPages', () => {
     );
   });
 
+  it('never follows a next page on another host, where the token would go', async () => {
+    const server = await listen((_request, response) =>
+      sendJson(response, 200, { items: [1, 2], next: 'https://elsewhere.example/v3/consumers?page=2' }),
+    );
+    await expect(readPages(new ApiClient({ baseUrl: server.url }), '/v3/consumers')).rejects.toThrow(
+      'after 1 page(s) and 1 request(s): the next page is on another host, https://elsewhere.example, not followed',
+    );
+  });
+
   it('fails on a total beyond the records of every page read, after following the pages', async () => {
     const server = await listen((request, response) =>
       request.url.includes('cursor=2')
