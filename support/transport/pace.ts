@@ -12,10 +12,18 @@ export const PACING = {
   /** ...which lowers the rate to this share of what it was, or of what the target accepted in that window. */
   decrease: 0.7,
   minRps: 0.2,
-  /** Without a throttled answer for this long, while the rate held requests back, it rises by `increase`. */
+  /**
+   * Without a throttled answer for this long, while the rate held requests back, it rises by `increase`. Once the
+   * target refused a raise, the next also waits for `quietAnswers` answers, twice as many for each raise refused after,
+   * until a burst lowers the rate.
+   */
   quietMs: 5_000,
+  quietAnswers: 20,
   increase: 1.1,
-  /** More than this share of the last `shareOf` answers refused, too far apart for a burst, sets a first rate. */
+  /**
+   * More than this share of the last `shareOf` answers refused, too far apart for a burst, sets a first rate:
+   * `shareDecrease` of what the target accepted over the time those answers took.
+   */
   refusedShare: 0.1,
   shareOf: 20,
   shareDecrease: 0.85,
@@ -43,8 +51,10 @@ export class Pace {
   private loweredAt = -Infinity;
   /** The rate before the last raise, and when that raise was made: a refusal of the raised rate undoes it. */
   private raisedFrom: { rps: number; at: number } | undefined;
-  /** Since when no answer was throttled and the rate was not raised. */
+  /** Since when, and for how many answers, no answer was throttled and the rate was not raised. */
   private quietSince: number;
+  private quietAnswers = 0;
+  private quietAnswersToRaise = 0;
   private heldBack = false;
   private throttledAnswers = 0;
   private throttledSince: number | undefined;
@@ -122,7 +132,11 @@ export class Pace {
     this.recent = [...this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.burstWindowMs), answer];
     this.lastAnswers = [...this.lastAnswers, answer].slice(-PACING.shareOf);
     if (!answer.throttled) {
-      if (this.rps === undefined || now - this.quietSince < PACING.quietMs) return;
+      this.quietAnswers += 1;
+      // Quiet in answers as well as in time once a raise was refused: at one request a second just below the limit, a
+      // raise every 5 s was one refusal in six.
+      const quiet = now - this.quietSince >= PACING.quietMs && this.quietAnswers >= this.quietAnswersToRaise;
+      if (this.rps === undefined || !quiet) return;
       // A rate that held nothing back is not what limits the run: raising it would only be a guess.
       if (this.heldBack) {
         this.raisedFrom = { rps: this.rps, at: now };
@@ -130,17 +144,20 @@ export class Pace {
       }
       this.heldBack = false;
       this.quietSince = now;
+      this.quietAnswers = 0;
       return;
     }
     this.throttledAnswers += 1;
     this.throttledSince ??= now;
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     this.quietSince = now;
+    this.quietAnswers = 0;
     // A raise the target refused was one too many: below the limit the rate's own pauses would never end the
     // refusals, each too far from the next to form a burst.
     if (this.raisedFrom && answer.sentAt > this.raisedFrom.at) {
       this.rps = this.raisedFrom.rps;
       this.raisedFrom = undefined;
+      this.quietAnswersToRaise = Math.max(PACING.quietAnswers, 2 * this.quietAnswersToRaise);
     }
     // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
     const refused = this.recent.filter((entry) => entry.throttled).length;
@@ -153,16 +170,23 @@ export class Pace {
       this.lastAnswers.length === PACING.shareOf &&
       refusedOfLast > PACING.refusedShare * PACING.shareOf;
     if ((!burst && !overShare) || answer.sentAt <= this.loweredAt) return;
-    const accepted = ((this.recent.length - refused) * 1000) / PACING.burstWindowMs;
     const lowered = burst
-      ? Math.min(this.rps ?? Infinity, Math.max(accepted, PACING.minRps)) * PACING.decrease
-      : Math.max(accepted, PACING.minRps) * PACING.shareDecrease;
+      ? Math.min(this.rps ?? Infinity, Math.max(acceptedPerSecond(this.recent, PACING.burstWindowMs), PACING.minRps)) *
+        PACING.decrease
+      : Math.max(acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt), PACING.minRps) *
+        PACING.shareDecrease;
     this.lastAnswers = [];
     this.rps = Math.max(PACING.minRps, lowered);
     this.loweredAt = now;
     this.raisedFrom = undefined;
+    this.quietAnswersToRaise = 0;
     this.heldBack = false;
   }
+}
+
+/** Answers the target accepted among `answers`, a second, over `spanMs`. */
+function acceptedPerSecond(answers: PacedAnswer[], spanMs: number): number {
+  return (answers.filter((answer) => !answer.throttled).length * 1000) / Math.max(spanMs, PACING.burstWindowMs);
 }
 
 const paces = new Map<string, Pace>();

@@ -24,6 +24,9 @@ async function sendThrough(
   return sentAt;
 }
 
+/** Answers one after another at `rps` that make a quiet while. */
+const quietAt = (rps: number): number => Math.ceil((rps * PACING.quietMs) / 1000);
+
 /** A test of a new pace without a ceiling, on a clock whose sleeps return at once. */
 const withPace =
   (body: (pace: Pace, clock: ReturnType<typeof fakeClock>) => Promise<void>) => async (): Promise<void> => {
@@ -184,23 +187,20 @@ describe('Pace', () => {
     expect(learned.state().rps, 'a learned rate is left to bursts').toBe(5);
   });
 
-  it(
-    'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
-    async () => {
-      const clock = fakeClock();
-      const pace = new Pace(clock, 10);
-      const sentAt = clock.now();
-      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-      const lowered = pace.state().rps!;
-      expect(lowered).toBeCloseTo(2 * PACING.decrease);
-      // Requests held back at the lowered rate for longer than the quiet period.
-      await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
-      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
-      await sendThrough(pace, clock, 1_000);
-      expect(pace.state().rps).toBe(10);
-    },
-  );
+  it('raises the rate again only after a quiet while in which it held requests back, never above the ceiling', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock, 10);
+    const sentAt = clock.now();
+    await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
+    for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+    const lowered = pace.state().rps!;
+    expect(lowered).toBeCloseTo(2 * PACING.decrease);
+    // Requests held back at the lowered rate for longer than the quiet period.
+    await sendThrough(pace, clock, quietAt(lowered) + 4);
+    expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+    await sendThrough(pace, clock, 1_000);
+    expect(pace.state().rps).toBe(10);
+  });
 
   it(
     'undoes a raise the target refused, even once, and keeps a rate it did not raise',
@@ -209,7 +209,7 @@ describe('Pace', () => {
       await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
       for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
       const lowered = pace.state().rps!;
-      await sendThrough(pace, clock, Math.ceil((lowered * PACING.quietMs) / 1000) + 4);
+      await sendThrough(pace, clock, quietAt(lowered) + 4);
       expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
       await pace.acquire();
       pace.finished({ sentAt: clock.now() - 10_000, throttled: true, retryAfterMs: 1_000 });
@@ -218,6 +218,14 @@ describe('Pace', () => {
       expect(pace.state().rps, 'the raise undone').toBeCloseTo(lowered);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'no raise to undo').toBeCloseTo(lowered);
+      // A raise refused, the next waits for answers as well as time, twice as many for each one refused after.
+      for (const answers of [PACING.quietAnswers, 2 * PACING.quietAnswers]) {
+        await sendThrough(pace, clock, answers - 1);
+        expect(pace.state().rps, `${answers - 1} answers after a refused raise`).toBeCloseTo(lowered);
+        await sendThrough(pace, clock, 1);
+        expect(pace.state().rps, `${answers} answers after a refused raise`).toBeCloseTo(lowered * PACING.increase);
+        await sendThrough(pace, clock, 1, () => true);
+      }
     }),
   );
 });
@@ -262,6 +270,28 @@ describe('ApiClient with a shared pace', () => {
     expect(
       answers.every((answer) => (answer.body as { authorization: string }).authorization === 'Bearer renewed-token'),
     ).toBe(true);
+  });
+
+  it('gives back the turn of a request whose token fell due in it, and sends it a turn after the renewal', async () => {
+    const clock = fakeClock();
+    const arrivals: { at: number; url: string }[] = [];
+    const server = await listen((request, response) => {
+      arrivals.push({ at: clock.now(), url: request.url });
+      return request.url.endsWith('/token.oauth2')
+        ? sendJson(response, 200, { access_token: 'renewed-token', expires_in: 20 })
+        : sendJson(response, 200, {});
+    });
+    const credentials = { clientId: 'turned-client', clientSecret: 'turned-secret' };
+    // One request a second, and a token of 20 s: it falls due while the later requests wait for their turns.
+    const pace = sharedPace(new URL(server.url).origin, credentials.clientId, clock, 1);
+    const issued = { accessToken: 'first-token', issuedAt: clock.now(), expiresAt: clock.now() + 20_000 };
+    const tokens = new TokenProvider(server.url, credentials, issued, { clock });
+    const api = new ApiClient({ baseUrl: server.url, clock, pace, auth: { kind: 'bearer', tokens } });
+    // One after another, so that each arrives at the time its turn came.
+    for (let index = 0; index < 20; index++) await api.request('GET', '/persons');
+    expect(arrivals.filter((arrival) => arrival.url.endsWith('/token.oauth2'))).toHaveLength(1);
+    const gaps = arrivals.slice(1).map((arrival, index) => arrival.at - arrivals[index]!.at);
+    expect(Math.min(...gaps), 'every request, the renewal among them, a second after the one before').toBe(1_000);
   });
 
   it("holds another caller of the same client back for one caller's Retry-After", async () => {
