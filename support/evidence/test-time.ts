@@ -1,5 +1,6 @@
 // Owns a contract test's time: it is charged for its own work, from its first request on, but not for its turn
-// behind the client's other requests at the pace; the time the target made its requests wait by refusing them counts.
+// behind the client's other requests at the pace, nor for the later pages of a list (how long the list has grown is no
+// work of the test's: the run's bound holds them); the time the target made its requests wait by refusing them counts.
 // Out of its own time it fails "Target throttled" when its own requests stayed refused, "Out of time" when not; the
 // run stops with one message past a bound derived from its requests and the rate it met.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -18,9 +19,6 @@ const spending = new AsyncLocalStorage<Spending>();
 // A timer a second early once fired after vitest's own on a loaded machine, and the test ended in no category.
 const BEFORE_TIMEOUT_MS = 2_500;
 
-/** More requests than a test sends but for lists read to their end. */
-const MANY_REQUESTS = 100;
-
 /** The setting that gives every contract test more time of its own (vitest.config.ts reads it). */
 export const TEST_TIMEOUT_VARIABLE = 'CONTRACT_TEST_TIMEOUT_MS';
 
@@ -29,16 +27,17 @@ class WaitClock {
   private open = 0;
   private since = 0;
   private closedMs = 0;
-  constructor(private readonly also?: WaitClock) {}
+  /** `also`: clocks each wait of this one runs on too. */
+  constructor(private readonly also: WaitClock[] = []) {}
 
   start(): () => void {
-    this.also?.start();
+    for (const clock of this.also) clock.start();
     if (this.open++ === 0) this.since = Date.now();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      this.also?.endOne();
+      for (const clock of this.also) clock.endOne();
       this.endOne();
     };
   }
@@ -92,24 +91,22 @@ export class TestOutpacedError extends Error {
   override readonly name: string;
   constructor(
     ownTimeMs: number,
-    readonly spent: { own: Spending; refusedMs: number; queuedMs: number; stillRefused: boolean },
+    readonly spent: { own: Spending; refusedMs: number; queuedMs: number; pagesMs: number; stillRefused: boolean },
   ) {
-    const { own, refusedMs, queuedMs, stillRefused } = spent;
+    const { own, refusedMs, queuedMs, pagesMs, stillRefused } = spent;
     const throttled = stillRefused;
     const what =
       `its ${own.requests} request(s) took ${seconds(own.answeringMs)} to be answered, ${own.throttled} refused ` +
       `(429, or 503 with Retry-After) and waited ${seconds(refusedMs)} for the target to take them again; ` +
-      `its turn behind other requests (${seconds(queuedMs)}) was not counted. No rule is judged by it.`;
+      `its turn behind other requests (${seconds(queuedMs)}) and the later pages of lists (${seconds(pagesMs)}) ` +
+      'were not counted. No rule is judged by it.';
     super(
       throttled
         ? `Target throttled: the test's own ${seconds(ownTimeMs)} ran out while the target refused its requests: ` +
             `${what} Raise CONTRACT_MAX_RPS if it is set below what the sandbox allows, or run when the sandbox is ` +
             'less busy.'
         : `Out of time: the test's own ${seconds(ownTimeMs)} ran out: ${what} ` +
-            (own.requests > MANY_REQUESTS
-              ? `So many requests are the pages of lists read to their end: CONTRACT_PAGE_SIZE, where the sandbox ` +
-                'takes a page size, reads them in fewer.'
-              : `Give each test longer (${TEST_TIMEOUT_VARIABLE}, now ${ownTimeMs}) if its waits are that slow.`),
+            `Give each test longer (${TEST_TIMEOUT_VARIABLE}, now ${ownTimeMs}) if its waits are that slow.`,
     );
     this.name = throttled ? 'TestOutpacedError' : 'TestOutOfTimeError';
   }
@@ -148,14 +145,17 @@ export function countTestSpending(): () => void {
 
 /**
  * Runs a test's body, counting its requests, with `ownTimeMs` of its own: from its first request, less the time its
- * requests only queued for the pace. Fails it when that runs out, when the run passes its bound, and just before
- * `backstopMs` (vitest's own timeout, which would end it in no category).
+ * requests only queued for the pace and the time lists' later pages took. Fails it when that runs out, when
+ * the run passes its bound, and just before `backstopMs` (vitest's own timeout, which would end it in no category).
  */
 export async function spendTestTime<T>(ownTimeMs: number, backstopMs: number, body: () => Promise<T>): Promise<T> {
   const own = nothingSpent();
   const startedAt = Date.now();
   let firstAskedAt: number | undefined;
-  const queued = new WaitClock(queuedInRun);
+  // Not the test's own: its turn behind other requests, and the answers of lists' later pages.
+  const notOwn = new WaitClock();
+  const queued = new WaitClock([queuedInRun, notOwn]);
+  const pages = new WaitClock([notOwn]);
   const refused = new WaitClock();
   const waits = {
     queued: () => {
@@ -163,8 +163,9 @@ export async function spendTestTime<T>(ownTimeMs: number, backstopMs: number, bo
       return queued.start();
     },
     refused: () => refused.start(),
+    laterPage: () => pages.start(),
   };
-  const ownMs = () => (firstAskedAt === undefined ? 0 : Date.now() - firstAskedAt - queued.ms);
+  const ownMs = () => (firstAskedAt === undefined ? 0 : Date.now() - firstAskedAt - notOwn.ms);
   const out = Promise.withResolvers<never>();
   let timer: NodeJS.Timeout | undefined;
   const check = () => {
@@ -176,7 +177,13 @@ export async function spendTestTime<T>(ownTimeMs: number, backstopMs: number, bo
     if (runElapsedMs >= boundMs || backstopLeftMs <= 0)
       return out.reject(new RunOutOfTimeError(runElapsedMs, Math.min(boundMs, runElapsedMs + backstopLeftMs)));
     const leftMs = ownTimeMs - ownMs();
-    const spent = { own: { ...own }, refusedMs: refused.ms, queuedMs: queued.ms, stillRefused: refused.running };
+    const spent = {
+      own: { ...own },
+      refusedMs: refused.ms,
+      queuedMs: queued.ms,
+      pagesMs: pages.ms,
+      stillRefused: refused.running,
+    };
     if (leftMs <= 0) return out.reject(new TestOutpacedError(ownTimeMs, spent));
     // Its own time passes no faster than the clock: nothing runs out before the nearest of the three.
     timer = setTimeout(check, Math.max(100, Math.min(leftMs, boundMs - runElapsedMs, backstopLeftMs))).unref();

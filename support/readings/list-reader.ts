@@ -331,9 +331,10 @@ export async function readPages(
     return paging;
   };
   for (;;) {
+    const laterPage = read.length > 0;
     const page = await ('url' in at
-      ? api.request('GET', at.url, { ...options, query: undefined })
-      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
+      ? api.request('GET', at.url, { ...options, query: undefined, laterPage })
+      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query }, laterPage }));
     const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
     if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
     read.push(page);

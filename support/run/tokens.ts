@@ -157,8 +157,12 @@ export class TokenProvider implements TokenSource {
 
   accessToken(): Promise<string> {
     const token = this.current;
-    const due = !token || this.clock.now() - token.issuedAt >= lifetimeShare(token, RENEWAL.atShareOfLifetime);
-    return due ? this.request() : Promise.resolve(token.accessToken);
+    return token && !this.due() ? Promise.resolve(token.accessToken) : this.request();
+  }
+
+  due(): boolean {
+    const token = this.current;
+    return !token || this.clock.now() - token.issuedAt >= lifetimeShare(token, RENEWAL.atShareOfLifetime);
   }
 
   /** The token was refused (401): a new one, unless this provider asked for one too recently. */

@@ -41,6 +41,8 @@ export interface ApiResponse<T = unknown> {
 
 export interface TokenSource {
   accessToken(): Promise<string>;
+  /** Whether `accessToken` would ask the token service first. */
+  due(): boolean;
   renew(): Promise<string>;
 }
 
@@ -57,6 +59,8 @@ export interface RequestOptions {
   operation?: string;
   /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
   token?: boolean;
+  /** A list's page after its first: how many there are is the list's length, not the test's work. */
+  laterPage?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -134,6 +138,8 @@ export interface RequestWaits {
   queued(): () => void;
   /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
   refused(): () => void;
+  /** A list's later page asked for: the list's cost, which the run's bound holds, not the test's own time. */
+  laterPage(): () => void;
 }
 const waitsOf = new AsyncLocalStorage<RequestWaits>();
 
@@ -202,11 +208,17 @@ export class ApiClient {
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.append(key, value);
     const send = (earlier: HttpExchange[]) =>
       this.withRetries(method.toUpperCase(), url, { ...options, auth }, earlier) as Promise<ApiResponse<T>>;
-    const first = await send([]);
-    if (first.status !== 401 || auth.kind !== 'bearer') return first;
-    // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
-    await auth.tokens.renew();
-    return send(first.exchanges);
+    // A list's later page, its turn, refusals and answer, costs what the list's length costs: the run's time.
+    const listCost = options.laterPage ? waitsOf.getStore()?.laterPage() : undefined;
+    try {
+      const first = await send([]);
+      if (first.status !== 401 || auth.kind !== 'bearer') return first;
+      // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
+      await auth.tokens.renew();
+      return send(first.exchanges);
+    } finally {
+      listCost?.();
+    }
   }
 
   private async withRetries(method: string, url: URL, options: RequestOptions, earlier: HttpExchange[]) {
@@ -228,25 +240,33 @@ export class ApiClient {
     let refusal: (() => void) | undefined;
     for (let attempt = 1; ; attempt++) {
       ensureWorkGoesOn(request);
-      // The headers (a token renewal among them, itself a request of this client) come before a place at the
-      // pace: a request holding a place must never wait for another that needs one. A renewal queues like one.
-      const renewing = waitsOf.getStore()?.queued();
-      let headers: Record<string, string>;
-      try {
-        headers = await this.headersFor(options.auth, contentType);
-      } finally {
-        renewing?.();
-      }
       // A repeat with a renewed token goes first too: behind the queue the token could expire again.
-      const retry = firstSentAt !== undefined || earlier.length > 0;
-      // Behind other requests, unrefused, the turn is the run's; after a refusal of its own, the target's.
-      const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
+      let retry = firstSentAt !== undefined || earlier.length > 0;
       let held: number | false;
-      try {
-        const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
-        held = await this.pace.acquire(deadline, retry, options.token);
-      } finally {
-        waited?.();
+      for (let turnsGivenBack = 0; ; turnsGivenBack++) {
+        // The headers (a token renewal among them, itself a request of this client) come before a place at the
+        // pace: a request holding a place must never wait for another that needs one. A renewal queues like one.
+        const renewing = waitsOf.getStore()?.queued();
+        try {
+          await this.headersFor(options.auth, contentType);
+        } finally {
+          renewing?.();
+        }
+        // Behind other requests, unrefused, the turn is the run's; after a refusal of its own, the target's.
+        const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
+        try {
+          const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
+          held = await this.pace.acquire(deadline, retry, options.token);
+        } finally {
+          waited?.();
+        }
+        // A token due for renewal after a long turn gives the turn back and takes another, first, after the
+        // renewal's own: sent right behind the renewal, at one request a second the target refused one of the two.
+        // Once: a token that lives shorter than a turn would otherwise never let the request go.
+        const due = options.auth?.kind === 'bearer' && options.auth.tokens.due();
+        if (held === false || !due || turnsGivenBack > 0) break;
+        this.pace.finished();
+        retry = true;
       }
       if (held === false) {
         const waitMs = this.pace.pausedUntilMs() - this.clock.now();
@@ -254,14 +274,13 @@ export class ApiClient {
         const reason = `not sent: the target asked this client to wait ${seconds(waitMs)} more, past ${deadline}`;
         throw throttledError(attempt - 1, reason, history.at(-1)?.status ?? undefined);
       }
-      // A token read before a long turn may have expired in it: read again, a renewal going past the queue.
-      if (options.auth?.kind === 'bearer') {
-        try {
-          headers = await this.headersFor(options.auth, contentType);
-        } catch (error) {
-          this.pace.finished();
-          throw error;
-        }
+      // The token read before a long turn may have been replaced in it: the current one, which is not due.
+      let headers: Record<string, string>;
+      try {
+        headers = await this.headersFor(options.auth, contentType);
+      } catch (error) {
+        this.pace.finished();
+        throw error;
       }
       const sentAt = this.clock.now();
       firstSentAt ??= sentAt;
@@ -302,7 +321,8 @@ export class ApiClient {
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
-        refusal = throttled ? waitsOf.getStore()?.refused() : undefined;
+        // A later page's refusals are the list's cost, as its answers are (`request`).
+        refusal = throttled && !options.laterPage ? waitsOf.getStore()?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);

@@ -195,6 +195,7 @@ describe('ApiClient', () => {
     let renewals = 0;
     const tokens: TokenSource = {
       accessToken: async () => token,
+      due: () => false,
       renew: async () => {
         renewals += 1;
         token = 'fresh-token-value';
@@ -215,6 +216,7 @@ describe('ApiClient', () => {
     let renewals = 0;
     const tokens: TokenSource = {
       accessToken: async () => 'token-value-long',
+      due: () => false,
       renew: async () => `token-${++renewals}`,
     };
     const response = await new ApiClient({ baseUrl: server.url, auth: { kind: 'bearer', tokens } }).request('GET', '/');

@@ -56,6 +56,23 @@ describe('spendTestTime', () => {
     await busy;
   });
 
+  it("charges a test nothing for a list's later pages, and its first page as its own", async () => {
+    const server = await serve((_request, response) => void setTimeout(() => sendJson(response, 200, {}), 1_000));
+    const api = new ApiClient({ baseUrl: server.url });
+    const pages = (laterPage: boolean) => async () => {
+      await api.request('GET', '/list');
+      for (let page = 2; page <= 4; page++)
+        await api.request('GET', '/list', { laterPage, query: { page: `${page}` } });
+      return 'read';
+    };
+    // Four pages a second apart: 1.5 s of its own covers the first page, not all four.
+    const listRead = spendTestTime(1_500, 600_000, pages(true));
+    const ownRequests = spendTestTime(1_500, 600_000, pages(false)).catch((error: unknown) => error);
+    await elapse(5_000);
+    expect(await listRead).toBe('read');
+    expect(((await ownRequests) as Error).name).toBe('TestOutOfTimeError');
+  });
+
   it('fails as Target throttled a test whose own requests the target went on refusing past its time', async () => {
     const api = await clientOf(429, { 'retry-after': '1' });
     const refused = spendTestTime(2_500, 600_000, () => api.request('GET', '/c')).catch((error: unknown) => error);
