@@ -226,7 +226,12 @@ export class OperationNotFoundError extends Error {
   override readonly name = 'OperationNotFoundError';
 }
 
-export function notPermitted(response: Answer & Pick<ApiResponse, 'status'>, what: string): NotPermittedError {
+/** `after`: what the refusal means for the check that met it, said last. */
+export function notPermitted(
+  response: Answer & Pick<ApiResponse, 'status'>,
+  what: string,
+  after?: string,
+): NotPermittedError {
   const { operation, line } = requestOf(response);
   const needs = (operation && PERMISSIONS[operation]) ?? "check the client's permissions for this operation and market";
   // A 401 (after a renewal) is a token the operation does not take; any other refusal a permission.
@@ -234,7 +239,7 @@ export function notPermitted(response: Answer & Pick<ApiResponse, 'status'>, wha
     response.status === 401 ? 'its token not accepted for this operation' : 'authenticated but not authorized';
   return new NotPermittedError(
     `Not permitted: ${what}${line ? ` (${operation ?? 'request'}: ${line})` : ''} answered ${response.status}, ` +
-      `${refused} (${refusalQuote(response)}); ${needs}.`,
+      `${refused} (${refusalQuote(response)}); ${needs}.${after ? ` ${after}` : ''}`,
   );
 }
 

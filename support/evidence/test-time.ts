@@ -3,18 +3,22 @@
 // work of the test's: the run's bound holds them); the time the target made its requests wait by refusing them counts.
 // Out of its own time it fails "Target throttled" when its own requests stayed refused, "Out of time" when not; the
 // run stops with one message past a bound derived from its requests and the rate it met.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
-import { observeExchanges } from '../transport/exchanges.js';
+import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
-import { seconds, watchRequestWaits } from '../transport/http.js';
+import { seconds, type Work } from '../transport/http.js';
+import { messageOf } from '../transport/network.js';
 
 /** What requests spent, summed over them (concurrent waits both count); `throttled`: 429, or 503 with Retry-After. */
 const nothingSpent = () => ({ requests: 0, pacedMs: 0, answeringMs: 0, throttled: 0 });
 type Spending = ReturnType<typeof nothingSpent>;
-/** Every request of this worker so far. */
-const spentInAll = nothingSpent();
-const spending = new AsyncLocalStorage<Spending>();
+
+function spend(account: Spending, exchange: HttpExchange): void {
+  account.requests += 1;
+  account.pacedMs += exchange.pacedMs;
+  account.answeringMs += exchange.durationMs;
+  if (throttledAnswer(exchange.status, exchange.responseHeaders, Date.now())) account.throttled += 1;
+}
 
 // A timer a second early once fired after vitest's own on a loaded machine, and the test ended in no category.
 const BEFORE_TIMEOUT_MS = 2_500;
@@ -31,19 +35,15 @@ class WaitClock {
   constructor(private readonly also: WaitClock[] = []) {}
 
   start(): () => void {
-    for (const clock of this.also) clock.start();
+    const alsoEnd = this.also.map((clock) => clock.start());
     if (this.open++ === 0) this.since = Date.now();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      for (const clock of this.also) clock.endOne();
-      this.endOne();
+      for (const end of alsoEnd) end();
+      if (--this.open === 0) this.closedMs += Date.now() - this.since;
     };
-  }
-
-  private endOne(): void {
-    if (--this.open === 0) this.closedMs += Date.now() - this.since;
   }
 
   get running(): boolean {
@@ -55,35 +55,65 @@ class WaitClock {
   }
 }
 
-/** The worker's time with a test's request queued for the pace: the rate, not the tests, set the run's length then. */
-const queuedInRun = new WaitClock();
-const run = { firstRequestAt: undefined as number | undefined, requestsWhileQueued: 0, told: false };
-
-/** Requests a second the target let this worker send while requests queued for them; undefined before any did. */
-function rateMet(): number | undefined {
-  const queuedMs = queuedInRun.ms;
-  return queuedMs < 1_000 || run.requestsWhileQueued === 0 ? undefined : (run.requestsWhileQueued * 1000) / queuedMs;
-}
-
 /**
- * How long the run may last, from its first request: every test's own time, and twice what its requests need at the
- * rate it met. Past it, requests no longer come as fast as that rate allows: something other than the rate holds it.
+ * The run's account in this worker (a worker fixture makes one): every request, and the time with a test's request
+ * queued for the pace or a list's later page asked for, when the rate or the lists, not the tests, set its length.
  */
-function runBoundMs(ownTimeMs: number): number {
-  const rate = rateMet();
-  return ownTimeMs + (rate === undefined ? 0 : (2 * spentInAll.requests * 1000) / rate);
-}
+export class RunTime {
+  readonly spent = nothingSpent();
+  /** Time with a request queued for the pace or a later page asked for. */
+  readonly held = new WaitClock();
+  /** Time with a request queued for the pace. */
+  readonly queued = new WaitClock([this.held]);
+  private firstRequestAt: number | undefined;
+  private requestsWhileHeld = 0;
+  private told = false;
 
-/** Says once, when the rate first held a test back for a while, why the run takes longer than its waits. */
-function tellOfTheRate(): void {
-  const rate = rateMet();
-  if (run.told || rate === undefined || queuedInRun.ms < 10_000) return;
-  run.told = true;
-  console.warn(
-    `The target's rate makes this run take longer: ${spentInAll.requests} request(s) so far, sent at about ` +
-      `${rate.toFixed(1)} a second while tests queued for them. Each test is charged only for its own requests and ` +
-      'waits, not for its turn behind the others; lists read to their end cost a request a page.',
-  );
+  /** Counts every finished exchange of the worker, and says once when the rate makes the run take longer. */
+  countExchanges(): () => void {
+    return observeExchanges((exchange) => {
+      if (this.held.running) this.requestsWhileHeld += 1;
+      this.firstRequestAt ??= Date.now() - exchange.durationMs;
+      spend(this.spent, exchange);
+      this.tellOfTheRate();
+    });
+  }
+
+  /**
+   * Requests a second the target let this worker send while requests queued for them or lists' later pages were read
+   * (as fast as their answers came); undefined before any did.
+   */
+  rateMet(): number | undefined {
+    const heldMs = this.held.ms;
+    return heldMs < 1_000 || this.requestsWhileHeld === 0 ? undefined : (this.requestsWhileHeld * 1000) / heldMs;
+  }
+
+  /** Since the run's first request. */
+  elapsedMs(): number {
+    return this.firstRequestAt === undefined ? 0 : Date.now() - this.firstRequestAt;
+  }
+
+  /**
+   * How long the run may last, from its first request: every test's own time, and twice what its requests need at
+   * the rate it met. Past it, requests no longer come as fast as that rate allows: something other than the rate holds
+   * it.
+   */
+  boundMs(ownTimeMs: number): number {
+    const rate = this.rateMet();
+    // Too soon to tell a rate: the time held so far, twice.
+    return ownTimeMs + 2 * (rate === undefined ? this.held.ms : (this.spent.requests * 1000) / rate);
+  }
+
+  private tellOfTheRate(): void {
+    const rate = this.rateMet();
+    if (this.told || rate === undefined || this.queued.ms < 10_000) return;
+    this.told = true;
+    console.warn(
+      `The target's rate makes this run take longer: ${this.spent.requests} request(s) so far, sent at about ` +
+        `${rate.toFixed(1)} a second while tests queued for them. Each test is charged only for its own requests ` +
+        'and waits, not for its turn behind the others; lists read to their end cost a request a page.',
+    );
+  }
 }
 
 /** A test's own time ran out: "Target throttled" when the target refused its own requests, "Out of time" when not. */
@@ -115,89 +145,109 @@ export class TestOutpacedError extends Error {
 /** The run went past its bound (or vitest's backstop): every test still running stops with this one message. */
 export class RunOutOfTimeError extends Error {
   override readonly name = 'RunOutOfTimeError';
-  constructor(elapsedMs: number, boundMs: number) {
-    const rate = rateMet();
+  constructor(elapsedMs: number, boundMs: number, run: RunTime) {
+    const rate = run.rateMet();
     super(
       `Run out of time: ${seconds(elapsedMs)} since its first request, past its bound of ${seconds(boundMs)} ` +
-        `(each test's own time, and twice what its ${spentInAll.requests} request(s) need at the ` +
+        `(each test's own time, and twice what its ${run.spent.requests} request(s) need at the ` +
         `${rate === undefined ? 'unlimited' : `${rate.toFixed(1)} a second`} rate it met). No rule is judged by it; ` +
         'a list read to its end costs a request a page: CONTRACT_PAGE_SIZE, where the sandbox takes it, reads fewer.',
     );
   }
 }
 
-/** Counts every exchange, for the run and for the test that sent it (the worker's observers subscribe it once). */
-export function countTestSpending(): () => void {
-  return observeExchanges((exchange) => {
-    const throttled = throttledAnswer(exchange.status, exchange.responseHeaders, Date.now());
-    if (queuedInRun.running) run.requestsWhileQueued += 1;
-    run.firstRequestAt ??= Date.now() - exchange.durationMs;
-    tellOfTheRate();
-    for (const account of [spentInAll, spending.getStore()]) {
-      if (!account) continue;
-      account.requests += 1;
-      account.pacedMs += exchange.pacedMs;
-      account.answeringMs += exchange.durationMs;
-      if (throttled) account.throttled += 1;
-    }
-  });
-}
-
 /**
- * Runs a test's body, counting its requests, with `ownTimeMs` of its own: from its first request, less the time its
- * requests only queued for the pace and the time lists' later pages took. Fails it when that runs out, when
- * the run passes its bound, and just before `backstopMs` (vitest's own timeout, which would end it in no category).
+ * One test's work (support/transport/http.ts `Work`): it ends when its body settles or vitest cancels it (its
+ * `context.signal`), and it has `ownTimeMs` of its own: from its first request, less the time its requests only queued
+ * for the pace and the time lists' later pages took. `run` fails its body when that runs out, when the run passes its
+ * bound, and just before `backstopMs` (vitest's own timeout, which would end it in no category).
  */
-export async function spendTestTime<T>(ownTimeMs: number, backstopMs: number, body: () => Promise<T>): Promise<T> {
-  const own = nothingSpent();
-  const startedAt = Date.now();
-  let firstAskedAt: number | undefined;
-  // Not the test's own: its turn behind other requests, and the answers of lists' later pages.
-  const notOwn = new WaitClock();
-  const queued = new WaitClock([queuedInRun, notOwn]);
-  const pages = new WaitClock([notOwn]);
-  const refused = new WaitClock();
-  const waits = {
-    queued: () => {
-      firstAskedAt ??= Date.now();
-      return queued.start();
-    },
-    refused: () => refused.start(),
-    laterPage: () => pages.start(),
-  };
-  const ownMs = () => (firstAskedAt === undefined ? 0 : Date.now() - firstAskedAt - notOwn.ms);
-  const out = Promise.withResolvers<never>();
-  let timer: NodeJS.Timeout | undefined;
-  const check = () => {
-    const now = Date.now();
-    const runElapsedMs = now - (run.firstRequestAt ?? now);
-    const boundMs = runBoundMs(ownTimeMs);
-    // vitest's own timeout is a backstop that fails in no category: this one fires first.
-    const backstopLeftMs = startedAt + backstopMs - BEFORE_TIMEOUT_MS - now;
-    if (runElapsedMs >= boundMs || backstopLeftMs <= 0)
-      return out.reject(new RunOutOfTimeError(runElapsedMs, Math.min(boundMs, runElapsedMs + backstopLeftMs)));
-    const leftMs = ownTimeMs - ownMs();
-    const spent = {
-      own: { ...own },
-      refusedMs: refused.ms,
-      queuedMs: queued.ms,
-      pagesMs: pages.ms,
-      stillRefused: refused.running,
+export class TestWork implements Work {
+  private settled: string | undefined;
+  private readonly own = nothingSpent();
+  private firstAskedAt: number | undefined;
+  // Not the test's own: its turn behind other requests, and lists' later pages.
+  private readonly notOwn = new WaitClock();
+  private readonly queuedClock: WaitClock;
+  private readonly pages: WaitClock;
+  private readonly refusedClock = new WaitClock();
+
+  constructor(
+    readonly name: string,
+    private readonly cancelled: AbortSignal,
+    private readonly runTime: RunTime,
+    private readonly limits: { ownTimeMs: number; backstopMs: number },
+  ) {
+    this.queuedClock = new WaitClock([runTime.queued, this.notOwn]);
+    this.pages = new WaitClock([runTime.held, this.notOwn]);
+  }
+
+  ended(): string | undefined {
+    if (this.settled !== undefined || !this.cancelled.aborted) return this.settled;
+    return `the test it was for had been cancelled (${messageOf(this.cancelled.reason)})`;
+  }
+
+  queued(): () => void {
+    this.firstAskedAt ??= Date.now();
+    return this.queuedClock.start();
+  }
+
+  refused(): () => void {
+    return this.refusedClock.start();
+  }
+
+  laterPage(): () => void {
+    return this.pages.start();
+  }
+
+  sent(exchange: HttpExchange): void {
+    spend(this.own, exchange);
+  }
+
+  private ownMs(): number {
+    return this.firstAskedAt === undefined ? 0 : Date.now() - this.firstAskedAt - this.notOwn.ms;
+  }
+
+  /** Runs the test's body as this work; once it settles (or fails for time), the work has ended. */
+  async run<T>(body: () => Promise<T>): Promise<T> {
+    const { ownTimeMs, backstopMs } = this.limits;
+    const startedAt = Date.now();
+    const out = Promise.withResolvers<never>();
+    let timer: NodeJS.Timeout | undefined;
+    const check = () => {
+      const now = Date.now();
+      const runElapsedMs = this.runTime.elapsedMs();
+      const boundMs = this.runTime.boundMs(ownTimeMs);
+      // vitest's own timeout is a backstop that fails in no category: this one fires first.
+      const backstopLeftMs = startedAt + backstopMs - BEFORE_TIMEOUT_MS - now;
+      // Its own time first: when both run out together (a run of one test), the test's own account says more.
+      const leftMs = ownTimeMs - this.ownMs();
+      if (leftMs <= 0) {
+        const spent = {
+          own: { ...this.own },
+          refusedMs: this.refusedClock.ms,
+          queuedMs: this.queuedClock.ms,
+          pagesMs: this.pages.ms,
+          stillRefused: this.refusedClock.running,
+        };
+        return out.reject(new TestOutpacedError(ownTimeMs, spent));
+      }
+      if (runElapsedMs >= boundMs || backstopLeftMs <= 0) {
+        const bound = Math.min(boundMs, runElapsedMs + backstopLeftMs);
+        return out.reject(new RunOutOfTimeError(runElapsedMs, bound, this.runTime));
+      }
+      // Its own time passes no faster than the clock: nothing runs out before the nearest of the three.
+      timer = setTimeout(check, Math.max(100, Math.min(leftMs, boundMs - runElapsedMs, backstopLeftMs))).unref();
     };
-    if (leftMs <= 0) return out.reject(new TestOutpacedError(ownTimeMs, spent));
-    // Its own time passes no faster than the clock: nothing runs out before the nearest of the three.
-    timer = setTimeout(check, Math.max(100, Math.min(leftMs, boundMs - runElapsedMs, backstopLeftMs))).unref();
-  };
-  check();
-  const settled = () => {
-    clearTimeout(timer);
-    // npm run bench reports the longest test's own time.
-    const log = process.env.CONTRACT_WAIT_LOG;
-    if (log) appendFileSync(log, `${JSON.stringify({ ownMs: ownMs() })}\n`);
-  };
-  try {
-    return await Promise.race([spending.run(own, () => watchRequestWaits(waits, body)), out.promise]);
-  } finally {
-    settled();
+    check();
+    try {
+      return await Promise.race([body(), out.promise]);
+    } finally {
+      clearTimeout(timer);
+      this.settled = this.ended() ?? 'the test it was for had ended';
+      // npm run bench reports the longest test's own time.
+      const log = process.env.CONTRACT_WAIT_LOG;
+      if (log) appendFileSync(log, `${JSON.stringify({ ownMs: this.ownMs() })}\n`);
+    }
   }
 }

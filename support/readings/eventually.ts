@@ -1,6 +1,7 @@
 // Owns waiting: the only polling helper. The documentation promises effects "eventually" without a
 // delay, so every wait is bounded by the configured deadline.
-import { systemClock, type ApiResponse, type Clock } from '../transport/http.js';
+import type { ApiResponse } from '../transport/http.js';
+import { systemClock, type Clock } from '../transport/clock.js';
 import { parseRetryAfter } from '../transport/retry.js';
 import { redact, redactText } from '../transport/redact.js';
 import { attachText, step } from '../evidence/report.js';
@@ -44,6 +45,8 @@ export interface WaitOptions {
   clock?: Clock;
   /** The write's effect waited for: the first read comes after `POLLING.firstLookMs`. */
   transition?: Transition;
+  /** The test that waits, for the bench's wait log. */
+  test?: string;
 }
 
 export interface Consistent<T> {
@@ -61,6 +64,7 @@ export interface WaitAttempts {
   attempts: number;
   elapsedMs: number;
   transition?: Transition;
+  test?: string;
   /** The read that first saw the effect; `notYetAfterMs` the last that did not, `notYetStatuses` all that did not. */
   consistentAfterMs?: number;
   notYetAfterMs?: number;
@@ -135,7 +139,7 @@ async function poll<T>(
   what: string,
   read: Read,
   until: Until<T>,
-  { clock = systemClock, timeoutMs, ...options }: WaitOptions,
+  { clock = systemClock, timeoutMs, test, ...options }: WaitOptions,
   atDeadline: 'timeout' | 'quiet',
 ): Promise<Consistent<T> | undefined> {
   const quiet = atDeadline === 'quiet';
@@ -146,7 +150,17 @@ async function poll<T>(
   let notYetAfterMs: number | undefined;
   const finish = (outcome: WaitAttempts['outcome'], attempts: number, consistentAfterMs?: number): number => {
     const elapsedMs = waited();
-    const wait = { what, outcome, attempts, elapsedMs, transition, consistentAfterMs, notYetAfterMs, notYetStatuses };
+    const wait = {
+      what,
+      outcome,
+      attempts,
+      elapsedMs,
+      transition,
+      test,
+      consistentAfterMs,
+      notYetAfterMs,
+      notYetStatuses,
+    };
     for (const listener of waitListeners) listener(wait);
     return elapsedMs;
   };
@@ -154,8 +168,8 @@ async function poll<T>(
     let delay = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
     for (let attempts = 1; ; attempts++) {
       // The last attempt lands on the deadline rather than past it. Only a read asked at the deadline decides:
-      // one asked before it and answered after it (a busy machine, a read joined while in flight) shows the
-      // effect had not come when it was asked, not that it missed the deadline.
+      // one asked before it and answered after it (a busy machine, a long list, a read shared while in flight)
+      // shows the effect had not come when it was asked, not that it missed the deadline.
       const untilDeadline = timeoutMs - waited();
       const last = delay >= untilDeadline;
       const sleep = Math.min(delay, untilDeadline);

@@ -1,7 +1,8 @@
 // Owns the sweep: deleting every custom person that ledgers under reports/ledger/ record as created on a
 // target and never as deleted (what an interrupted run left behind), never on the production host.
 import type { ContractConfig, Credentials } from './config.js';
-import { ApiClient, systemClock } from '../transport/http.js';
+import { ApiClient } from '../transport/http.js';
+import { systemClock } from '../transport/clock.js';
 import { sharedPace } from '../transport/pace.js';
 import { leftovers, pruneLedgers, recordInLedger } from '../data/ledger.js';
 import { LEDGER_DIR } from './paths.js';

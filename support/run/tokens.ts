@@ -1,14 +1,8 @@
 // Owns the documented token request (OAuth 2.0 client credentials) and the token source that renews it. One token
 // per client per run: global setup requests it, and workers renew it only near its expiry or after a 401.
 import { CLIENT_VARIABLES, type CredentialVariables, type Credentials } from './config.js';
-import {
-  ApiClient,
-  TargetUnavailableError,
-  systemClock,
-  type Clock,
-  workOfTheRun,
-  type TokenSource,
-} from '../transport/http.js';
+import { ApiClient, TargetUnavailableError, type TokenSource } from '../transport/http.js';
+import { systemClock, type Clock } from '../transport/clock.js';
 import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
 import { registerSecret } from '../transport/redact.js';
@@ -173,11 +167,11 @@ export class TokenProvider implements TokenSource {
     return recent ? Promise.resolve(token.accessToken) : this.request();
   }
 
-  /** One token request; concurrent callers share it, so no caller's end stops it (support/transport/http.ts). */
+  /** One token request, the run's own work: concurrent callers share it, so no caller's end stops it. */
   private request(): Promise<string> {
     if (this.renewal) return this.renewal;
     this.lastRequestAt = this.clock.now();
-    this.renewal = workOfTheRun(() => requestToken(this.authUrl, this.credentials, this.options))
+    this.renewal = requestToken(this.authUrl, this.credentials, this.options)
       .then(({ token }) => {
         this.current = token;
         return token.accessToken;

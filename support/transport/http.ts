@@ -1,11 +1,11 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as undiciRequest } from 'undici';
 import { dispatcherFor, messageOf, NetworkSetupError, routeFor, viaProxy, type Route } from './network.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
 import { Pace } from './pace.js';
+import { systemClock, type Clock } from './clock.js';
 import {
   classifyFailure,
   isThrottled,
@@ -15,16 +15,6 @@ import {
   type RetryPolicy,
   type TransportFailure,
 } from './retry.js';
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -109,49 +99,27 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 /** A rate as its reader would set it: a policy of one request a minute is 0.017, not 0.0. */
 const perSecond = (rps: number): string => (rps < 1 ? rps.toPrecision(2) : rps.toFixed(1));
 
-// Why the work a request is sent for has ended (undefined while it goes on): a test that failed or was cancelled
-// would otherwise go on sending (a Promise.all's other branch polls on), spending the rate others and cleanups need.
-const endedFor = new AsyncLocalStorage<() => string | undefined>();
-
-/** Runs a test's body as work that ends when it settles or `cancelled` aborts (timeout, --bail); cleanup is outside. */
-export async function testWork<T>(cancelled: AbortSignal, body: () => Promise<T>): Promise<T> {
-  let settled: string | undefined;
-  const ended = (): string | undefined => {
-    if (settled !== undefined || !cancelled.aborted) return settled;
-    return `the test it was for had been cancelled (${messageOf(cancelled.reason)})`;
-  };
-  try {
-    return await endedFor.run(ended, body);
-  } finally {
-    settled = ended() ?? 'the test it was for had ended';
-  }
-}
-
-/** Runs `body` as the run's own work, which no test's end stops (a token every test waits for). */
-export function workOfTheRun<T>(body: () => T): T {
-  return endedFor.exit(body);
-}
-
-/** What a test is told of its requests' waits: each call starts one, and the function it returns ends it. */
-export interface RequestWaits {
+/**
+ * The work a client's requests are sent for: a test's (support/evidence/test-time.ts), which its client is given
+ * (`forWork`), or none, the run's own (cleanup, token renewal), which no test's end stops. Each wait method starts a
+ * wait and returns the function that ends it.
+ */
+export interface Work {
+  /** The test's name, for the bench's wait log. */
+  readonly name: string;
+  /**
+   * Why the work has ended, undefined while it goes on: a test that failed or was cancelled would otherwise go on
+   * sending (a Promise.all's other branch polls on), spending the rate others and cleanups need.
+   */
+  ended(): string | undefined;
   /** Queued, unrefused, for the client's pace behind other requests: no time of the test's own. */
   queued(): () => void;
   /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
   refused(): () => void;
   /** A list's later page asked for: the list's cost, which the run's bound holds, not the test's own time. */
   laterPage(): () => void;
-}
-const waitsOf = new AsyncLocalStorage<RequestWaits>();
-
-/** Runs a test's body, telling `waits` when its requests queue for the pace or wait out a refusal. */
-export function watchRequestWaits<T>(waits: RequestWaits, body: () => Promise<T>): Promise<T> {
-  return waitsOf.run(waits, body);
-}
-
-/** Waits for requests another test sends that this one needs too (a list read it joined): no time of its own. */
-export function awaitOthersRequests<T>(requests: Promise<T>): Promise<T> {
-  const done = waitsOf.getStore()?.queued();
-  return done ? requests.finally(done) : requests;
+  /** One finished attempt, for the test's account. */
+  sent(exchange: HttpExchange): void;
 }
 
 /** A request asked for by work that had already ended: nobody waits for its answer. */
@@ -162,11 +130,6 @@ export class NotSentError extends Error {
   }
 }
 
-function ensureWorkGoesOn(request: string): void {
-  const ended = endedFor.getStore()?.();
-  if (ended !== undefined) throw new NotSentError(request, ended);
-}
-
 /** The deadline of one request unless the caller sets one (CONTRACT_REQUEST_TIMEOUT_MS's default). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -175,30 +138,40 @@ type Attempt = { exchange: HttpExchange } & (
   { response: ApiResponse; failure?: undefined } | { response?: undefined; failure: TransportFailure; error: unknown }
 );
 
+export interface ClientOptions {
+  baseUrl: string;
+  auth?: Auth;
+  requestTimeoutMs?: number;
+  /** How long one request, its retries and waits included, may take (the policy's `maxTotalMs`). */
+  deadlineMs?: number;
+  policy?: RetryPolicy;
+  clock?: Clock;
+  /** The pace of the client (`sharedPace`); default one of this client's own. */
+  pace?: Pace;
+  /** The variable holding the address, named when a TLS failure says what to fix. */
+  addressSetting?: string;
+  /** What its requests are sent for; none: the run's own work. */
+  work?: Work;
+}
+
 export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly clock: Clock;
   private readonly pace: Pace;
+  /** What this client's requests are sent for (`forWork`); undefined: the run's own work. */
+  readonly work: Work | undefined;
 
-  constructor(
-    private readonly options: {
-      baseUrl: string;
-      auth?: Auth;
-      requestTimeoutMs?: number;
-      /** How long one request, its retries and waits included, may take (the policy's `maxTotalMs`). */
-      deadlineMs?: number;
-      policy?: RetryPolicy;
-      clock?: Clock;
-      /** The pace of the client (`sharedPace`); default one of this client's own. */
-      pace?: Pace;
-      /** The variable holding the address, named when a TLS failure says what to fix. */
-      addressSetting?: string;
-    },
-  ) {
+  constructor(private readonly options: ClientOptions) {
     const policy = options.policy ?? RETRY_POLICY;
     this.policy = options.deadlineMs === undefined ? policy : { ...policy, maxTotalMs: options.deadlineMs };
     this.clock = options.clock ?? systemClock;
     this.pace = options.pace ?? new Pace(this.clock);
+    this.work = options.work;
+  }
+
+  /** The same client, its pace and tokens shared, sending for `work` (a test's), or for the run with none. */
+  forWork(work: Work | undefined): ApiClient {
+    return new ApiClient({ ...this.options, pace: this.pace, clock: this.clock, work });
   }
 
   async request<T = unknown>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -209,7 +182,7 @@ export class ApiClient {
     const send = (earlier: HttpExchange[]) =>
       this.withRetries(method.toUpperCase(), url, { ...options, auth }, earlier) as Promise<ApiResponse<T>>;
     // A list's later page, its turn, refusals and answer, costs what the list's length costs: the run's time.
-    const listCost = options.laterPage ? waitsOf.getStore()?.laterPage() : undefined;
+    const listCost = options.laterPage ? this.work?.laterPage() : undefined;
     try {
       const first = await send([]);
       if (first.status !== 401 || auth.kind !== 'bearer') return first;
@@ -239,21 +212,21 @@ export class ApiClient {
     let throttledAt: number | undefined;
     let refusal: (() => void) | undefined;
     for (let attempt = 1; ; attempt++) {
-      ensureWorkGoesOn(request);
+      this.ensureWorkGoesOn(request);
       // A repeat with a renewed token goes first too: behind the queue the token could expire again.
       let retry = firstSentAt !== undefined || earlier.length > 0;
       let held: number | false;
       for (let turnsGivenBack = 0; ; turnsGivenBack++) {
         // The headers (a token renewal among them, itself a request of this client) come before a place at the
         // pace: a request holding a place must never wait for another that needs one. A renewal queues like one.
-        const renewing = waitsOf.getStore()?.queued();
+        const renewing = this.work?.queued();
         try {
           await this.headersFor(options.auth, contentType);
         } finally {
           renewing?.();
         }
         // Behind other requests, unrefused, the turn is the run's; after a refusal of its own, the target's.
-        const waited = throttledAt === undefined ? waitsOf.getStore()?.queued() : refusal;
+        const waited = throttledAt === undefined ? this.work?.queued() : refusal;
         try {
           const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
           held = await this.pace.acquire(deadline, retry, options.token);
@@ -302,7 +275,7 @@ export class ApiClient {
       let throttled = false;
       try {
         // The test may have ended while the request waited for its turn: its place goes unused.
-        ensureWorkGoesOn(request);
+        this.ensureWorkGoesOn(request);
         result = await this.attempt(exchange, body, route);
         retryAfterMs = parseRetryAfter(result.response?.headers['retry-after'], this.clock.now());
         throttled = isThrottled(result.response?.status, retryAfterMs);
@@ -322,7 +295,7 @@ export class ApiClient {
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
         // A later page's refusals are the list's cost, as its answers are (`request`).
-        refusal = throttled && !options.laterPage ? waitsOf.getStore()?.refused() : undefined;
+        refusal = throttled && !options.laterPage ? this.work?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);
@@ -337,7 +310,12 @@ export class ApiClient {
     }
   }
 
-  /** Sends the request `exchange` describes; publishes it, redacted, with what came back. */
+  private ensureWorkGoesOn(request: string): void {
+    const ended = this.work?.ended();
+    if (ended !== undefined) throw new NotSentError(request, ended);
+  }
+
+  /** Sends the request `exchange` describes; publishes it, redacted, with what came back; counts it for its work. */
   private async attempt(exchange: HttpExchange, sent: string | undefined, route: Route): Promise<Attempt> {
     const started = this.clock.now();
     let result: Attempt;
@@ -368,6 +346,7 @@ export class ApiClient {
     exchange.durationMs = this.clock.now() - started;
     result.exchange = redact(exchange);
     publishExchange(result.exchange);
+    this.work?.sent(result.exchange);
     return result;
   }
 

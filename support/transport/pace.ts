@@ -1,6 +1,6 @@
 // The pace of one client: when each of its requests may be sent. docs/DESIGN.md "The pace" says how, and
 // "What each remaining mechanism buys" which measured failure each part answers.
-import type { Clock } from './http.js';
+import type { Clock } from './clock.js';
 
 export const PACING = {
   /** Requests in flight at once: a run whose tests all start together opens with no burst. */

@@ -54,9 +54,11 @@ export function expectClientErrorsFor(
   const refused = ({ response }: (typeof named)[number]) => Number(REFUSALS.has(response.status));
   for (const { response, what } of named.sort((a, b) => refused(a) - refused(b))) {
     if (REFUSALS.has(response.status)) {
-      const error = notPermitted(response, what);
-      error.message += ' A refusal of the client is no verdict on its body: this rule could not be checked.';
-      throw error;
+      throw notPermitted(
+        response,
+        what,
+        'A refusal of the client is no verdict on its body: this rule could not be checked.',
+      );
     }
     const why =
       response.status >= 500

@@ -1,15 +1,9 @@
 // Owns the consumer data verbs: operations 5–7 for one client (upload, list consumers, list subscribed persons).
 import type { ContractConfig } from '../run/config.js';
-import {
-  awaitOthersRequests,
-  NotSentError,
-  type ApiClient,
-  type ApiResponse,
-  type RequestOptions,
-} from '../transport/http.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
-import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
+import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { ListIncompleteError, readCost, readPages, type ListRead } from '../readings/list-reader.js';
 import { identified, listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -36,7 +30,7 @@ function unread(path: string, what: string, read: ListRead): Error {
  * A read of a list as a report step titled with what it cost (`Read the consumers: 31 pages, 33 requests`), so a list
  * that has grown shows in the report where its pages were read.
  */
-function reportedRead(list: ListName, read: () => Promise<ListRead>, joined = false): Promise<ListRead> {
+function reportedRead(list: ListName, read: () => Promise<ListRead>, shared = false): Promise<ListRead> {
   return step(`Read the ${list}`, async ({ rename }) => {
     const done = await read();
     const { complete, pages } = done.paging;
@@ -45,8 +39,8 @@ function reportedRead(list: ListName, read: () => Promise<ListRead>, joined = fa
       : done.ok
         ? 'up to what it looked for'
         : `page ${pages + 1} answered ${done.status}`;
-    const shared = joined ? ' (joined a read another wait began, whose step holds its pages)' : '';
-    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}${shared}`);
+    const whose = shared ? ' (one read, shared by the waits that asked for the list while it ran)' : '';
+    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}${whose}`);
     return done;
   });
 }
@@ -75,7 +69,14 @@ export class ConsumerData {
   constructor(
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
+    /** The client's whole reads in flight, which waits for a record share; none: each wait reads alone. */
+    private readonly shared?: SharedListReads,
   ) {}
+
+  /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
+  private waiting(transition?: Transition): WaitOptions {
+    return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
+  }
 
   /** The same operations acting as another client (isolation checks). */
   as(api: ApiClient): ConsumerData {
@@ -136,10 +137,7 @@ export class ConsumerData {
     return this.awaitItem('subscribed persons', `${subject} ${what}`, entry, shows, transition);
   }
 
-  /**
-   * Re-reads a list as far as the entry `entry` finds, until `shows` holds for it (by default, that it is there). A
-   * wait joins a read in flight for other waits: a state only moves on, so an early read can only make it look again.
-   */
+  /** Re-reads a list as far as the entry `entry` finds, until `shows` holds for it (by default, that it is there). */
   private async awaitItem(
     list: ListName,
     what: string,
@@ -152,9 +150,10 @@ export class ConsumerData {
     const { value, response } = await eventually<Reading>(
       what,
       async ({ decisive }) => {
-        const joined = !decisive && inFlight.get(this.api)?.has(path);
         const found = (bodies: unknown[]) => find(bodies) !== undefined;
-        return (last = await reportedRead(list, () => readTogether(this.api, path, options, found, decisive), joined));
+        // The read at the deadline is its own: a shared one may have passed the record's page before it came.
+        const read = this.shared && !decisive ? () => this.shared!.read(this.api, path, options) : undefined;
+        return (last = await reportedRead(list, read ?? (() => readPages(this.api, path, options, found)), !!read));
       },
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
@@ -163,7 +162,7 @@ export class ConsumerData {
           ? shows(found)
           : reading([`a record of its own: ${JSON.stringify(found).slice(0, 300)}`], looked, '');
       },
-      { timeoutMs: this.config.availabilityTimeoutMs, transition },
+      this.waiting(transition),
     ).catch((error: unknown) => {
       throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
         ? unread(path, `the ${list}`, last)
@@ -200,42 +199,30 @@ export class ConsumerData {
       `${what} (it must not)`,
       () => this.listWhole(list),
       (response) => listsPerson(response.body, stored),
-      { timeoutMs: windowMs },
+      { ...this.waiting(), timeoutMs: windowMs },
     );
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;
     return seen?.value ?? { holds: false, evidence: [], looked, found: 'no record of the person' };
   }
 }
 
-type Found = (bodies: unknown[]) => boolean;
-/** Per client and list path: the read in flight and what each wait that joined it looks for. */
-const inFlight = new WeakMap<ApiClient, Map<string, { read: Promise<ListRead>; found: Found[] }>>();
-
 /**
- * A read of the list until every joined wait's `found` holds, or to its end; joined while in flight, unless `alone`:
- * a read begun earlier may have passed the page the wait looks for before the effect came.
+ * One client's whole reads of its lists in flight (a worker fixture owns it). A wait for a record joins the read in
+ * flight of its list, or begins one: a state only moves on, so a read begun before the wait asked can only make it look
+ * again. Each read goes to the list's end whoever joins it (no wait extends it), as the run's work (no test's end stops
+ * it), and is forgotten when it ends. Every wait that shares it waits for the list, not for work of its own. An absence
+ * is never read so: its pages must all be read after its window.
  */
-function readTogether(
-  api: ApiClient,
-  path: string,
-  options: RequestOptions,
-  found: Found,
-  alone = false,
-): Promise<ListRead> {
-  if (alone) return readPages(api, path, options, found);
-  if (!inFlight.has(api)) inFlight.set(api, new Map());
-  const reads = inFlight.get(api)!;
-  const current = reads.get(path);
-  if (current) {
-    current.found.push(found);
-    // A read that stopped because the test that began it had ended says nothing of this wait: it reads again.
-    return awaitOthersRequests(current.read).catch((error: unknown) => {
-      if (error instanceof NotSentError) return readTogether(api, path, options, found);
-      throw error;
-    });
+export class SharedListReads {
+  private readonly inFlight = new Map<string, Promise<ListRead>>();
+
+  read(api: ApiClient, path: string, options: RequestOptions): Promise<ListRead> {
+    let read = this.inFlight.get(path);
+    if (!read) {
+      read = readPages(api.forWork(undefined), path, options).finally(() => this.inFlight.delete(path));
+      this.inFlight.set(path, read);
+    }
+    const waited = api.work?.queued();
+    return read.finally(() => waited?.());
   }
-  const joined = [found];
-  const read = readPages(api, path, options, (bodies) => joined.every((each) => each(bodies)));
-  reads.set(path, { read: read.finally(() => reads.delete(path)), found: joined });
-  return reads.get(path)!.read;
 }

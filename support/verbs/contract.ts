@@ -1,19 +1,19 @@
 // Owns the spec API: `rule(id).test(title, body)`, a documented rule as a test labelled from the catalogue whose
 // failures name that rule, and its fixtures: each declared once with scope and cleanup, automatic, free until used.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import { inject, test as base, type TestAPI, type TestContext } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
-import { ApiClient, systemClock, testWork } from '../transport/http.js';
+import { ApiClient } from '../transport/http.js';
+import { systemClock } from '../transport/clock.js';
 import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
-import { ConsumerData } from './consumers.js';
+import { ConsumerData, SharedListReads } from './consumers.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText, labels } from '../evidence/report.js';
-import { countTestSpending, spendTestTime } from '../evidence/test-time.js';
+import { RunTime, TestWork } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
 import { proxySettings } from '../transport/network.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
@@ -44,40 +44,46 @@ function readRun() {
   return run;
 }
 
-// The test a piece of async work belongs to: the worker runs its spec files at once
-// (support/run/concurrent-files.js), so vitest's own "current test" may be another file's.
-const runningTest = new AsyncLocalStorage<string>();
-
 const WORKER = { scope: 'worker', auto: true } as const;
 const TEST = { auto: true } as const;
 
 const test = base
   .extend('run', WORKER, readRun)
-  // The one place this worker's observers subscribe: report evidence and test time always, the observed contract when
-  // the run writes reports, the wait log when npm run bench sets CONTRACT_WAIT_LOG.
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern; it has none
-  .extend('observers', WORKER, ({}, { onCleanup }) => {
+  // The run's account in this worker: every request, and how fast the target let them go (a test's own time).
+  .extend('runTime', WORKER, () => new RunTime())
+  // The one place this worker's observers subscribe: report evidence and the run's account always, the observed
+  // contract when the run writes reports, the wait log when npm run bench sets CONTRACT_WAIT_LOG.
+  .extend('observers', WORKER, ({ runTime }, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
     const unsubscribe = [
       attachExchanges(),
-      countTestSpending(),
+      runTime.countExchanges(),
       process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : undefined,
-      waitLog
-        ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify({ ...wait, test: runningTest.getStore() })}\n`))
-        : undefined,
+      waitLog ? onWait((wait) => appendFileSync(waitLog, `${JSON.stringify(wait)}\n`)) : undefined,
     ];
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
   .extend('config', WORKER, ({ run }) => run.config)
-  .extend('api', WORKER, ({ run }) => clientFor(run.config, run.config.client, run.tokens.primary))
-  .extend('secondApi', WORKER, ({ run }): ApiClient | undefined =>
-    run.config.secondClient && run.tokens.second
-      ? clientFor(run.config, run.config.secondClient, run.tokens.second)
-      : undefined,
-  )
-  .extend('data', TEST, ({ config, task }) =>
-    createDataFactory({ ...config, scope: `${task.file.name} > ${task.name}` }),
-  )
+  // Each client of the run, its pace and token shared by every test: the run's own work (cleanup, renewals).
+  .extend('clients', WORKER, ({ run }) => {
+    const { config, tokens } = run;
+    const primary = clientFor(config, config.client, tokens.primary);
+    return {
+      primary,
+      second: config.secondClient && tokens.second ? clientFor(config, config.secondClient, tokens.second) : undefined,
+      // Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope.
+      screening: tokens.screening ? clientFor(config, config.client, tokens.screening, config.screeningScope) : primary,
+    };
+  })
+  // The test's work: its requests stop when it ends (its body settled, or vitest's `signal` cancelled it), and its
+  // own time is counted (support/evidence/test-time.ts).
+  .extend('work', TEST, ({ task, signal, runTime }) => {
+    const limits = { ownTimeMs: inject('testOwnTimeMs'), backstopMs: task.timeout };
+    return new TestWork(`${task.file.name} > ${task.name}`, signal, runTime, limits);
+  })
+  .extend('api', TEST, ({ clients, work }) => clients.primary.forWork(work))
+  .extend('secondApi', TEST, ({ clients, work }): ApiClient | undefined => clients.second?.forWork(work))
+  .extend('data', TEST, ({ config, work }) => createDataFactory({ ...config, scope: work.name }))
   .extend('persons', TEST, async ({ api, config, data }, { onCleanup }) => {
     const persons = new SandboxPersons(api, config, data);
     onCleanup(() => persons.cleanUp());
@@ -90,13 +96,11 @@ const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  .extend('consumers', TEST, ({ api, config }) => new ConsumerData(api, config))
-  // Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope.
-  .extend('screeningApi', WORKER, ({ run, api }) =>
-    run.tokens.screening
-      ? clientFor(run.config, run.config.client, run.tokens.screening, run.config.screeningScope)
-      : api,
-  )
+  // Waits for a record on the client's lists share its whole reads in flight: read once per wait, a vendor-shaped
+  // night's lists cost it most of its time (docs/DESIGN.md, "What each remaining mechanism buys").
+  .extend('listReads', WORKER, () => new SharedListReads())
+  .extend('consumers', TEST, ({ api, config, listReads }) => new ConsumerData(api, config, listReads))
+  .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
   .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   // Skips the test with a reason that shows in the console and in the report, not only in a count.
   .extend('skipBecause', TEST, ({ skip, task }) => async (reason: string): Promise<never> => {
@@ -118,7 +122,7 @@ export function rule(id: string) {
   const operation = operationById(entry.operations[0]!);
   return {
     test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      test(title, async ({ task, signal }) => {
+      test(title, async ({ task }) => {
         // Every fixture is automatic, so the test's context (vitest's `task.context`) holds them all.
         const context = task.context as TestContext & ContractContext;
         await labels({
@@ -129,10 +133,8 @@ export function rule(id: string) {
           links: [ruleSource(entry)],
         });
         try {
-          // Its requests stop when it ends, out of time as well (support/transport/http.ts).
-          await runningTest.run(title, () =>
-            testWork(signal, () => spendTestTime(inject('testOwnTimeMs'), task.timeout, () => body(context))),
-          );
+          // Its requests stop when it ends, out of time as well.
+          await context.work.run(() => body(context));
         } catch (error) {
           throw attributeToRule(error, id);
         }

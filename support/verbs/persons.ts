@@ -2,7 +2,7 @@
 import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/config.js';
 import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
-import { eventually, NotConsistentError, watch, type Transition } from '../readings/eventually.js';
+import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { findValues, listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
@@ -58,6 +58,11 @@ export class SandboxPersons {
     private readonly config: ContractConfig,
     private readonly data: DataFactory,
   ) {}
+
+  /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
+  private waiting(transition?: Transition): WaitOptions {
+    return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
+  }
 
   private note(event: LedgerEntry['event'], personId: string): void {
     const { baseUrl, client, runId } = this.config;
@@ -161,7 +166,7 @@ export class SandboxPersons {
       `person ${gedi} ${what}`,
       () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
       (response) => response.ok && shows(response.body),
-      { timeoutMs: this.config.availabilityTimeoutMs, transition },
+      this.waiting(transition),
     ).catch(async (error: unknown) => {
       throw await this.neverRetrievable(gedi, error);
     });
@@ -208,7 +213,7 @@ export class SandboxPersons {
       `person ${stored.gedi} ${what} (it must not)`,
       async () => (last = await this.retrieve(stored.gedi, 'watch for a change')),
       changed,
-      { timeoutMs: windowMs },
+      { ...this.waiting(), timeoutMs: windowMs },
     );
     return last!; // a watch reads at least once, at the end of its window
   }
@@ -226,7 +231,7 @@ export class SandboxPersons {
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
       () => this.find(stored.person.legalId),
       (response) => response.ok && namesSomeone(response.body),
-      { timeoutMs: this.config.availabilityTimeoutMs },
+      this.waiting(),
     ).catch((error: unknown) => {
       throw new OtherRuleFailure('person.eventually-available', error);
     });
@@ -239,7 +244,7 @@ export class SandboxPersons {
       `person ${stored.gedi} to be no longer retrievable (404 or 410)`,
       () => this.retrieve(stored.gedi, 'read until the delete shows'),
       (response) => GONE_STATUSES.has(response.status),
-      { timeoutMs: this.config.availabilityTimeoutMs, transition: 'delete' },
+      this.waiting('delete'),
     );
     const { legalId } = stored.person;
     await eventually(
@@ -248,20 +253,21 @@ export class SandboxPersons {
       // Read as a find that found the person is read: a record of its own, never the query echoed back.
       (response) =>
         GONE_STATUSES.has(response.status) || (response.ok && !personWithLegalId(response.body, legalId).holds),
-      { timeoutMs: this.config.availabilityTimeoutMs },
+      this.waiting(),
     );
   }
 
-  /** Deletes every person this test created and did not delete itself. */
+  /** Deletes every person this test created and did not delete itself, as the run's work: the test has ended. */
   async cleanUp(): Promise<void> {
     if (this.open.size === 0) return;
     const ledger = ledgerFile(this.config.runId);
+    const api = this.api.forWork(undefined);
     await step(`Clean up: delete the ${this.open.size} person(s) this test created`, async () => {
       for (const personId of [...this.open]) {
         let problem: string | undefined;
         try {
-          const { ok, status } = await this.delete(personId);
-          if (GONE_STATUSES.has(status)) this.note('deleted', personId);
+          const { ok, status } = await deleteSandboxPerson(api, this.config, personId);
+          if (ok || GONE_STATUSES.has(status)) this.note('deleted', personId);
           else if (!ok) problem = `DELETE of person ${personId} answered ${status}`;
         } catch (error) {
           problem = `could not delete person ${personId} (${String(error)})`;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerData } from '../../support/verbs/consumers.js';
+import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
 import { NotConsistentError } from '../../support/readings/eventually.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
-import { ApiClient, NotSentError, testWork } from '../../support/transport/http.js';
+import { ApiClient } from '../../support/transport/http.js';
 import { sendJson, serversClosedAfterEach, type Handler } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
@@ -27,13 +27,12 @@ function twoPages(secondPage = 200): Handler {
 
 describe('the consumer verbs', () => {
   const listen = serversClosedAfterEach();
-  const consumersAt = (url: string, settings: Partial<ContractConfig> = {}) =>
-    new ConsumerData(new ApiClient({ baseUrl: url }), {
-      baseUrl: url,
-      paths: DEFAULT_PATHS,
-      availabilityTimeoutMs: 300,
-      ...settings,
-    } as ContractConfig);
+  const consumersAt = (url: string, settings: Partial<ContractConfig> = {}, shared?: SharedListReads) =>
+    new ConsumerData(
+      new ApiClient({ baseUrl: url }),
+      { baseUrl: url, paths: DEFAULT_PATHS, availabilityTimeoutMs: 300, ...settings } as ContractConfig,
+      shared,
+    );
 
   it(
     'fails an absence check on a list whose second page answers 500, ' + 'naming the status, never as an absence',
@@ -125,31 +124,30 @@ describe('the consumer verbs', () => {
     },
   );
 
-  it('lets waits on one list join a read of it in flight', async () => {
+  it('reads the list for each wait by itself, as far as its own record, when no reads are shared', async () => {
     const server = await listen(twoPages());
     const consumers = consumersAt(server.url);
     await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
-    expect(server.received.map(({ url }) => url)).toEqual([CONSUMERS, `${CONSUMERS}?cursor=2`]);
+    expect(server.received.map(({ url }) => url).sort()).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
   });
 
-  it("joins no read in flight for the read at a wait's deadline: it begins its own", async () => {
+  it('lets waits for records share one whole read in flight, forgotten once it ends', async () => {
     const server = await listen(twoPages());
-    const consumers = consumersAt(server.url, { availabilityTimeoutMs: 0 });
+    const consumers = consumersAt(server.url, {}, new SharedListReads());
     await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
-    expect(server.received.map(({ url }) => url)).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
+    expect(
+      server.received.map(({ url }) => url),
+      'one read, to the end',
+    ).toEqual([CONSUMERS, `${CONSUMERS}?cursor=2`]);
+    await consumers.awaitConsumer('c1', 'to be listed');
+    expect(server.received, 'a later wait reads again').toHaveLength(4);
   });
 
-  it('lets a wait that joined a read read again when the test that began the read has ended', async () => {
-    const ended = new AbortController();
-    const server = await listen((request, response) => {
-      ended.abort(new Error('out of time'));
-      twoPages()(request, response);
-    });
-    const consumers = consumersAt(server.url);
-    const began = testWork(ended.signal, () => consumers.awaitConsumer('c2', 'to be listed'));
-    const joined = consumers.awaitConsumer('c2', 'to be listed');
-    await expect(began).rejects.toBeInstanceOf(NotSentError);
-    await expect(joined).resolves.toMatchObject({ record: { consumerId: 'c2' } });
+  it("shares no read for an absence, nor for the read at a wait's deadline", async () => {
+    const server = await listen(twoPages());
+    const consumers = consumersAt(server.url, { availabilityTimeoutMs: 0 }, new SharedListReads());
+    await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.listWhole('consumers')]);
+    expect(server.received.map(({ url }) => url).sort()).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
   });
 
   it('asks for a page size only when one is set', async () => {

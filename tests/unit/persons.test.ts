@@ -9,7 +9,8 @@ import type { Reply } from '../../simulator/layouts/layout.js';
 import type { PersonView } from '../../simulator/person-queries.js';
 import { ledgerFile, leftovers } from '../../support/data/ledger.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
-import { ApiClient, NotSentError, testWork } from '../../support/transport/http.js';
+import { ApiClient, NotSentError } from '../../support/transport/http.js';
+import { RunTime, TestWork } from '../../support/evidence/test-time.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
@@ -136,15 +137,16 @@ describe('the cleanup of the persons a test created', () => {
       runId,
       client: { clientId: 'c', clientSecret: 's' },
     } as ContractConfig;
+    const cancelled = new AbortController();
+    cancelled.abort('cancelled');
+    const work = new TestWork('a test', cancelled.signal, new RunTime(), { ownTimeMs: 60_000, backstopMs: 600_000 });
     const persons = new SandboxPersons(
-      new ApiClient({ baseUrl: server.url }),
+      new ApiClient({ baseUrl: server.url, work }),
       config,
       createDataFactory({ seed: 1, runId, market: 'SE', scope: 'persons.test' }),
     );
     try {
-      const cancelled = new AbortController();
-      cancelled.abort('cancelled');
-      await expect(testWork(cancelled.signal, () => persons.create())).rejects.toThrow(NotSentError);
+      await expect(work.run(() => persons.create())).rejects.toThrow(NotSentError);
       await persons.cleanUp();
       expect(server.received, 'neither the PUT nor a DELETE of its id').toEqual([]);
       expect(

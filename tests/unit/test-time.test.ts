@@ -1,15 +1,11 @@
 // A test's time is its own work: its turn behind other tests' requests at the client's pace is not charged; the
 // target's refusals of its own requests are, and fail it "Target throttled"; its own slow work fails it "Out of time";
-// vitest's timeout is only a backstop, which the run's bound beats with a category of its own.
+// vitest's timeout is only a backstop, which the run's bound beats with a category of its own. Once a test has ended,
+// its requests are not sent; the run's own work (its cleanup) goes on.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attributeToRule } from '../../support/evidence/failures.js';
-import {
-  countTestSpending,
-  RunOutOfTimeError,
-  spendTestTime,
-  TestOutpacedError,
-} from '../../support/evidence/test-time.js';
-import { ApiClient } from '../../support/transport/http.js';
+import { RunOutOfTimeError, RunTime, TestOutpacedError, TestWork } from '../../support/evidence/test-time.js';
+import { ApiClient, NotSentError } from '../../support/transport/http.js';
 import { Pace } from '../../support/transport/pace.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 import { joinedPattern } from '../patterns.js';
@@ -18,17 +14,25 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 // The pace, the client and the test's time all run on vitest's fake Date and setTimeout (systemClock reads them when
 // called); the loopback server's answers come between the steps of `elapse`, which never sleeps for real.
-describe('spendTestTime', () => {
+describe("the time of a test's work", () => {
   const serve = serversClosedAfterEach();
   let stop: (() => void) | undefined;
+  let runTime: RunTime;
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
-    stop = countTestSpending();
+    runTime = new RunTime();
+    stop = runTime.countExchanges();
   });
   afterEach(() => {
     stop?.();
     vi.useRealTimers();
   });
+
+  /** Runs `body` as a test with `ownTimeMs` of its own, sending `api`'s requests for it. */
+  function asTest<T>(ownTimeMs: number, backstopMs: number, api: ApiClient, body: (api: ApiClient) => Promise<T>) {
+    const work = new TestWork('a test', new AbortController().signal, runTime, { ownTimeMs, backstopMs });
+    return work.run(() => body(api.forWork(work)));
+  }
 
   async function elapse(ms: number): Promise<void> {
     for (let left = ms; left > 0; left -= 50) {
@@ -45,10 +49,10 @@ describe('spendTestTime', () => {
 
   it("charges a test nothing for its turn behind other tests' requests at the client's pace", async () => {
     const api = await clientOf();
-    const busy = spendTestTime(60_000, 600_000, () => Promise.all([1, 2, 3, 4].map(() => api.request('GET', '/a'))));
+    const busy = asTest(60_000, 600_000, api, (own) => Promise.all([1, 2, 3, 4].map(() => own.request('GET', '/a'))));
     // Its 1.5 s of its own would not cover the 4 s its one request queues behind the other test's four.
-    const queued = spendTestTime(1_500, 600_000, async () => {
-      await api.request('GET', '/b');
+    const queued = asTest(1_500, 600_000, api, async (own) => {
+      await own.request('GET', '/b');
       return 'ended';
     });
     await elapse(6_000);
@@ -59,15 +63,15 @@ describe('spendTestTime', () => {
   it("charges a test nothing for a list's later pages, and its first page as its own", async () => {
     const server = await serve((_request, response) => void setTimeout(() => sendJson(response, 200, {}), 1_000));
     const api = new ApiClient({ baseUrl: server.url });
-    const pages = (laterPage: boolean) => async () => {
-      await api.request('GET', '/list');
+    const pages = (laterPage: boolean) => async (own: ApiClient) => {
+      await own.request('GET', '/list');
       for (let page = 2; page <= 4; page++)
-        await api.request('GET', '/list', { laterPage, query: { page: `${page}` } });
+        await own.request('GET', '/list', { laterPage, query: { page: `${page}` } });
       return 'read';
     };
     // Four pages a second apart: 1.5 s of its own covers the first page, not all four.
-    const listRead = spendTestTime(1_500, 600_000, pages(true));
-    const ownRequests = spendTestTime(1_500, 600_000, pages(false)).catch((error: unknown) => error);
+    const listRead = asTest(1_500, 600_000, api, pages(true));
+    const ownRequests = asTest(1_500, 600_000, api, pages(false)).catch((error: unknown) => error);
     await elapse(5_000);
     expect(await listRead).toBe('read');
     expect(((await ownRequests) as Error).name).toBe('TestOutOfTimeError');
@@ -75,7 +79,7 @@ describe('spendTestTime', () => {
 
   it('fails as Target throttled a test whose own requests the target went on refusing past its time', async () => {
     const api = await clientOf(429, { 'retry-after': '1' });
-    const refused = spendTestTime(2_500, 600_000, () => api.request('GET', '/c')).catch((error: unknown) => error);
+    const refused = asTest(2_500, 600_000, api, (own) => own.request('GET', '/c')).catch((error: unknown) => error);
     await elapse(4_000);
     const error = await refused;
     expect(error).toBeInstanceOf(TestOutpacedError);
@@ -90,8 +94,8 @@ describe('spendTestTime', () => {
 
   it('fails as Out of time a test whose own work outlasts its time, never as Target throttled', async () => {
     const api = await clientOf();
-    const slow = spendTestTime(1_000, 600_000, async () => {
-      await api.request('GET', '/d');
+    const slow = asTest(1_000, 600_000, api, async (own) => {
+      await own.request('GET', '/d');
       await sleep(5_000);
     }).catch((error: unknown) => error);
     await elapse(2_000);
@@ -104,11 +108,110 @@ describe('spendTestTime', () => {
   });
 
   it("ends a test in a category before vitest's own timeout, the backstop, would end it in none", async () => {
-    const waiting = spendTestTime(60_000, 4_000, () => sleep(10_000)).catch((error: unknown) => error);
+    const api = await clientOf();
+    const waiting = asTest(60_000, 4_000, api, () => sleep(10_000)).catch((error: unknown) => error);
     await elapse(2_000);
     const error = await waiting;
     expect(error).toBeInstanceOf(RunOutOfTimeError);
     expect((error as Error).message).toMatch(/^Run out of time: .*No rule is judged by it.*CONTRACT_PAGE_SIZE/);
     expect(attributeToRule(error, 'transition.delete')).toBe(error);
+  });
+});
+
+describe("the end of a test's work", () => {
+  const listen = serversClosedAfterEach();
+
+  /** What a promise settled with: its value, or what it threw. */
+  const settled = (promise: Promise<unknown>): Promise<unknown> =>
+    promise.then(
+      (value) => value,
+      (error: unknown) => error,
+    );
+
+  /** A test's work on a run of its own, as the `work` fixture makes one; it ends when `cancelled` aborts. */
+  const testWork = (cancelled = new AbortController().signal) =>
+    new TestWork('a test', cancelled, new RunTime(), { ownTimeMs: 60_000, backstopMs: 600_000 });
+
+  it(
+    'sends nothing more for a test whose body failed while another branch of it still polled, ' + 'and says why',
+    async () => {
+      const server = await listen((_request, response) => sendJson(response, 404, {}));
+      const work = testWork();
+      const api = new ApiClient({ baseUrl: server.url, work });
+      const pollUntilFound = async (): Promise<never> => {
+        for (;;) await api.request('GET', '/persons/g-1');
+      };
+      // The other branch fails once the first read was answered: a broken rule, say.
+      const breakRule = async () => {
+        await expect.poll(() => server.received.length).toBeGreaterThan(0);
+        throw new Error('the rule was broken');
+      };
+      let polling!: Promise<never>;
+      await expect(work.run(() => Promise.all([(polling = pollUntilFound()), breakRule()]))).rejects.toThrow(
+        'the rule was broken',
+      );
+      const stopped = await settled(polling);
+      expect(stopped).toBeInstanceOf(NotSentError);
+      expect((stopped as Error).message).toBe('GET /persons/g-1 not sent: the test it was for had ended');
+      const sent = server.received.length;
+      expect(
+        await api
+          .forWork(undefined)
+          .request('GET', '/persons/g-1')
+          .then((answer) => answer.status),
+        "as the run's work (the cleanup): sent",
+      ).toBe(404);
+      expect(server.received).toHaveLength(sent + 1);
+    },
+  );
+
+  it('sends nothing more for a test vitest cancelled (its timeout), naming the cause', async () => {
+    const server = await listen((_request, response) => sendJson(response, 200, {}));
+    const cancelled = new AbortController();
+    const work = testWork(cancelled.signal);
+    const api = new ApiClient({ baseUrl: server.url, work });
+    const test = work.run(async () => {
+      await api.request('GET', '/first');
+      cancelled.abort(new Error('Test timed out in 500ms.'));
+      await api.request('GET', '/second');
+    });
+    await expect(test).rejects.toThrow(
+      new NotSentError('GET /second', 'the test it was for had been cancelled (Test timed out in 500ms.)'),
+    );
+    expect(server.received.map((request) => request.url)).toEqual(['/first']);
+  });
+
+  it('sends nothing for a test cancelled before its body began', async () => {
+    const server = await listen((_request, response) => sendJson(response, 200, {}));
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('Bailed out'));
+    const work = testWork(cancelled.signal);
+    const api = new ApiClient({ baseUrl: server.url, work });
+    await expect(work.run(() => api.request('GET', '/first'))).rejects.toThrow(
+      new NotSentError('GET /first', 'the test it was for had been cancelled (Bailed out)'),
+    );
+    expect(server.received).toEqual([]);
+  });
+
+  it('does not send a request that was waiting for its turn at the pace when its test ended', async () => {
+    const server = await listen((_request, response) => sendJson(response, 200, {}));
+    const cancelled = new AbortController();
+    // One request a second: the second waits for its turn, and the test is cancelled meanwhile.
+    let now = 0;
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        cancelled.abort('cancelled');
+        now += ms;
+      },
+    };
+    const work = testWork(cancelled.signal);
+    const api = new ApiClient({ baseUrl: server.url, clock, pace: new Pace(clock, 1), work });
+    const test = work.run(async () => {
+      await api.request('GET', '/first');
+      await api.request('GET', '/second');
+    });
+    await expect(test).rejects.toThrow(NotSentError);
+    expect(server.received.map((request) => request.url)).toEqual(['/first']);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../support/transport/redact.js';
-import { TargetThrottledError, testWork } from '../../support/transport/http.js';
+import { ApiClient, NotSentError, TargetThrottledError } from '../../support/transport/http.js';
+import { RunTime, TestWork } from '../../support/evidence/test-time.js';
 import { RETRY_POLICY } from '../../support/transport/retry.js';
 import {
   TokenError,
@@ -216,12 +217,13 @@ describe('TokenProvider', () => {
     const { server, clock, provider } = await renewingProvider(20_000);
     clock.advance(20_000);
     const cancelled = new AbortController();
-    let renewal!: Promise<string>;
-    await testWork(cancelled.signal, async () => {
-      renewal = provider.accessToken();
-      cancelled.abort(new Error('Test timed out in 500ms.'));
-    });
-    expect(await Promise.all([renewal, provider.accessToken()])).toEqual(['renewed-token-1', 'renewed-token-1']);
+    const work = new TestWork('a test', cancelled.signal, new RunTime(), { ownTimeMs: 60_000, backstopMs: 600_000 });
+    const api = new ApiClient({ baseUrl: server.url, clock, auth: { kind: 'bearer', tokens: provider }, work });
+    // The test's request finds the token due and begins its renewal; then the test is cancelled.
+    const request = api.request('GET', '/persons').catch((error: unknown) => error);
+    cancelled.abort(new Error('Test timed out in 500ms.'));
+    expect(await provider.accessToken()).toBe('renewed-token-1');
+    expect(await request, "the ended test's own request").toBeInstanceOf(NotSentError);
     expect(server.received).toHaveLength(1);
   });
 
