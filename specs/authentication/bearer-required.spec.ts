@@ -8,8 +8,7 @@
  * two list operations, whose answer with a valid token is a 2xx whatever data exists.
  * Not asserted (not shown): the status (any 4xx) and the error body.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import type { Auth } from '../../support/transport/http.js';
 import { expectRejected } from '../../support/evidence/expectations.js';
 

@@ -13,8 +13,8 @@
  * checks the second half, which setup does not: the issued token is accepted as a bearer token.
  * Not asserted (not shown): token lifetime and the other response properties.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { attachJson, Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
+import { attachJson } from '../../support/evidence/report.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('auth.token-issued').test(

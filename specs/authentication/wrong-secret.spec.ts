@@ -8,8 +8,7 @@
  * shown): the status (any 4xx) and the error body.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { requestToken, TokenError } from '../../support/run/tokens.js';
 
 rule('auth.wrong-secret-rejected').test(

@@ -10,8 +10,7 @@
  * upload's status (any 2xx), the other consumer states, the layout of the consumer list and of the subscribed persons,
  * their order and paging.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { identified } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 

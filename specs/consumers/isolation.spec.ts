@@ -10,8 +10,7 @@
  * Not asserted (not shown): what else the second client's lists hold.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { containsValue } from '../../support/readings/facts.js';
 
 rule('consumer.isolation').test(

@@ -16,8 +16,7 @@
  * Not checked: a phantom consumer that carries nothing of this test's data.
  * Not asserted (not shown): the fields of a listed consumer, parameters, order, page size.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.list-uploaded-only').test(

@@ -6,8 +6,7 @@
  * Every uploaded consumer is listed, whether identified or not. Not asserted (not shown): the
  * fields of a listed consumer beyond its `consumerId`, parameters, order, page size.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('consumer.list-contains-uploaded').test(

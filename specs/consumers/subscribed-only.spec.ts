@@ -12,8 +12,7 @@
  * that record's own, support/readings/facts.ts `listsPerson`), never as a relative inside another
  * person's record. Not asserted (not shown): the layout, parameters, order and paging of the list.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('subscription.subscribed-only').test(

@@ -8,8 +8,7 @@
  * IDENTIFIED half); it may arrive late, so it is waited for. Not asserted (not shown): the upload's
  * status (any 2xx), the layout of the subscribed persons, their order and paging.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.subscription-created').test(

@@ -6,8 +6,7 @@
  *
  * Not asserted (not shown): how versions are numbered, the layout, parameters and paging.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ownsValue } from '../../support/readings/facts.js';
 
 rule('subscription.latest-version').test(

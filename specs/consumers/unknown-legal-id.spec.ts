@@ -14,8 +14,7 @@
  * Not asserted (not shown): which state an unmatched consumer gets instead.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { identified, personWithLegalId } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 

@@ -9,8 +9,7 @@
  * A 401 or 403 refuses the client, not its body (a target may send it before reading the body):
  * reported as not permitted, never counted as the 4xx asked for. Screening uses the token that may screen.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { bodyOperations, expectClientErrorsFor, sendBadBodies } from '../../support/verbs/conformance.js';
 
 rule('http.wrong-json-type-rejected').test(

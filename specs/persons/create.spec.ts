@@ -12,8 +12,7 @@
  * identifiers and a state (`{ "gedi": …, "status": "PENDING" }`) is a placeholder: not yet available.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { listsPerson } from '../../support/readings/facts.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {

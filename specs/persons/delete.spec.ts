@@ -6,8 +6,7 @@
  * Not asserted (not shown): the status of the DELETE (any 2xx), the status a deleted person gets
  * (404 and 410 both count as gone), how soon the deletion takes effect.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.delete').test(

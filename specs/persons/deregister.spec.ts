@@ -12,8 +12,7 @@
  * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record, whether the date
  * fields are echoed.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ownsValue, personFlag } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 

@@ -18,8 +18,7 @@
  * status when nothing matches (the vendor's pages show 204), the order of several matches.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { containsValue, personsWithoutLegalId, personWithLegalId } from '../../support/readings/facts.js';
 import { expectFact, expectNoFact } from '../../support/evidence/expectations.js';
 

@@ -8,8 +8,7 @@
  * an accepted answer without a gedi is rule person.create-returns-gedi's break (a precondition here).
  * Not asserted (not shown): how the service stores a single first name next to `firstNames`.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { containsValue, reading } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 

@@ -15,8 +15,7 @@
  * is still the source's own (a `merged: true` beside the source's legal id) does not say into whom: it
  * cannot show this merge. Nor is the status of the rejection shown: any 4xx counts.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { mergedInto } from '../../support/readings/facts.js';
 import { expectRejected } from '../../support/evidence/expectations.js';
 

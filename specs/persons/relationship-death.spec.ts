@@ -15,8 +15,7 @@
  * Not asserted (not shown): whether the related person also becomes a person of its own, whether
  * the date of death is echoed.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { relativeFlag } from '../../support/readings/facts.js';
 
 rule('transition.relationship-death').test(

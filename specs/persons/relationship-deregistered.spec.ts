@@ -14,8 +14,7 @@
  * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { relativeFlag } from '../../support/readings/facts.js';
 
 rule('transition.relationship-deregistered').test(

@@ -11,8 +11,7 @@
  * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled, which other fields
  * change.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { personFlag } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 

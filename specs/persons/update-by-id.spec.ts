@@ -8,8 +8,7 @@
  * PUT (the second PUT sends the whole person), the status code, how soon the change is visible.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ownsValue } from '../../support/readings/facts.js';
 
 rule('person.update-by-id').test(

@@ -17,8 +17,7 @@
  * Not asserted (not shown): which of the two readings the service chose, its statuses.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { containsValue, ownsValue, personFlag } from '../../support/readings/facts.js';
 import { expectAccepted, expectFact, expectNoFact, statusClass } from '../../support/evidence/expectations.js';
 import { gediIn } from '../../support/verbs/persons.js';

@@ -10,8 +10,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ApiClient } from '../../support/transport/http.js';
 import { SandboxPersons } from '../../support/verbs/persons.js';
 import { SandboxOnlyError } from '../../support/run/config.js';

@@ -10,8 +10,7 @@
  * Not asserted (not shown): the request fields beyond `reference`, the result fields.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 

@@ -9,8 +9,7 @@
  * like UUIDs or timestamps. Not asserted (not shown): which fields are identifiers.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import {
   screeningOutcome,
   TEST_REFERENCES,

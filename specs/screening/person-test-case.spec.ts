@@ -12,8 +12,7 @@
  * checked, "No PEP match found"). A former PEP (`active: false`) or an unreviewed hit (`confirmed: false`)
  * is still a hit. Not asserted (not shown): every other field of the response, its status beyond 2xx.
  */
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { pepHit } from '../../support/readings/pep-hit.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';

@@ -8,8 +8,7 @@
  * Not asserted (not shown): the http form (the samples use https), deprecation of either form.
  */
 import { expect } from 'vitest';
-import { rule } from '../../support/verbs/contract.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { rootForm, screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 

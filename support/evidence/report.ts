@@ -5,10 +5,9 @@ import * as allure from 'allure-js-commons';
 import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
 import { observeExchanges } from '../transport/exchanges.js';
 import { redact, redactText } from '../transport/redact.js';
-import { PreconditionError, StepFailure, type Phase } from './failures.js';
 
 /** `rename` sets the step's final title once the outcome is known (e.g. the HTTP status). */
-type StepBody<T> = (handle: { rename(name: string): Promise<void> }) => Promise<T> | T;
+export type StepBody<T> = (handle: { rename(name: string): Promise<void> }) => Promise<T> | T;
 
 // Without a test runtime allure-js-commons prints "no test runtime is found" on every call; adapters install theirs
 // under this global key (the no-op runtime is not exported), so scripts check it first and stay quiet.
@@ -61,27 +60,6 @@ export async function step<T>(name: string, body: StepBody<T>): Promise<T> {
     else for (const message of own) void deliver(message);
   }
 }
-
-// Capitalised, as the phases read in the report (a module exporting `then` is a thenable namespace, which vitest's
-// module runner would call). A failure inside a Given step did not test the rule: it is a precondition not met.
-export function Given<T>(name: string, body: StepBody<T>): Promise<T> {
-  return step(`Given ${name}`, body).catch((error: unknown) => {
-    throw error instanceof PreconditionError ? error : new PreconditionError(`Given ${name}`, error);
-  });
-}
-
-/** A failure in a When or Then step says which step it was, for the verdict of `rule(id).test`; the innermost wins. */
-function phaseStep<T>(phase: Phase, name: string, body: StepBody<T>): Promise<T> {
-  return step(`${phase} ${name}`, body).catch((error: unknown) => {
-    throw error instanceof StepFailure || error instanceof PreconditionError
-      ? error
-      : new StepFailure(phase, name, error);
-  });
-}
-
-export const When = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('When', name, body);
-
-export const Then = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('Then', name, body);
 
 async function attach(name: string, content: () => string, contentType: string): Promise<void> {
   if (reporting()) await allure.attachment(redactText(name), content(), { contentType });

@@ -83,7 +83,7 @@ export class ConsumerData {
     return new ConsumerData(api, this.config);
   }
 
-  /** Operation 5. */
+  /** Operation 5, `POST /consumer-intelligence/v3/consumers` (`CONTRACT_CONSUMERS_PATH`), the consumers as the body. */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
     const options = { json: consumers, operation: 'op5', purpose: 'upload consumers' };
@@ -99,8 +99,10 @@ export class ConsumerData {
   }
 
   /**
-   * Operation 6 or 7, every page, accepted, to check an absence; else it fails as not permitted (403) or as a list not
-   * read completely, never with an answer that could read as "not listed".
+   * Operation 6 or 7, `GET /consumer-intelligence/v3/consumers` or `GET …/v3/subscriptions/persons`
+   * (`CONTRACT_CONSUMERS_PATH`, `CONTRACT_SUBSCRIBED_PERSONS_PATH`), then each next page the answers name
+   * (support/readings/list-reader.ts), every page, accepted, to check an absence; else it fails as not permitted (403)
+   * or as a list not read completely, never with an answer that could read as "not listed".
    */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
@@ -118,7 +120,11 @@ export class ConsumerData {
     return ownRecord(read.body, consumerId);
   }
 
-  /** Waits until the consumer list has an item for `consumerId` on which `shows` holds (by default, listed). */
+  /**
+   * Reads operation 6's pages (as `listWhole` does) until the consumer list has a record of its own carrying
+   * `consumerId` on which `shows` holds (by default, that it is listed), and returns that reading; at the availability
+   * deadline it fails with what the last read showed (`NotConsistentError`).
+   */
   awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
     const entry = {
       find: (body: unknown) => ownRecord(body, consumerId),
@@ -127,7 +133,10 @@ export class ConsumerData {
     return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, entry, shows, transition);
   }
 
-  /** Waits until the subscribed persons include a record of `stored`'s own and `shows` holds on it. */
+  /**
+   * Reads operation 7's pages until the subscribed persons include a record of `stored`'s own and `shows` holds on it,
+   * as `awaitConsumer` reads the consumers.
+   */
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', shows?: ItemReading, transition?: Transition) {
     const subject = `person ${stored.gedi} (legal id ${stored.person.legalId})`;
     const entry = {

@@ -1,5 +1,6 @@
 // Owns the spec API: `rule(id).test(title, body)`, a documented rule as a test labelled from the catalogue whose
-// failures name that rule, and its fixtures: each declared once with scope and cleanup, automatic, free until used.
+// failures name that rule; the context it hands each test, its fixtures, each declared once with scope and cleanup;
+// and the phases a spec reads in, Given, When and Then, whose failures say which step broke.
 import { appendFileSync } from 'node:fs';
 import { inject, test as base, type TestAPI, type TestContext } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
@@ -12,14 +13,14 @@ import { SandboxPersons } from './persons.js';
 import { ConsumerData, SharedListReads } from './consumers.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
-import { attachExchanges, attachText, labels } from '../evidence/report.js';
+import { attachExchanges, attachText, labels, step, type StepBody } from '../evidence/report.js';
 import { RunTime, TestWork } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
 import { proxySettings } from '../transport/network.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
-import { attributeToRule } from '../evidence/failures.js';
+import { attributeToRule, PreconditionError, StepFailure, type Phase } from '../evidence/failures.js';
 
 /** A client's calls and token renewals share one pace (support/transport/pace.ts), screening token's included. */
 function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
@@ -114,8 +115,10 @@ export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixt
 
 /**
  * `rule('transition.delete').test('…', async ({ persons }) => …)`, labelled epic = interface, feature = operation,
- * story = rule; the verdict on a failure is its own: a When or Then that failed breaks that rule, unless the failure
- * is a precondition, a category of its own or a crash (`attributeToRule`, support/evidence/failures.ts).
+ * story = rule. The test passes when its body does. Its failure's verdict is `rule`'s alone (`attributeToRule`,
+ * support/evidence/failures.ts): an assertion or a wait's timeout in a When or Then breaks this rule (`Broken rule
+ * <id> (…): Then "<step>": …`); a Given that failed, or another rule's promise a verb checks, is a precondition not
+ * met; the target, a setting or a permission is a category of its own; a crash is a suite error.
  */
 export function rule(id: string) {
   const entry = ruleById(id);
@@ -142,3 +145,24 @@ export function rule(id: string) {
     },
   };
 }
+
+// Capitalised, as the phases read in the report (a module exporting `then` is a thenable namespace, which vitest's
+// module runner would call). A failure inside a Given step did not test the rule: it is a precondition not met.
+export function Given<T>(name: string, body: StepBody<T>): Promise<T> {
+  return step(`Given ${name}`, body).catch((error: unknown) => {
+    throw error instanceof PreconditionError ? error : new PreconditionError(`Given ${name}`, error);
+  });
+}
+
+/** A failure in a When or Then step says which step it was, for the verdict of `rule(id).test`; the innermost wins. */
+function phaseStep<T>(phase: Phase, name: string, body: StepBody<T>): Promise<T> {
+  return step(`${phase} ${name}`, body).catch((error: unknown) => {
+    throw error instanceof StepFailure || error instanceof PreconditionError
+      ? error
+      : new StepFailure(phase, name, error);
+  });
+}
+
+export const When = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('When', name, body);
+
+export const Then = <T>(name: string, body: StepBody<T>): Promise<T> => phaseStep('Then', name, body);

@@ -32,7 +32,10 @@ export function gediIn(body: unknown): string | undefined {
   return findValues(body, 'gedi').find((value): value is string => typeof value === 'string' && value !== '');
 }
 
-/** Operation 2: an id alone deletes the custom person (tests and the sweep); a person is sent `removed: true`. */
+/**
+ * Operation 2, `DELETE /consumer-intelligence/sandbox/v1/persons` (`CONTRACT_SANDBOX_PERSONS_PATH`): `{ id }` alone
+ * deletes the custom person (tests and the sweep); a person is sent whole with `removed: true`.
+ */
 export function deleteSandboxPerson(
   api: ApiClient,
   config: Pick<ContractConfig, 'baseUrl' | 'prodBaseUrl' | 'paths'>,
@@ -71,7 +74,10 @@ export class SandboxPersons {
     else this.open.delete(personId);
   }
 
-  /** Operation 1, exactly as sent: the body is checked against the documented fields first. */
+  /**
+   * Operation 1, `PUT /consumer-intelligence/sandbox/v1/persons` (`CONTRACT_SANDBOX_PERSONS_PATH`), the person as the
+   * JSON body exactly as given (support/data/factories.ts makes them), checked against the documented fields first.
+   */
   async put(person: SandboxPerson, purpose = 'write person'): Promise<ApiResponse> {
     assertSandboxTarget(this.config, 'operation 1 (PUT sandbox person)');
     expectSchema('sandbox-person', person);
@@ -115,12 +121,12 @@ export class SandboxPersons {
     return { person, gedi };
   }
 
-  /** A new, fully populated person from the test's data factory, stored in the sandbox. */
+  /** A new, fully populated person from the test's data factory (`data.person`), stored by operation 1. */
   async create(overrides: Partial<SandboxPerson> = {}): Promise<StoredPerson> {
     return this.store(this.data.person(overrides));
   }
 
-  /** A new person that the consumer data interface already returns (rule 2 waited out). */
+  /** `create`, then `awaitRetrievable`: a new person that operation 3 already returns (rule 2 waited out). */
   async createAvailable(overrides: Partial<SandboxPerson> = {}): Promise<StoredPerson> {
     const stored = await this.create(overrides);
     await this.awaitRetrievable(stored);
@@ -139,7 +145,10 @@ export class SandboxPersons {
     return deleteSandboxPerson(this.api, this.config, person);
   }
 
-  /** Operation 3: the person record by gedi within the configured market. */
+  /**
+   * Operation 3, `GET /consumer-intelligence/v3/markets/{market}/persons/{gedi}` (`CONTRACT_PERSON_PATH`, `market`
+   * from `CONTRACT_MARKET`): the person record by gedi within the market.
+   */
   async retrieve(gedi: string, purpose = 'read person'): Promise<ApiResponse> {
     const path = expandPath(this.config.paths.person, { market: this.config.market, gedi });
     const response = await this.api.request('GET', path, { operation: 'op3', purpose });
@@ -147,7 +156,10 @@ export class SandboxPersons {
     return response;
   }
 
-  /** Operation 4: the persons matching a legal id. */
+  /**
+   * Operation 4, `POST /consumer-intelligence/v3/markets/{market}/persons/_find` (`CONTRACT_FIND_PERSON_PATH`) with
+   * `{ legalId }`: the persons matching a legal id.
+   */
   find(legalId: string): Promise<ApiResponse> {
     const body = { legalId };
     expectSchema('find-person-request', body);
@@ -155,7 +167,11 @@ export class SandboxPersons {
     return this.api.request('POST', path, { json: body, operation: 'op4', purpose: 'find person' });
   }
 
-  /** Waits until operation 3 answers 2xx for the gedi and `shows` holds; a transition's time to show is measured. */
+  /**
+   * Reads by operation 3 until it answers 2xx for the gedi and `shows` holds on the answer's body, and returns that
+   * reading (support/readings/eventually.ts's schedule); at the availability deadline it fails with what the last
+   * answer showed (`NotConsistentError`). A transition's time to show is measured.
+   */
   async awaitRecord(
     gedi: string,
     what: string,

@@ -16,7 +16,7 @@ import {
 } from '../../support/evidence/failures.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 import { expectClientErrorsFor, type BodyOperation } from '../../support/verbs/conformance.js';
-import { Given, Then, When } from '../../support/evidence/report.js';
+import { Given, Then, When } from '../../support/verbs/contract.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import { registerSecret } from '../../support/transport/redact.js';
 import { joinedPattern } from '../patterns.js';

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
-import { attachExchanges, attachJson, Given, labels, step, Then, When } from '../../support/evidence/report.js';
+import { attachExchanges, attachJson, labels, step } from '../../support/evidence/report.js';
 import { publishExchange } from '../../support/transport/exchanges.js';
-import { PreconditionError, StepFailure } from '../../support/evidence/failures.js';
 import { registerSecret } from '../../support/transport/redact.js';
 import { expectToContainEach } from '../patterns.js';
 
@@ -25,29 +24,11 @@ describe('report wrappers', () => {
     delete (globalThis as Record<string, unknown>)[RUNTIME_KEY];
   });
 
-  it('names the phases Given, When and Then, returns what the body returns, and applies a rename', async () => {
-    const value = await Given('a person', async () => 42);
-    await When('the client PUTs it', async () => undefined);
-    await Then('it is found', async (handle) => handle.rename('Then it is found (after 2 attempts)'));
-
-    expect(value).toBe(42);
-    const names = runtime.messages().flatMap((message) => {
-      const data = message.data as { name?: string };
-      return message.type === 'step_start' || message.type === 'step_metadata' ? [data.name] : [];
-    });
-    expect(names).toEqual([
-      'Given a person',
-      'When the client PUTs it',
-      'Then it is found',
-      'Then it is found (after 2 attempts)',
-    ]);
-  });
-
   it(
     'keeps the steps of concurrent work apart: ' + 'each arrives whole, nested where it ran, even when one fails',
     async () => {
       // A goes on once B has ended, so both are in flight at once and the order they end in is no race of timers.
-      await Given('two waits at once', () => {
+      await step('Given two waits at once', () => {
         const waitB = Promise.withResolvers<{ ended: Promise<unknown> }>();
         const a = step('Wait A', async () => {
           await (await waitB.promise).ended.catch(() => undefined);
@@ -78,30 +59,6 @@ describe('report wrappers', () => {
         'step_stop:passed',
         'step_stop:passed',
       ]);
-    },
-  );
-
-  it(
-    'names the step that failed: a When or Then by its phase and title, a Given as a precondition not met; the ' +
-      'innermost step wins and the original failure stays the cause, unchanged',
-    async () => {
-      const assertion = new Error('the DELETE answered 500; any 2xx was expected');
-      const inThen = await Then('the DELETE is accepted', () =>
-        When('an inner step', () => Promise.reject(assertion)),
-      ).catch((error: unknown) => error);
-      expect(inThen).toBeInstanceOf(StepFailure);
-      expect(inThen).toMatchObject({ phase: 'When', title: 'an inner step', cause: assertion });
-      expect((inThen as Error).message).toBe('When "an inner step": the DELETE answered 500; any 2xx was expected');
-      expect(assertion.message).toBe('the DELETE answered 500; any 2xx was expected');
-
-      const inGiven = await Given('an available person', () => Promise.reject(assertion)).catch((error) => error);
-      expect(inGiven).toBeInstanceOf(PreconditionError);
-      expect(inGiven).toMatchObject({ step: 'Given an available person', cause: assertion });
-      const stops = runtime.messages().filter((message) => message.type === 'step_stop');
-      expect(
-        stops.map((message) => (message.data as { statusDetails: { message: string } }).statusDetails.message),
-        "each step's report shows what failed in it",
-      ).toEqual([assertion.message, `When "an inner step": ${assertion.message}`, assertion.message]);
     },
   );
 
@@ -176,7 +133,7 @@ describe('report wrappers', () => {
 describe('report wrappers without a test runtime', () => {
   it('run the step body and write nothing', async () => {
     expect((globalThis as Record<string, unknown>)[RUNTIME_KEY]).toBeUndefined();
-    await expect(Given('a plain call', async () => 'ran')).resolves.toBe('ran');
+    await expect(step('a plain call', async () => 'ran')).resolves.toBe('ran');
     await expect(attachJson('ignored', { a: 1 })).resolves.toBeUndefined();
   });
 });
