@@ -20,7 +20,7 @@ function spend(account: Spending, exchange: HttpExchange): void {
   if (throttledAnswer(exchange.status, exchange.responseHeaders, Date.now())) account.throttled += 1;
 }
 
-// A timer a second early once fired after vitest's own on a loaded machine, and the test ended in no category.
+// Far enough ahead of vitest's own timeout that this timer fires first on a loaded machine, whose timers run late.
 const BEFORE_TIMEOUT_MS = 2_500;
 
 /** The setting that gives every contract test more time of its own (vitest.config.ts reads it). */

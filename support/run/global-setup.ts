@@ -64,8 +64,8 @@ function stopInSetup(error: unknown): never {
       fullName: 'support/run/global-setup.ts',
       status: Status.BROKEN,
       stage: Stage.FINISHED,
-      // The trace is the error class the taxonomy reads, not the stack: reading a stack under vitest's
-      // module cache (vitest.config.ts) crashes vitest 4.1's source mapping and loses the message.
+      // The trace is the error class the taxonomy reads, not the stack: vitest's source mapping of a stack
+      // under its module cache (vitest.config.ts) can crash, and the message would be lost.
       statusDetails: redact({ message: failure.message, trace }),
       labels: [{ name: 'suite', value: 'Run setup' }],
       start: now,

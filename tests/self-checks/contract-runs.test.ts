@@ -76,7 +76,7 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
       ...SMALL_PAGES,
     },
   },
-  // A shared sandbox's rate limit: the run paces every test to what the target accepts (issue 20).
+  // A shared sandbox's rate limit: the run paces every test to what the target accepts.
   {
     name: 'a rate limit of 10 requests a second per client (429 with Retry-After beyond it)',
     simulator: { SIMULATOR_RATE_LIMIT: '10' },

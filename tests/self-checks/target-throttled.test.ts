@@ -1,6 +1,6 @@
 // A run against a target that only throttles ends with its failures filed under "Target throttled",
 // never under "Contract broken" nor "Target unavailable": a throttled request is the target protecting
-// itself from the client's rate (issue 20). Two ways to be throttled to the deadline: the token
+// itself from the client's rate. Two ways to be throttled to the deadline: the token
 // service answering every request 429 or 503 with Retry-After (the run stops in setup), and a
 // target that lets each client's token request through and refuses every later request with 429 and
 // a Retry-After past the deadline (every test that sends a request fails, each as throttled). And a

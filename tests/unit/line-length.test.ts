@@ -1,4 +1,4 @@
-// No line of code or comment over 120 characters (issue 37): Prettier wraps code at 120 but
+// No line of code or comment over 120 characters: Prettier wraps code at 120 but
 // leaves long comments, strings and regular expressions as they are, so this test names them.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
