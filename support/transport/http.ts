@@ -2,7 +2,8 @@
 // returned, never thrown: judging them is the spec's job.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as undiciRequest } from 'undici';
-import { dispatcherFor, messageOf, NetworkSetupError, routeFor, viaProxy, type Route } from './network.js';
+import { messageOf, NetworkSetupError } from './network-failures.js';
+import { dispatcherFor, routeFor, viaProxy, type Route } from './proxy-routes.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
 import { Pace } from './pace.js';

@@ -15,7 +15,7 @@ import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText, labels } from '../evidence/report.js';
 import { countTestSpending, spendTestTime } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
-import { proxySettings } from '../transport/network.js';
+import { proxySettings } from '../transport/proxy-routes.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
