@@ -12,7 +12,7 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 
 rule('consumer.isolation').test(
   "never shows one client's consumers or subscriptions to another client",

@@ -10,7 +10,8 @@
  */
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, reading } from '../../support/readings/facts.js';
+import { reading } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('person.first-sample-accepted').test(

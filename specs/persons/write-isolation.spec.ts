@@ -19,7 +19,8 @@
 import { expect } from 'vitest';
 import { rule } from '../../support/verbs/contract.js';
 import { Given, Then, When } from '../../support/evidence/report.js';
-import { containsValue, ownsValue, personFlag } from '../../support/readings/facts.js';
+import { ownsValue, personFlag } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 import { expectAccepted, expectFact, expectNoFact, statusClass } from '../../support/evidence/expectations.js';
 import { gediIn } from '../../support/verbs/persons.js';
 

@@ -3,10 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_NAMES } from '../../simulator/options.js';
 import {
-  findValues,
   identified,
-  isRecord,
-  type JsonRecord,
   listsPerson,
   mergedInto,
   ownsValue,
@@ -17,6 +14,7 @@ import {
   recordsOwning,
   relativeFlag,
 } from '../../support/readings/facts.js';
+import { findValues, isRecord, type JsonRecord } from '../../support/readings/json.js';
 import { Harness, PERSONS, personPath } from '../simulator/harness.js';
 import { LAYOUTS } from '../../simulator/layouts/index.js';
 import { withoutGedi } from '../../simulator/layouts/without-gedi.js';
