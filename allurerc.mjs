@@ -64,7 +64,7 @@ export const failureTaxonomy = [
     // A token answer the documentation does not allow (no access_token) is a TokenError too, but
     // under a rule (support/run/global-setup.ts): the contract is broken, no setting will fix it.
     // A connection a setting stands in the way of (TLS trust, host name, proxy credentials:
-    // support/transport/network.ts) is configuration too: the host answered.
+    // support/transport/network-failures.ts) is configuration too: the host answered.
     id: 'configuration-error',
     name: 'Configuration error',
     matchers: {
@@ -106,7 +106,7 @@ export default {
   knownIssuesPath: 'docs/known-issues.json',
   categories: failureTaxonomy,
   qualityGate: {
-    // Every catalogued rule has at least one spec (tests/unit/catalogue.test.ts), so fewer tests
+    // Every catalogued rule has at least one spec (tests/unit/coverage-map.test.ts), so fewer tests
     // than rules means part of the suite did not run: "nothing ran" can never pass.
     rules: [{ maxFailures: 0, minTestsCount: catalogue.rules.length }],
   },

@@ -11,7 +11,7 @@
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { containsValue } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 
 rule('consumer.isolation').test(
   "never shows one client's consumers or subscriptions to another client",

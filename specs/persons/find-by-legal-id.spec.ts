@@ -19,7 +19,8 @@
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { containsValue, personsWithoutLegalId, personWithLegalId } from '../../support/readings/facts.js';
+import { personsWithoutLegalId, personWithLegalId } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 import { expectFact, expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('person.find-by-legal-id').test(

@@ -9,7 +9,8 @@
  * Not asserted (not shown): how the service stores a single first name next to `firstNames`.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { containsValue, reading } from '../../support/readings/facts.js';
+import { reading } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('person.first-sample-accepted').test(

@@ -18,7 +18,8 @@
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { containsValue, ownsValue, personFlag } from '../../support/readings/facts.js';
+import { ownsValue, personFlag } from '../../support/readings/facts.js';
+import { containsValue } from '../../support/readings/json.js';
 import { expectAccepted, expectFact, expectNoFact, statusClass } from '../../support/evidence/expectations.js';
 import { gediIn } from '../../support/verbs/persons.js';
 

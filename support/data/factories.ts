@@ -8,7 +8,7 @@ import { faker as finnish } from '@faker-js/faker/locale/fi';
 import { faker as norwegian } from '@faker-js/faker/locale/nb_NO';
 import { faker as swedish } from '@faker-js/faker/locale/sv';
 import { LegalIdGenerator, readLegalId, type Gender, type Market } from './legal-ids.js';
-import { containsValue } from '../readings/facts.js';
+import { containsValue } from '../readings/json.js';
 
 /** An element of relationshipList: the fields the suite sets or reads; the sandbox-person schema checks the others. */
 export interface Relationship {

@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
-import { specChecks } from '../run/catalogue.js';
+import { specChecks } from '../run/coverage-map.js';
 import { readSettings } from '../run/config.js';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../run/paths.js';
 import { writeObservedContract } from './observed/history.js';

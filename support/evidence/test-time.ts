@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
 import { seconds, type Work } from '../transport/http.js';
-import { messageOf } from '../transport/network.js';
+import { messageOf } from '../transport/network-failures.js';
 
 /** What requests spent, summed over them (concurrent waits both count); `throttled`: 429, or 503 with Retry-After. */
 const nothingSpent = () => ({ requests: 0, pacedMs: 0, answeringMs: 0, throttled: 0 });

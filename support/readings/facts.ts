@@ -1,32 +1,20 @@
 // Owns reading documented facts from answers of undocumented layout, by one rule of evidence (docs/DESIGN.md, "The
 // rule of evidence"): a field of the record a fact is about, never a copy beside it, a relative's or an echo's.
-
-export type JsonRecord = Record<string, unknown>;
-
-/** All values under `key` (case-insensitive) at any depth, outermost first. */
-export function findValues(body: unknown, key: string): unknown[] {
-  if (Array.isArray(body)) return body.flatMap((item) => findValues(item, key));
-  if (!isRecord(body)) return [];
-  const own = Object.entries(body).filter(([name]) => name.toLowerCase() === key.toLowerCase());
-  return [...own.map(([, value]) => value), ...Object.values(body).flatMap((value) => findValues(value, key))];
-}
-
-/** True when the scalar occurs anywhere in the body (strings compared exactly, never as substrings). */
-export function containsValue(body: unknown, value: string | number | boolean): boolean {
-  if (body === value) return true;
-  if (Array.isArray(body)) return body.some((item) => containsValue(item, value));
-  if (isRecord(body)) return Object.values(body).some((item) => containsValue(item, value));
-  return false;
-}
-
-/** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
-export function normalKey(key: string): string {
-  return key.toLowerCase().replace(/[_-]/g, '');
-}
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import {
+  affirms,
+  denies,
+  fieldText,
+  isRecord,
+  listItems,
+  normalKey,
+  ownFields,
+  parentsOf,
+  scalarsIn,
+  words,
+  type Field,
+  type JsonRecord,
+  type Located,
+} from './json.js';
 
 export interface Reading {
   holds: boolean;
@@ -37,9 +25,6 @@ export interface Reading {
   found: string;
 }
 
-/** What a wait checks of a record: a reading, whose finding a timeout reports, or a plain yes or no. */
-export type RecordCheck = (record: unknown) => Reading | boolean;
-
 /** A reading that holds on its evidence; `found` is the evidence, or what was there instead. */
 export function reading(evidence: string[], looked: string, instead: string, found = evidence.join(', ')): Reading {
   return { holds: evidence.length > 0, evidence, looked, found: evidence.length > 0 ? found : instead };
@@ -47,54 +32,9 @@ export function reading(evidence: string[], looked: string, instead: string, fou
 
 const show = (value: unknown): string => JSON.stringify(value);
 
-interface Field {
-  path: string;
-  key: string;
-  value: unknown;
-}
-
-export const fieldText = ({ path, value }: { path: string; value: unknown }): string => `${path} = ${show(value)}`;
-
 /** The first three of `items`, and how many more: a finding stays one clause however long the list. */
 export function firstFew(items: string[]): string {
   return items.length > 3 ? `${items.slice(0, 3).join(', ')} and ${items.length - 3} more` : items.join(', ');
-}
-
-/** The record's own fields at any depth of its objects (`data`, `status.removed`), never in its lists. */
-export function ownFields(record: unknown, path = '$'): Field[] {
-  if (!isRecord(record)) return [];
-  return Object.entries(record).flatMap(([key, value]) => [
-    { path: `${path}.${key}`, key, value },
-    ...ownFields(value, `${path}.${key}`),
-  ]);
-}
-
-/** `$.data.status.removed` → data, status. */
-export const parentsOf = (path: string): string[] => path.split('.').slice(1, -1).map(normalKey);
-
-/** A string, or the strings of a list: the words a state or category field says. */
-export const words = (value: unknown): string[] => [value].flat().filter((item) => typeof item === 'string');
-
-const AFFIRMATIVE = new Set([true, 'true', 'TRUE', 'True', 'yes', 'YES', 'Y']);
-export const affirms = (value: unknown): boolean => AFFIRMATIVE.has(value as string | boolean);
-const DENIAL = new Set([false, 'false', 'FALSE', 'False', 'no', 'NO', 'N']);
-export const denies = (value: unknown): boolean => DENIAL.has(value as string | boolean);
-
-export interface Located {
-  item: JsonRecord;
-  path: string;
-}
-
-/** Every object that is an element of a list, at any depth, with its path; `inList` picks lists by their key. */
-export function listItems(body: unknown, inList = (_key: string) => true, path = '$', key = ''): Located[] {
-  if (Array.isArray(body)) {
-    return body.flatMap((element, index) => [
-      ...(isRecord(element) && inList(key) ? [{ item: element, path: `${path}[${index}]` }] : []),
-      ...listItems(element, inList, `${path}[${index}]`),
-    ]);
-  }
-  if (!isRecord(body)) return [];
-  return Object.entries(body).flatMap(([name, value]) => listItems(value, inList, `${path}.${name}`, name));
 }
 
 /** Keys under which a person record (operations 4, 6, 7) carries its legal id: a value, an object or earlier ones. */
@@ -135,18 +75,12 @@ const RESULT_LIST_KEY = new RegExp(
 /** Fields of a person beyond its identifiers and state: its legal id, names, dates, addresses, relations. */
 const PERSON_FIELD = /name|birth|death|gender|citizenship|address|phone|email|relationship|relations|relatives/;
 
-/** The strings of a value at any depth: the legal ids of a legal id object or list. */
-const stringsIn = (value: unknown): string[] =>
-  typeof value === 'string'
-    ? [value].filter(Boolean)
-    : Array.isArray(value) || isRecord(value)
-      ? Object.values(value).flatMap(stringsIn)
-      : [];
-
 /** What an object names as identity among its own fields: gedis, ids and legal ids. */
 function identityOf(object: JsonRecord): string[] {
   return Object.entries(object).flatMap(([key, value]) => {
-    if (isLegalIdKey(key)) return stringsIn(value);
+    if (isLegalIdKey(key)) {
+      return scalarsIn(value).flatMap(({ value: id }) => (typeof id === 'string' && id !== '' ? [id] : []));
+    }
     return (isGediKey(key) || normalKey(key) === 'id') && typeof value === 'string' && value !== '' ? [value] : [];
   });
 }
@@ -231,14 +165,9 @@ export function personRecords(answer: unknown, path = '$'): Located[] {
 
 /** The record's own legal ids, in its fields and its lists of legal ids; never a relative's, a merge's or a copy's. */
 function legalIdFields(record: unknown, path = '$'): { path: string; value: unknown }[] {
-  const scalars = (value: unknown, at: string): { path: string; value: unknown }[] => {
-    if (Array.isArray(value)) return value.flatMap((element, index) => scalars(element, `${at}[${index}]`));
-    if (isRecord(value)) return Object.entries(value).flatMap(([key, inner]) => scalars(inner, `${at}.${key}`));
-    return [{ path: at, value }];
-  };
   return recordFields(record, path)
     .filter(({ path: at, key }) => isLegalIdKey(key) && !parentsOf(at).some(isLegalIdKey))
-    .flatMap(({ path: at, value }) => scalars(value, at));
+    .flatMap(({ path: at, value }) => scalarsIn(value, at));
 }
 
 /** The record's own gedi: a gedi of its own fields, not one a merge field names or a copy or an echo carries. */

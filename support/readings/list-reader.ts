@@ -2,7 +2,7 @@
 // A list it cannot read to its end is a ListIncompleteError, never a broken rule.
 import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.js';
 import type { HttpExchange } from '../transport/exchanges.js';
-import { fieldText, isRecord, normalKey, type JsonRecord } from './facts.js';
+import { fieldText, isRecord, normalKey, type JsonRecord } from './json.js';
 
 export type PagingConvention = 'single page' | 'Link header' | 'next link' | 'cursor' | 'page number' | 'offset';
 

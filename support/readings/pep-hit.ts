@@ -1,19 +1,17 @@
 // Owns reading a PEP hit from a screening answer (operation 8) of undocumented layout, by facts.ts's rules of evidence.
+import { firstFew, reading, type Reading } from './facts.js';
 import {
   affirms,
   denies,
   fieldText,
-  firstFew,
   isRecord,
   listItems,
   normalKey,
   ownFields,
   parentsOf,
-  reading,
   words,
   type Located,
-  type Reading,
-} from './facts.js';
+} from './json.js';
 
 /** Lists whose entries are matches (hits) of a screening. */
 const MATCH_LIST_KEYS = new Set([

@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
-import { describeProxy, ProxySettingError, readProxySettings, routeFor } from '../transport/network.js';
+import { describeProxy, ProxySettingError, readProxySettings, routeFor } from '../transport/proxy-routes.js';
 
 export const MARKETS = ['SE', 'NO', 'DK', 'FI'] as const;
 export type Market = (typeof MARKETS)[number];

@@ -17,7 +17,8 @@ import {
   type ContractConfig,
 } from './config.js';
 import { requestToken, SCOPE_VARIABLE, TokenError, TokenProvider, type IssuedToken } from './tokens.js';
-import { describeProxy, messageOf, NetworkSetupError, routeFor, type Route } from '../transport/network.js';
+import { messageOf, NetworkSetupError } from '../transport/network-failures.js';
+import { describeProxy, routeFor, type Route } from '../transport/proxy-routes.js';
 import { ApiClient, seconds, TargetThrottledError, TargetUnavailableError } from '../transport/http.js';
 import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { PERMISSIONS } from '../evidence/failures.js';

@@ -5,7 +5,7 @@
 // CPU-seconds. Full mode runs each alone: vitest would give each spec file a worker.
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
-import { specChecks } from './catalogue.js';
+import { specChecks } from './coverage-map.js';
 import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
 import { SETUP_RULE } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import { MUTANTS, type Mutant, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { brokenRuleDetail, rulesNamedIn } from '../evidence/failures.js';
-import type { specChecks } from './catalogue.js';
+import type { specChecks } from './coverage-map.js';
 import { SETUP_RULE } from './global-setup.js';
 import type { FileResult } from './mutant-plan.js';
 

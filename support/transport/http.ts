@@ -1,7 +1,8 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
 import { request as undiciRequest } from 'undici';
-import { dispatcherFor, messageOf, NetworkSetupError, routeFor, viaProxy, type Route } from './network.js';
+import { messageOf, NetworkSetupError } from './network-failures.js';
+import { dispatcherFor, routeFor, viaProxy, type Route } from './proxy-routes.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
 import { Pace } from './pace.js';

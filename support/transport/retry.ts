@@ -1,5 +1,5 @@
 // The retry policy as data and its decision as a pure function; the HTTP client only schedules what they decide.
-import { codeOf, setupReason, tunnelStatus } from './network.js';
+import { codeOf, setupReason, tunnelStatus } from './network-failures.js';
 
 const policy = {
   /** Attempts at most for an answer that does not throttle: a throttled request is retried until its deadline. */

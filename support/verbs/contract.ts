@@ -16,7 +16,7 @@ import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText, labels, step, type StepBody } from '../evidence/report.js';
 import { RunTime, TestWork } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
-import { proxySettings } from '../transport/network.js';
+import { proxySettings } from '../transport/proxy-routes.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { OBSERVED_DIR } from '../run/paths.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';

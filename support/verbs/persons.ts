@@ -3,7 +3,8 @@ import { assertSandboxTarget, expandPath, type ContractConfig } from '../run/con
 import { NotSentError, type ApiClient, type ApiResponse } from '../transport/http.js';
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
-import { findValues, listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
+import { listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
+import { findValues } from '../readings/json.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';

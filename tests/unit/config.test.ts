@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  assertSandboxTarget,
   ConfigError,
   describeTarget,
   expandPath,
   readSettings,
+  resolveConfig,
+  SandboxOnlyError,
   type ContractConfig,
 } from '../../support/run/config.js';
 import { joinedPattern } from '../patterns.js';
@@ -262,5 +265,55 @@ describe('describeTarget', () => {
       'remote target https://sandbox.example.com, market SE, client client-1, screening provider PROVIDER',
     );
     expect(summary).not.toContain(SECRET);
+  });
+});
+
+describe('resolveConfig', () => {
+  it('points every setting at the embedded simulator when no base URL is set', () => {
+    const config = resolveConfig(
+      readSettings({}, NO_FILE),
+      { baseUrl: 'http://127.0.0.1:4000', options: { clients: [{ id: 'a', secret: 'b' }], provider: 'SIM' } },
+      'run',
+      7,
+    );
+    expect(config).toMatchObject({
+      baseUrl: 'http://127.0.0.1:4000',
+      authUrl: 'http://127.0.0.1:4000',
+      screeningProvider: 'SIM',
+      seed: 7,
+      runId: 'run',
+    });
+  });
+
+  it('refuses a run whose target is the production host, naming the variable and the fix', () => {
+    const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://sandbox.example.com' }, NO_FILE);
+    expect(() => resolveConfig(settings, undefined, 'run', 1)).toThrow(
+      /^CONTRACT_BASE_URL: is the production host .*point CONTRACT_BASE_URL at the sandbox/,
+    );
+  });
+
+  it('accepts a sandbox target next to a different production host', () => {
+    const settings = readSettings({ ...remote, CONTRACT_PROD_BASE_URL: 'https://api.example.com' }, NO_FILE);
+    expect(resolveConfig(settings, undefined, 'run', 1)).toMatchObject({ authUrl: 'https://sandbox.example.com' });
+  });
+});
+
+describe('assertSandboxTarget', () => {
+  it('refuses sandbox-only operations for the production host only', () => {
+    expect(() =>
+      assertSandboxTarget(
+        { baseUrl: 'https://api.example.test/x', prodBaseUrl: 'https://api.example.test' },
+        'operation 1',
+      ),
+    ).toThrow(SandboxOnlyError);
+    expect(() =>
+      assertSandboxTarget(
+        { baseUrl: 'https://sandbox.example.test', prodBaseUrl: 'https://api.example.test' },
+        'operation 1',
+      ),
+    ).not.toThrow();
+    expect(() =>
+      assertSandboxTarget({ baseUrl: 'https://sandbox.example.test', prodBaseUrl: undefined }, 'operation 1'),
+    ).not.toThrow();
   });
 });

@@ -8,7 +8,6 @@ import type { MutantName } from '../../simulator/mutants.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 import { eventually } from '../../support/readings/eventually.js';
 import {
-  findValues,
   identified,
   listsPerson,
   mergedInto,
@@ -19,6 +18,7 @@ import {
   recordsOwning,
   relativeFlag,
 } from '../../support/readings/facts.js';
+import { findValues } from '../../support/readings/json.js';
 import { pepHit } from '../../support/readings/pep-hit.js';
 import type { ApiResponse } from '../../support/transport/http.js';
 import {

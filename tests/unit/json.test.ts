@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsValue, findValues } from '../../support/readings/facts.js';
+import { containsValue, findValues } from '../../support/readings/json.js';
 
 const person = { gedi: 'G-1', legalId: '198507099805', firstNames: ['Anna'], addressList: [{ city: 'Umeå' }] };
 

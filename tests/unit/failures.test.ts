@@ -6,47 +6,23 @@ import { describe, expect, it } from 'vitest';
 import {
   attributeToRule,
   BrokenRuleError,
+  brokenRuleMessage,
   NotPermittedError,
   notPermitted,
   operationNotFound,
   OtherRuleFailure,
   PreconditionError,
   refusalQuote,
+  rulesNamedIn,
   StepFailure,
 } from '../../support/evidence/failures.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
-import { expectClientErrorsFor, type BodyOperation } from '../../support/verbs/conformance.js';
 import { Given, Then, When } from '../../support/verbs/contract.js';
-import type { ApiResponse } from '../../support/transport/http.js';
+import { ListIncompleteError } from '../../support/readings/list-reader.js';
+import { ConfigError } from '../../support/run/config.js';
 import { registerSecret } from '../../support/transport/redact.js';
 import { joinedPattern } from '../patterns.js';
-
-function answer(
-  status: number,
-  text: string,
-  operation = 'op4',
-  path = '/consumer-intelligence/v3/markets/SE/persons/_find',
-): ApiResponse {
-  return {
-    status,
-    ok: status < 300,
-    headers: {},
-    body: text ? JSON.parse(text) : undefined,
-    text,
-    url: `https://sandbox.example.com${path}`,
-    exchanges: [{ operation, method: 'POST', url: path } as unknown as ApiResponse['exchanges'][number]],
-    receivedAt: 0,
-  };
-}
-
-async function failureOf(body: () => Promise<unknown> | unknown): Promise<Error> {
-  try {
-    await body();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
-}
+import { answer, failureOf } from './answers.js';
 
 const refusedPut = () =>
   failureOf(() => expectAccepted(answer(400, '{"error":"phoneList: not accepted"}', 'op1'), 'PUT'));
@@ -222,6 +198,54 @@ describe('attributeToRule', () => {
         'paths" lists the vendor\'s alternatives).',
     );
   });
+
+  it('names the rule id, its section and the documented words, then the step and what failed in it', () => {
+    const failed = new StepFailure('Then', 'the DELETE is accepted', new Error('the DELETE answered 500'));
+    const error = attributeToRule(failed, 'transition.delete') as Error;
+    expect(error.message).toMatch(
+      /^Broken rule transition\.delete \(States and transitions: "DELETE sandbox person \| body has only `?id`?/,
+    );
+    expect(error.message).toMatch(/\): Then "the DELETE is accepted": the DELETE answered 500$/);
+  });
+
+  it('names only the rule of the spec it runs in, whatever verb the failure came from', () => {
+    const fromStore = new Error('PUT sandbox person answered 422; any 2xx was expected');
+    const failed = new StepFailure('When', 'the client PUTs it', fromStore);
+    expect(rulesNamedIn((attributeToRule(failed, 'transition.merge') as Error).message)).toEqual(['transition.merge']);
+  });
+
+  it('leaves failures that are not about the contract alone', () => {
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { name: 'TargetUnavailableError' });
+    expect((attributeToRule(unreachable, 'transition.delete') as Error).message).toBe('connect ECONNREFUSED');
+    expect((attributeToRule(new ConfigError('CONTRACT_MARKET', 'bad'), 'transition.delete') as Error).message).toBe(
+      'CONTRACT_MARKET: bad',
+    );
+    const incomplete = new ListIncompleteError(
+      '/v3/consumers',
+      'offset',
+      3,
+      'the total says 12 records, but the page at offset 15 is empty',
+      [],
+    );
+    expect((attributeToRule(incomplete, 'consumer.unknown-not-identified') as Error).message).toMatch(
+      /^List could not be read completely/,
+    );
+  });
+});
+
+describe('brokenRuleMessage and rulesNamedIn', () => {
+  it('refuses a rule id the catalogue does not know', () => {
+    expect(() => brokenRuleMessage('no.such-rule', 'x')).toThrow(/Unknown rule id "no.such-rule"/);
+  });
+
+  it('reads the rules named in a failure text, once each', () => {
+    const text = [
+      brokenRuleMessage('transition.remove', 'a'),
+      brokenRuleMessage('transition.remove', 'b'),
+      brokenRuleMessage('auth.token-issued', 'c'),
+    ].join('\n');
+    expect(rulesNamedIn(text)).toEqual(['transition.remove', 'auth.token-issued']);
+  });
 });
 
 describe('refusalQuote', () => {
@@ -232,56 +256,5 @@ describe('refusalQuote', () => {
     );
     expect(refusalQuote({ text: '' })).toBe('no body');
     expect(refusalQuote({ text: 'x'.repeat(400) })).toBe(`it said: ${'x'.repeat(300)}…`);
-  });
-});
-
-describe("HTTP's verdict on a bad body (expectClientErrorsFor)", () => {
-  const SCREENING = '/aml-real-time-screening/v2/api/aml/kyc/person/screening';
-
-  /** The verdict on answers each named by its own `what`, whatever operation they came from. */
-  const expectClientErrors = (answers: { response: ApiResponse; what: string }[]) => {
-    const operations = answers.map((): BodyOperation => ({
-      id: 'op8',
-      method: 'POST',
-      path: SCREENING,
-      takes: 'object',
-    }));
-    const responses = answers.map(({ response }) => response);
-    expectClientErrorsFor(operations, responses, (operation) => answers[operations.indexOf(operation)]!.what);
-  };
-  const expectClientError = (response: ApiResponse, what: string) => expectClientErrors([{ response, what }]);
-
-  const screened = (status: number, text: string) => answer(status, text, 'op8', SCREENING);
-  const what = 'screening with malformed JSON';
-
-  it.each([400, 404, 409, 413, 415])('takes %i for the verdict', (status) => {
-    expect(() => expectClientError(screened(status, '{"error":"body: malformed"}'), what)).not.toThrow();
-  });
-
-  it.each([
-    [500, /answered 500: a server error for the client's mistake/],
-    [200, /answered 200: the bad input was accepted/],
-  ])('names the rule for %i', async (status, says) => {
-    const error = await failureOf(() => Then('it is rejected', () => expectClientError(screened(status, '{}'), what)));
-    expect((attributeToRule(error, 'http.malformed-json-rejected') as Error).message).toMatch(says);
-  });
-
-  it.each([
-    [403, /answered 403, authenticated but not authorized .*set CONTRACT_SCREENING_SCOPE.* no verdict on its body/],
-    [401, /answered 401, its token not accepted for this operation .*set CONTRACT_SCREENING_SCOPE.* no verdict/],
-  ])('reports %i, a refusal of the client, as not permitted and names no rule', async (status, says) => {
-    const error = await failureOf(() => expectClientError(screened(status, '{"message":"bci may not screen"}'), what));
-    expect(attributeToRule(error, 'http.malformed-json-rejected')).toBeInstanceOf(NotPermittedError);
-    expect(error.message).toMatch(says);
-  });
-
-  it('reports a broken verdict before a refusal, whichever operation answered first', async () => {
-    const refused = { response: screened(403, ''), what };
-    const put = answer(200, '{}', 'op1', '/consumer-intelligence/sandbox/v1/persons');
-    const accepted = { response: put, what: 'PUT with malformed JSON' };
-    const error = await failureOf(() => Then('each is rejected', () => expectClientErrors([refused, accepted])));
-    const blamed = (attributeToRule(error, 'http.malformed-json-rejected') as Error).message;
-    expect(blamed).toMatch(/^Broken rule http\.malformed-json-rejected .*PUT with malformed JSON answered 200/);
-    expect(await failureOf(() => expectClientErrors([refused]))).toBeInstanceOf(NotPermittedError);
   });
 });

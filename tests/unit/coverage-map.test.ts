@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { catalogue, README, readmeWithMap, specChecks } from '../../support/run/catalogue.js';
+import { catalogue } from '../../support/run/catalogue.js';
+import { README, readmeWithMap, specChecks } from '../../support/run/coverage-map.js';
 import { MUTANTS } from '../../simulator/mutants.js';
 import { PROBES } from '../simulator/probes.js';
 
