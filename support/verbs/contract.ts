@@ -116,9 +116,12 @@ export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixt
 /**
  * `rule('transition.delete').test('…', async ({ persons }) => …)`, labelled epic = interface, feature = operation,
  * story = rule. The test passes when its body does. Its failure's verdict is `rule`'s alone (`attributeToRule`,
- * support/evidence/failures.ts): an assertion or a wait's timeout in a When or Then breaks this rule (`Broken rule
- * <id> (…): Then "<step>": …`); a Given that failed, or another rule's promise a verb checks, is a precondition not
- * met; the target, a setting or a permission is a category of its own; a crash is a suite error.
+ * support/evidence/failures.ts): an assertion or a wait's timeout (the availability deadline,
+ * `CONTRACT_AVAILABILITY_TIMEOUT_MS`, 30 s by default) in a When or Then breaks this rule (`Broken rule <id> (…):
+ * Then "<step>": …`); a Given that failed is a precondition not met, and so is another rule's promise a verb checks
+ * when that failure decides nothing of this rule (a new person never retrievable); the target, a setting, a
+ * permission, or the test's own time running out (120 s, `CONTRACT_TEST_TIMEOUT_MS`: "Out of time", or "Target
+ * throttled") is a category of its own; a crash is a suite error.
  */
 export function rule(id: string) {
   const entry = ruleById(id);
