@@ -73,11 +73,8 @@ const contractRun = {
   globalSetup: ['support/run/global-setup.ts'],
   // Spec files wait on the network, not the CPU. One worker thread imports the support
   // library once and runs every file at once (support/run/concurrent-files.js says how), so
-  // the waits overlap however many files there are and start-up is paid once. Measured on 2
-  // cores (issue 13, npm run bench): with every delay zero, one such worker takes about 3 s
-  // wall and 4 CPU-seconds; 8 ordinary workers took 3.6 s and 6.1, 12 took 4.8 s and 7.7. At
-  // the 2 s profile it is as fast as 12 workers (13 to 16 s, bounded by the slowest file),
-  // and a suite of twice the files no longer needs twice the workers.
+  // the waits overlap however many files there are, start-up is paid once and every test of a
+  // client shares one pace (docs/DESIGN.md, "What each remaining mechanism buys").
   pool: 'threads' as const,
   maxWorkers: 1,
   // Files share one module graph: nothing depends on a fresh one. The redaction registry
@@ -92,11 +89,9 @@ const contractRun = {
   provide: { testOwnTimeMs },
   hookTimeout: 60_000,
   // The transformed support library is kept on disk (node_modules/.vitest-cache) for the next run,
-  // and for every project of a run of several (the mutant matrix transforms it once, not once per
-  // mutant). Measured on 2 cores: a contract run takes 2.7 CPU-seconds instead of 3.7 once the cache
-  // is warm, and the matrix of 35 mutants 17 instead of 31. (Global setup must not read an error's
-  // stack under this cache: vitest 4.1's source mapping then crashed and the run's one message was
-  // lost. support/run/global-setup.ts says where; target-down checks the message.)
+  // and for every project of a run of several: the mutant matrix transforms it once, not once per
+  // mutant (docs/MEASUREMENTS.md, 23 Nov). Global setup reads no error's stack under this cache
+  // (support/run/global-setup.ts says why; target-down checks the message).
   fsModuleCache: true,
   // A failure's console trace ends at the spec's line: the support library's frames say how the
   // suite waits and reports, not where the rule broke. The report keeps the whole stack.
@@ -104,9 +99,8 @@ const contractRun = {
 };
 
 // npm test's workers, shared by the unit tests and the self-checks (projects that run side by side
-// must agree on it in vitest). npm test is bound by CPU, not by workers: on 2 cores it took 55 s
-// with 2, 52 s with 3 and 4 (issue 13). Three keep a self-check's contract runs, which mostly wait,
-// from holding every worker while unit tests queue.
+// must agree on it in vitest). npm test is bound by CPU, not by workers; three keep a self-check's
+// contract runs, which mostly wait, from holding every worker while unit tests queue.
 const WORKERS = 3;
 
 export default defineConfig({

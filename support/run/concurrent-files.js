@@ -4,12 +4,11 @@
 //
 // A contract spec spends its time waiting for the target (eventual consistency), not computing.
 // Run as vitest runs files, one at a time per worker thread, the waits overlap only as far as there
-// are workers, and every worker pays its own start-up: on 2 cores, 12 workers cost 8 CPU-seconds
-// before a single wait, and doubling the spec files needs twice the workers or twice the time
-// (issue 13). Here one worker imports the support library once, collects its files one by one as
-// vitest hands them over, and runs them all at once after the last, so the waits overlap however
-// many files there are. vitest gives a single non-isolated worker every file (maxWorkers 1,
-// isolate false in vitest.config.ts).
+// are workers, every worker pays its own start-up, and each worker paces its client alone
+// (docs/DESIGN.md, "What each remaining mechanism buys"). Here one worker imports the support library
+// once, collects its files one by one as vitest hands them over, and runs them all at once after
+// the last, so the waits overlap however many files there are. vitest gives a single non-isolated
+// worker every file (maxWorkers 1, isolate false in vitest.config.ts).
 //
 // vitest's worker calls the runner once per file, collecting it and then running it inside the
 // runner's `trace('run.spec', …)` hook (part of vitest's runner interface). This runner holds each
@@ -17,10 +16,9 @@
 // collected: no file is collected while another runs (vitest would take its tests for tests declared
 // inside a running test). Which files the worker is given it learns through vitest's public
 // provide / inject: the sequencer of vitest.config.ts provides them as `concurrentSpecFiles`, after
-// filters and shards. With vitest 4.1 it read them from vitest's private worker state. What vitest
-// keeps per worker rather than per test (the global `expect` state, the task console output is
-// attributed to) is shared by files running at once: the specs use neither (no expect.assertions,
-// no snapshots, support/verbs/contract.ts names the test of a wait from its own async context),
+// filters and shards. What vitest keeps per worker rather than per test (the global `expect` state,
+// the task console output is attributed to) is shared by files running at once: the specs use
+// neither (no expect.assertions, no snapshots; a wait names its test from its verb's work),
 // and the Allure runtime finds each test through its own (allure-vitest's concurrency-aware runner
 // wraps this one).
 import { inject, TestRunner } from 'vitest';
