@@ -122,14 +122,14 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/self-checks/**'],
-          // Threads sharing their module graph: no unit test mocks a module, stubs the environment
-          // or changes directory, and each file's tests build their own objects. On 2 cores the unit
-          // tests take about 20 CPU-seconds so, 27 with a fresh module graph per file.
+          // Threads sharing their module graph, which costs less CPU than a fresh one per file: no unit
+          // test mocks a module, stubs the environment or changes directory, and each file's tests build
+          // their own objects.
           pool: 'threads',
           isolate: false,
           maxWorkers: WORKERS,
           // Some unit tests start a process (the Allure CLI, the simulator under tsx, the workflow
-          // linters), taking 2 to 4.5 s while the self-checks share the cores: vitest's 5 s default
+          // linters), which takes seconds while the self-checks share the cores: vitest's 5 s default
           // would fail them for the machine's load, not for what they check.
           testTimeout: 30_000,
           // What unit tests poll for in real time (a simulator's effect, a request arriving) comes within milliseconds;
@@ -149,7 +149,7 @@ export default defineConfig({
           pool: 'forks',
           maxWorkers: WORKERS,
           // A backstop for a child run that hangs, never a verdict on how busy the machine is: every run a self-check
-          // starts bounds its own tests. On 2 busy cores the 10 % fault run took 191 s of the 300 s this once was.
+          // starts bounds its own tests, and on 2 busy cores the longest take minutes.
           testTimeout: 1_800_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
