@@ -11,7 +11,7 @@ const reports = process.env.CONTRACT_REPORTS_DIR || 'reports';
 const catalogue = JSON.parse(readFileSync(new URL('./docs/catalogue.json', import.meta.url), 'utf8'));
 
 // The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
-// writes, so the categories live here; support/evidence/report-generation.ts classifies the console summary with the
+// writes, so the categories live here; support/evidence/run-results.ts classifies the console summary with the
 // same list, so the report and the console always agree. The first match wins, so the error
 // classes come first: a rule broken in a step reads "Broken rule <id>" and keeps the name of the
 // failure that broke it (support/evidence/failures.ts BrokenRuleError), so a timeout there is still
