@@ -1,10 +1,12 @@
 // Hand-written Allure results, in the format allure-vitest writes, in a scratch project that runs this project's
 // allurerc.mjs with its docs, package.json and node_modules, so the real configuration and the installed Allure are
 // what the tests of the report, the summaries and the gate exercise.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ResolutionsConfig } from '@allurereport/core-api';
+import { catalogue } from '../../support/run/catalogue.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -18,12 +20,26 @@ export interface Spec {
   stop?: number;
 }
 
-export function scratchProject(): string {
+/**
+ * A scratch project, with `resolutions` as its docs/resolutions.json when given. allurerc.mjs is copied, not linked:
+ * it reads docs/ beside itself, and Node resolves a linked module to where it really is.
+ */
+export function scratchProject(resolutions?: ResolutionsConfig): string {
   const project = mkdtempSync(join(tmpdir(), 'report-test-'));
-  for (const entry of ['allurerc.mjs', 'docs', 'node_modules', 'package.json', 'schemas'])
-    symlinkSync(join(root, entry), join(project, entry));
+  copyFileSync(join(root, 'allurerc.mjs'), join(project, 'allurerc.mjs'));
+  for (const entry of ['node_modules', 'package.json', 'schemas']) symlinkSync(join(root, entry), join(project, entry));
+  mkdirSync(join(project, 'docs'));
+  for (const entry of readdirSync(join(root, 'docs')))
+    if (!(resolutions && entry === 'resolutions.json'))
+      symlinkSync(join(root, 'docs', entry), join(project, 'docs', entry));
+  if (resolutions) writeFileSync(join(project, 'docs', 'resolutions.json'), JSON.stringify(resolutions));
   return project;
 }
+
+const fullName = (spec: Spec) => `specs/example.spec.ts#${spec.name}`;
+
+/** The testCaseId allure-vitest gives a test: the md5 of its full name. */
+export const testCaseId = (spec: Spec) => createHash('md5').update(fullName(spec)).digest('hex');
 
 export function writeResults(dir: string, specs: Spec[]): void {
   mkdirSync(dir, { recursive: true });
@@ -34,7 +50,8 @@ export function writeResults(dir: string, specs: Spec[]): void {
       JSON.stringify({
         uuid,
         name: spec.name,
-        fullName: `specs/example.spec.ts#${spec.name}`,
+        fullName: fullName(spec),
+        testCaseId: testCaseId(spec),
         historyId: `history-${spec.name.replace(/\W+/g, '-')}`,
         status: spec.status,
         statusDetails: { message: spec.message, trace: spec.trace },
@@ -62,6 +79,13 @@ export const green: Spec[] = [
   { name: 'returns the gedi of a created person', status: 'passed', story: 'person.create-returns-gedi' },
   { name: 'finds a person by legal id', status: 'passed', story: 'person.find-by-legal-id' },
 ];
+
+/** A test for every catalogued rule, as many as the gate asks for: each passed, unless `failures` holds its rule's. */
+export const everyRule = (...failures: Spec[]): Spec[] =>
+  catalogue.rules.map(
+    ({ id }): Spec =>
+      failures.find(({ story }) => story === id) ?? { name: `keeps the promise ${id}`, status: 'passed', story: id },
+  );
 
 export const brokenPromise: Spec = {
   name: 'deletes the person with that id',
