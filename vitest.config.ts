@@ -113,8 +113,8 @@ export default defineConfig({
           ['junit', { outputFile: JUNIT_FILE }],
         ]
       : mutantPlan
-        ? ['default', ['./support/run/mutant-plan.ts', { outputFile: mutantPlan.resultsFile }]]
-        : ['default', './support/run/mutant-plan.ts'],
+        ? ['default', ['./support/run/suite-reporter.ts', { outputFile: mutantPlan.resultsFile }]]
+        : ['default', './support/run/suite-reporter.ts'],
     projects: [
       {
         extends: true,

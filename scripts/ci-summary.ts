@@ -1,7 +1,7 @@
-// npm run ci:summary [-- <results dir>...]: the run's verdict as Markdown (support/evidence/report-generation.ts),
+// npm run ci:summary [-- <results dir>...]: the run's verdict as Markdown (support/evidence/ci-summary.ts),
 // appended to $GITHUB_STEP_SUMMARY and printed; `verdict` and `broken-rules` go to $GITHUB_OUTPUT.
 import { appendFileSync } from 'node:fs';
-import { ciSummary } from '../support/evidence/report-generation.js';
+import { ciSummary } from '../support/evidence/ci-summary.js';
 import { ALLURE_RESULTS_DIR } from '../support/run/paths.js';
 
 const resultsDirs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

@@ -1,6 +1,6 @@
-// npm run gate [-- <results dir>...]: the release gate's verdict (support/evidence/report-generation.ts); exit 0
-// pass, 1 fail, 2 error.
-import { evaluateGate, formatVerdict } from '../support/evidence/report-generation.js';
+// npm run gate [-- <results dir>...]: the release gate's verdict (support/evidence/release-gate.ts); exit 0 pass,
+// 1 fail, 2 error.
+import { evaluateGate, formatVerdict } from '../support/evidence/release-gate.js';
 
 const resultsDirs = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 try {

@@ -5,7 +5,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, REPORT_CHECK_SCREENSHOT } from '../run/paths.js';
-import { readResults } from './report-generation.js';
+import { readResults } from './run-results.js';
 
 export type BrowserCheckResult =
   | { status: 'skipped'; reason: string }

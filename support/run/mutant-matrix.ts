@@ -9,7 +9,7 @@ import { specChecks } from './coverage-map.js';
 import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
 import { SETUP_RULE } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';
-import type { ProjectResults } from './mutant-plan.js';
+import type { ProjectResults } from './suite-reporter.js';
 import { controlFailures, judge, type Outcome, type Verdict } from './mutant-verdict.js';
 
 /** Mutants make every wait fail; a short deadline and a fast simulator keep the matrix quick. */

@@ -9,7 +9,7 @@ import type { Layout } from '../../simulator/options.js';
 import { brokenRuleDetail, rulesNamedIn } from '../evidence/failures.js';
 import type { specChecks } from './coverage-map.js';
 import { SETUP_RULE } from './global-setup.js';
-import type { FileResult } from './mutant-plan.js';
+import type { FileResult } from './suite-reporter.js';
 
 type Planned = { mutant: MutantName; layout: Layout };
 

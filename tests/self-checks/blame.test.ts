@@ -14,7 +14,7 @@
 // - With the settings the faults call for (CONTRACT_PERSON_PATH, CONTRACT_SCREENING_SCOPE), green.
 import { expect, test } from 'vitest';
 import { rulesNamedIn } from '../../support/evidence/failures.js';
-import { readRun } from '../../support/evidence/report-generation.js';
+import { readRun } from '../../support/evidence/run-results.js';
 import { runVitest } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 import { joinedPattern } from '../patterns.js';

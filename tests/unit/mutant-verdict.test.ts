@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MutantName } from '../../simulator/mutants.js';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
-import type { FileResult } from '../../support/run/mutant-plan.js';
+import type { FileResult } from '../../support/run/suite-reporter.js';
 import { formatMatrix, judge, type Outcome } from '../../support/run/mutant-verdict.js';
 
 const MERGE = 'merges a person into an existing person named by merged.gedi';

@@ -1,0 +1,79 @@
+// Owns reading a run's Allure results: one result per test, and their outcomes under the failure taxonomy of
+// allurerc.mjs, classified as Allure classifies them: the console, the CI summary and the gate agree with the report.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
+import type { AllureConfig } from 'allure';
+import { ALLURE_RESULTS_DIR } from '../run/paths.js';
+import { brokenRuleDetail } from './failures.js';
+
+interface ResultFile {
+  name: string;
+  fullName?: string;
+  historyId?: string;
+  status?: TestStatus;
+  statusDetails?: { message?: string; trace?: string };
+  labels?: { name: string; value: string }[];
+  steps?: { name: string }[];
+  stop?: number;
+}
+
+export type TestOutcome = {
+  name: string;
+  rule?: string;
+  message?: string;
+  broken?: ReturnType<typeof brokenRuleDetail>;
+};
+export type RunSummary = Awaited<ReturnType<typeof readRun>>['summary'];
+
+/** One result per test: a retried test is counted once, with its last attempt. */
+export function readResults(resultsDirs: string[]): ResultFile[] {
+  const latest = new Map<string, ResultFile>();
+  for (const dir of resultsDirs.filter((candidate) => existsSync(candidate))) {
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('-result.json'))) {
+      const result = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ResultFile;
+      const key = result.historyId ?? result.fullName ?? file;
+      const known = latest.get(key);
+      if (!known || (result.stop ?? 0) >= (known.stop ?? 0)) latest.set(key, result);
+    }
+  }
+  return [...latest.values()];
+}
+
+/** `folder` resolved, its allurerc.mjs, the results folders resolved against it, and the summary of their outcomes. */
+export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') {
+  const cwd = resolve(folder);
+  const config = ((await import(pathToFileURL(join(cwd, 'allurerc.mjs')).href)) as { default: AllureConfig }).default;
+  const dirs = resultsDirs.map((dir) => resolve(cwd, dir));
+  const results = readResults(dirs);
+  const notPassed = results.filter(({ status }) => status !== 'passed' && status !== 'skipped');
+  const count = (status: TestStatus) => results.filter((result) => result.status === status).length;
+  const counts = { total: results.length, passed: count('passed'), skipped: count('skipped') };
+  // Every category, in the order Allure matches them, Allure's own catch-alls included.
+  const definitions = normalizeCategoriesConfig(config.categories);
+  const failed = Map.groupBy(
+    notPassed,
+    ({ status = 'unknown', labels = [], statusDetails: { message, trace } = {} }) =>
+      matchCategory(definitions, { status, labels, message, trace, flaky: false })?.name ?? 'Uncategorised',
+  );
+  const byCategory = [...new Set([...definitions.map(({ name }) => name), ...failed.keys()])].map((category) => ({
+    name: category,
+    tests: (failed.get(category) ?? []).map(({ name, labels = [], statusDetails }): TestOutcome => {
+      const message = statusDetails?.message?.split('\n')[0];
+      // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
+      const rule = labels.find((label) => label.name === 'story')?.value.split(':')[0];
+      return { name, rule, message, broken: brokenRuleDetail(message ?? '') };
+    }),
+  }));
+  // Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart.
+  const rulesIn = (http: boolean) => [
+    ...new Set(
+      byCategory.flatMap(({ name, tests }) =>
+        (name === 'HTTP conformance broken') === http ? tests.flatMap((test) => test.broken?.rule ?? []) : [],
+      ),
+    ),
+  ];
+  const brokenRules = { documented: rulesIn(false), http: rulesIn(true) };
+  return { config, cwd, dirs, summary: { ...counts, notPassed: notPassed.length, byCategory, brokenRules } };
+}
