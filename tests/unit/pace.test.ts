@@ -187,20 +187,23 @@ describe('Pace', () => {
     expect(learned.state().rps, 'a learned rate is left to bursts').toBe(5);
   });
 
-  it('raises the rate again only after a quiet while in which it held requests back, never above the ceiling', async () => {
-    const clock = fakeClock();
-    const pace = new Pace(clock, 10);
-    const sentAt = clock.now();
-    await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-    for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-    const lowered = pace.state().rps!;
-    expect(lowered).toBeCloseTo(2 * PACING.decrease);
-    // Requests held back at the lowered rate for longer than the quiet period.
-    await sendThrough(pace, clock, quietAt(lowered) + 4);
-    expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
-    await sendThrough(pace, clock, 1_000);
-    expect(pace.state().rps).toBe(10);
-  });
+  it(
+    'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock, 10);
+      const sentAt = clock.now();
+      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
+      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      const lowered = pace.state().rps!;
+      expect(lowered).toBeCloseTo(2 * PACING.decrease);
+      // Requests held back at the lowered rate for longer than the quiet period.
+      await sendThrough(pace, clock, quietAt(lowered) + 4);
+      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
+      await sendThrough(pace, clock, 1_000);
+      expect(pace.state().rps).toBe(10);
+    },
+  );
 
   it(
     'undoes a raise the target refused, even once, and keeps a rate it did not raise',
