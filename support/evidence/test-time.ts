@@ -163,7 +163,7 @@ export async function spendTestTime<T>(ownTimeMs: number, backstopMs: number, bo
       return queued.start();
     },
     refused: () => refused.start(),
-    laterPage: () => pages.start(),
+    laterPages: () => pages.start(),
   };
   const ownMs = () => (firstAskedAt === undefined ? 0 : Date.now() - firstAskedAt - notOwn.ms);
   const out = Promise.withResolvers<never>();

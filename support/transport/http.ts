@@ -59,8 +59,6 @@ export interface RequestOptions {
   operation?: string;
   /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
   token?: boolean;
-  /** A list's page after its first: how many there are is the list's length, not the test's work. */
-  laterPage?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -138,14 +136,22 @@ export interface RequestWaits {
   queued(): () => void;
   /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
   refused(): () => void;
-  /** A list's later page asked for: the list's cost, which the run's bound holds, not the test's own time. */
-  laterPage(): () => void;
+  /**
+   * A list read past its first page, until it ends (its requests, their turns and refusals, the reading of each page):
+   * the list's length, which the run's bound holds, not the test's own time.
+   */
+  laterPages(): () => void;
 }
 const waitsOf = new AsyncLocalStorage<RequestWaits>();
 
 /** Runs a test's body, telling `waits` when its requests queue for the pace or wait out a refusal. */
 export function watchRequestWaits<T>(waits: RequestWaits, body: () => Promise<T>): Promise<T> {
   return waitsOf.run(waits, body);
+}
+
+/** Starts the wait of a list read past its first page, for the test this runs for; the function ends it. */
+export function readingLaterPages(): () => void {
+  return waitsOf.getStore()?.laterPages() ?? (() => undefined);
 }
 
 /** Waits for requests another test sends that this one needs too (a list read it joined): no time of its own. */
@@ -208,17 +214,11 @@ export class ApiClient {
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.append(key, value);
     const send = (earlier: HttpExchange[]) =>
       this.withRetries(method.toUpperCase(), url, { ...options, auth }, earlier) as Promise<ApiResponse<T>>;
-    // A list's later page, its turn, refusals and answer, costs what the list's length costs: the run's time.
-    const listCost = options.laterPage ? waitsOf.getStore()?.laterPage() : undefined;
-    try {
-      const first = await send([]);
-      if (first.status !== 401 || auth.kind !== 'bearer') return first;
-      // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
-      await auth.tokens.renew();
-      return send(first.exchanges);
-    } finally {
-      listCost?.();
-    }
+    const first = await send([]);
+    if (first.status !== 401 || auth.kind !== 'bearer') return first;
+    // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
+    await auth.tokens.renew();
+    return send(first.exchanges);
   }
 
   private async withRetries(method: string, url: URL, options: RequestOptions, earlier: HttpExchange[]) {
@@ -321,8 +321,7 @@ export class ApiClient {
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
-        // A later page's refusals are the list's cost, as its answers are (`request`).
-        refusal = throttled && !options.laterPage ? waitsOf.getStore()?.refused() : undefined;
+        refusal = throttled ? waitsOf.getStore()?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);

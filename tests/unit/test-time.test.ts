@@ -10,6 +10,7 @@ import {
   TestOutpacedError,
 } from '../../support/evidence/test-time.js';
 import { ApiClient } from '../../support/transport/http.js';
+import { readPages } from '../../support/readings/list-reader.js';
 import { Pace } from '../../support/transport/pace.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 import { joinedPattern } from '../patterns.js';
@@ -56,20 +57,21 @@ describe('spendTestTime', () => {
     await busy;
   });
 
-  it("charges a test nothing for a list's later pages, and its first page as its own", async () => {
-    const server = await serve((_request, response) => void setTimeout(() => sendJson(response, 200, {}), 1_000));
+  it('charges a test nothing for a list read past its first page, and the same requests as its own', async () => {
+    // Four pages, each answered a second after it is asked for.
+    const server = await serve((request, response) => {
+      const page = Number(new URL(request.url ?? '/', 'http://list').searchParams.get('page') ?? 1);
+      const next = page < 4 ? `/list?page=${page + 1}` : null;
+      setTimeout(() => sendJson(response, 200, { items: [{ page }], next }), 1_000);
+    });
     const api = new ApiClient({ baseUrl: server.url });
-    const pages = (laterPage: boolean) => async () => {
-      await api.request('GET', '/list');
-      for (let page = 2; page <= 4; page++)
-        await api.request('GET', '/list', { laterPage, query: { page: `${page}` } });
-      return 'read';
-    };
-    // Four pages a second apart: 1.5 s of its own covers the first page, not all four.
-    const listRead = spendTestTime(1_500, 600_000, pages(true));
-    const ownRequests = spendTestTime(1_500, 600_000, pages(false)).catch((error: unknown) => error);
+    // 1.5 s of its own covers the first page, not all four.
+    const listRead = spendTestTime(1_500, 600_000, async () => (await readPages(api, '/list')).paging.pages);
+    const ownRequests = spendTestTime(1_500, 600_000, async () => {
+      for (let page = 1; page <= 4; page++) await api.request('GET', '/list', { query: { page: `${page}` } });
+    }).catch((error: unknown) => error);
     await elapse(5_000);
-    expect(await listRead).toBe('read');
+    expect(await listRead).toBe(4);
     expect(((await ownRequests) as Error).name).toBe('TestOutOfTimeError');
   });
 
