@@ -196,7 +196,7 @@ export class TestWork implements Work {
     return this.refusedClock.start();
   }
 
-  laterPage(): () => void {
+  laterPages(): () => void {
     return this.pages.start();
   }
 

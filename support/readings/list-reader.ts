@@ -330,44 +330,50 @@ export async function readPages(
       listener({ ...paging, operation: options.operation, purpose: options.purpose });
     return paging;
   };
-  for (;;) {
-    const laterPage = read.length > 0;
-    const page = await ('url' in at
-      ? api.request('GET', at.url, { ...options, query: undefined, laterPage })
-      : api.request('GET', path, { ...options, query: { ...options.query, ...at.query }, laterPage }));
-    const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
-    if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
-    read.push(page);
-    const step = nextPage(page, firstPage);
-    // A last page names no next one: the list's convention is the one its earlier pages followed.
-    if (read.length === 1 || step.convention !== 'single page') convention = step.convention;
-    firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
-    const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
-    const complete = !step.next && !step.unreachable && !beyond;
-    if (complete || until(read.map((each) => each.body))) {
-      const paging = counted(complete, exchanges);
-      if (read.length === 1) return { ...page, paging };
-      return {
-        ...page,
-        paging,
-        body: read.map((each) => each.body),
-        text: read.map((each) => each.text).join('\n'),
-        exchanges,
-      };
+  // Past its first page a read costs what the list's length costs: the run's time, not the test's own.
+  let laterPages: (() => void) | undefined;
+  try {
+    for (;;) {
+      const page = await ('url' in at
+        ? api.request('GET', at.url, { ...options, query: undefined })
+        : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
+      const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
+      if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
+      read.push(page);
+      laterPages ??= api.work?.laterPages();
+      const step = nextPage(page, firstPage);
+      // A last page names no next one: the list's convention is the one its earlier pages followed.
+      if (read.length === 1 || step.convention !== 'single page') convention = step.convention;
+      firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
+      const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
+      const complete = !step.next && !step.unreachable && !beyond;
+      if (complete || until(read.map((each) => each.body))) {
+        const paging = counted(complete, exchanges);
+        if (read.length === 1) return { ...page, paging };
+        return {
+          ...page,
+          paging,
+          body: read.map((each) => each.body),
+          text: read.map((each) => each.text).join('\n'),
+          exchanges,
+        };
+      }
+      const key = JSON.stringify(step.next);
+      // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
+      const unread =
+        step.unreachable ??
+        beyond ??
+        elsewhere(step.next, page.url) ??
+        (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
+        (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
+      if (unread !== undefined) {
+        counted(false, exchanges);
+        throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
+      }
+      asked.add(key);
+      at = step.next!;
     }
-    const key = JSON.stringify(step.next);
-    // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
-    const unread =
-      step.unreachable ??
-      beyond ??
-      elsewhere(step.next, page.url) ??
-      (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
-      (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
-    if (unread !== undefined) {
-      counted(false, exchanges);
-      throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
-    }
-    asked.add(key);
-    at = step.next!;
+  } finally {
+    laterPages?.();
   }
 }

@@ -50,8 +50,6 @@ export interface RequestOptions {
   operation?: string;
   /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
   token?: boolean;
-  /** A list's page after its first: how many there are is the list's length, not the test's work. */
-  laterPage?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -117,8 +115,11 @@ export interface Work {
   queued(): () => void;
   /** Waiting because the target refused this request (429, or 503 with Retry-After): the target's time. */
   refused(): () => void;
-  /** A list's later page asked for: the list's cost, which the run's bound holds, not the test's own time. */
-  laterPage(): () => void;
+  /**
+   * A list read past its first page, until it ends (its requests, their turns and refusals, the reading of each page):
+   * the list's length, which the run's bound holds, not the test's own time.
+   */
+  laterPages(): () => void;
   /** One finished attempt, for the test's account. */
   sent(exchange: HttpExchange): void;
 }
@@ -182,17 +183,11 @@ export class ApiClient {
     for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.append(key, value);
     const send = (earlier: HttpExchange[]) =>
       this.withRetries(method.toUpperCase(), url, { ...options, auth }, earlier) as Promise<ApiResponse<T>>;
-    // A list's later page, its turn, refusals and answer, costs what the list's length costs: the run's time.
-    const listCost = options.laterPage ? this.work?.laterPage() : undefined;
-    try {
-      const first = await send([]);
-      if (first.status !== 401 || auth.kind !== 'bearer') return first;
-      // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
-      await auth.tokens.renew();
-      return send(first.exchanges);
-    } finally {
-      listCost?.();
-    }
+    const first = await send([]);
+    if (first.status !== 401 || auth.kind !== 'bearer') return first;
+    // The token may have been revoked or expired early: renew once and repeat once; a second 401 is the answer.
+    await auth.tokens.renew();
+    return send(first.exchanges);
   }
 
   private async withRetries(method: string, url: URL, options: RequestOptions, earlier: HttpExchange[]) {
@@ -295,8 +290,7 @@ export class ApiClient {
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
-        // A later page's refusals are the list's cost, as its answers are (`request`).
-        refusal = throttled && !options.laterPage ? this.work?.refused() : undefined;
+        refusal = throttled ? this.work?.refused() : undefined;
         await this.clock.sleep(decision.delayMs);
       } else if (decision.throttled) {
         throw throttledError(attempt, decision.reason, result.response?.status);

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { attributeToRule } from '../../support/evidence/failures.js';
 import { RunOutOfTimeError, RunTime, TestOutpacedError, TestWork } from '../../support/evidence/test-time.js';
 import { ApiClient, NotSentError } from '../../support/transport/http.js';
+import { readPages } from '../../support/readings/list-reader.js';
 import { Pace } from '../../support/transport/pace.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 import { joinedPattern } from '../patterns.js';
@@ -60,20 +61,21 @@ describe("the time of a test's work", () => {
     await busy;
   });
 
-  it("charges a test nothing for a list's later pages, and its first page as its own", async () => {
-    const server = await serve((_request, response) => void setTimeout(() => sendJson(response, 200, {}), 1_000));
+  it('charges a test nothing for a list read past its first page, and the same requests as its own', async () => {
+    // Four pages, each answered a second after it is asked for.
+    const server = await serve((request, response) => {
+      const page = Number(new URL(request.url ?? '/', 'http://list').searchParams.get('page') ?? 1);
+      const next = page < 4 ? `/list?page=${page + 1}` : null;
+      setTimeout(() => sendJson(response, 200, { items: [{ page }], next }), 1_000);
+    });
     const api = new ApiClient({ baseUrl: server.url });
-    const pages = (laterPage: boolean) => async (own: ApiClient) => {
-      await own.request('GET', '/list');
-      for (let page = 2; page <= 4; page++)
-        await own.request('GET', '/list', { laterPage, query: { page: `${page}` } });
-      return 'read';
-    };
-    // Four pages a second apart: 1.5 s of its own covers the first page, not all four.
-    const listRead = asTest(1_500, 600_000, api, pages(true));
-    const ownRequests = asTest(1_500, 600_000, api, pages(false)).catch((error: unknown) => error);
+    // 1.5 s of its own covers the first page, not all four.
+    const listRead = asTest(1_500, 600_000, api, async (own) => (await readPages(own, '/list')).paging.pages);
+    const ownRequests = asTest(1_500, 600_000, api, async (own) => {
+      for (let page = 1; page <= 4; page++) await own.request('GET', '/list', { query: { page: `${page}` } });
+    }).catch((error: unknown) => error);
     await elapse(5_000);
-    expect(await listRead).toBe('read');
+    expect(await listRead).toBe(4);
     expect(((await ownRequests) as Error).name).toBe('TestOutOfTimeError');
   });
 
