@@ -161,7 +161,7 @@ export class ConsumerData {
       async ({ decisive }) => {
         const found = (bodies: unknown[]) => find(bodies) !== undefined;
         // The read at the deadline is its own: a shared one may have passed the record's page before it came.
-        const read = this.shared && !decisive ? () => this.shared!.read(this.api, path, options) : undefined;
+        const read = this.shared && !decisive ? () => this.shared!.read(this.api, path, options, found) : undefined;
         return (last = await reportedRead(list, read ?? (() => readPages(this.api, path, options, found)), !!read));
       },
       (response) => {
@@ -215,23 +215,45 @@ export class ConsumerData {
   }
 }
 
+/** A wait that joined a shared read: answered by the first pages that hold its record, or by the whole read. */
+interface Joiner {
+  found: (bodies: unknown[]) => boolean;
+  answer: (read: ListRead) => void;
+}
+
 /**
  * One client's whole reads of its lists in flight (a worker fixture owns it). A wait for a record joins the read in
  * flight of its list, or begins one: a state only moves on, so a read begun before the wait asked can only make it look
- * again. Each read goes to the list's end whoever joins it (no wait extends it), as the run's work (no test's end stops
- * it), and is forgotten when it ends. Every wait that shares it waits for the list, not for work of its own. An absence
- * is never read so: its pages must all be read after its window.
+ * again. Each read goes to the list's end whoever joins it (no wait extends or ends it), as the run's work (no test's
+ * end stops it), and is forgotten when it ends. A wait is answered by the pages read so far once they hold its record,
+ * as its own read would stop there (a list whose later pages fail does not fail it), else by the whole read. Every wait
+ * that shares it waits for the list, not for work of its own. An absence is never read so: its pages must all be read
+ * after its window.
  */
 export class SharedListReads {
-  private readonly inFlight = new Map<string, Promise<ListRead>>();
+  private readonly inFlight = new Map<string, { whole: Promise<ListRead>; joiners: Set<Joiner> }>();
 
-  read(api: ApiClient, path: string, options: RequestOptions): Promise<ListRead> {
-    let read = this.inFlight.get(path);
-    if (!read) {
-      read = readPages(api.forWork(undefined), path, options).finally(() => this.inFlight.delete(path));
-      this.inFlight.set(path, read);
+  read(api: ApiClient, path: string, options: RequestOptions, found: Joiner['found']): Promise<ListRead> {
+    let shared = this.inFlight.get(path);
+    if (!shared) {
+      const joiners = new Set<Joiner>();
+      const onPage = (soFar: ListRead, bodies: unknown[]) => {
+        for (const joiner of joiners) if (joiner.found(bodies)) joiner.answer(soFar);
+      };
+      const whole = readPages(api.forWork(undefined), path, options, undefined, { onPage });
+      shared = { whole, joiners };
+      this.inFlight.set(path, shared);
+      void whole.catch(() => undefined).finally(() => this.inFlight.delete(path));
     }
+    const { whole, joiners } = shared;
     const waited = api.work?.queued();
-    return read.finally(() => waited?.());
+    const answered = Promise.withResolvers<ListRead>();
+    const joiner: Joiner = { found, answer: answered.resolve };
+    joiners.add(joiner);
+    whole.then(answered.resolve, answered.reject);
+    return answered.promise.finally(() => {
+      joiners.delete(joiner);
+      waited?.();
+    });
   }
 }
