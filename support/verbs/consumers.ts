@@ -83,7 +83,10 @@ export class ConsumerData {
     return new ConsumerData(api, this.config);
   }
 
-  /** Operation 5, `POST /consumer-intelligence/v3/consumers` (`CONTRACT_CONSUMERS_PATH`), the consumers as the body. */
+  /**
+   * Operation 5, `POST /consumer-intelligence/v3/consumers` (`CONTRACT_CONSUMERS_PATH`), the consumers as the body:
+   * `[{ consumerId, market, data: { legalId } }]` (support/data/factories.ts `consumer`).
+   */
   upload(consumers: Consumer[]): Promise<ApiResponse> {
     expectSchema('consumer-upload', consumers);
     const options = { json: consumers, operation: 'op5', purpose: 'upload consumers' };
@@ -100,9 +103,11 @@ export class ConsumerData {
 
   /**
    * Operation 6 or 7, `GET /consumer-intelligence/v3/consumers` or `GET …/v3/subscriptions/persons`
-   * (`CONTRACT_CONSUMERS_PATH`, `CONTRACT_SUBSCRIBED_PERSONS_PATH`), then each next page the answers name
-   * (support/readings/list-reader.ts), every page, accepted, to check an absence; else it fails as not permitted (403)
-   * or as a list not read completely, never with an answer that could read as "not listed".
+   * (`CONTRACT_CONSUMERS_PATH`, `CONTRACT_SUBSCRIBED_PERSONS_PATH`, with `CONTRACT_PAGE_SIZE` in its parameter when
+   * set), then each next page the answers name: a GET of the next page's address on the list's own host, or of the
+   * list's path with the cursor, offset or page number they give (support/readings/list-reader.ts reads every common
+   * convention). Every page, accepted, to check an absence; else it fails as not permitted (403) or as a list not read
+   * completely, never with an answer that could read as "not listed".
    */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
@@ -122,8 +127,10 @@ export class ConsumerData {
 
   /**
    * Reads operation 6's pages (as `listWhole` does) until the consumer list has a record of its own carrying
-   * `consumerId` on which `shows` holds (by default, that it is listed), and returns that reading; at the availability
-   * deadline it fails with what the last read showed (`NotConsistentError`).
+   * `consumerId` on which `shows(record).holds` (by default, that it is listed), and returns that reading; at the
+   * availability deadline it fails with what the last read showed (`NotConsistentError`), or as a list not read
+   * completely when its last read was refused past its first page. Before the deadline a read may be one another wait
+   * began (`SharedListReads`); the read at the deadline is the wait's own.
    */
   awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
     const entry = {

@@ -96,7 +96,12 @@ export class SandboxPersons {
     return response;
   }
 
-  /** Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. */
+  /**
+   * Operation 1 with the documented outcome: a 2xx whose body contains the person's gedi. Anything else fails as
+   * person.create-returns-gedi's promise (`acknowledged`): a 2xx without a gedi is that rule's verdict alone, a
+   * precondition not met in any other spec; a refusal in a When or Then breaks the rule under test (`rule`,
+   * support/verbs/contract.ts).
+   */
   async store(person: SandboxPerson): Promise<StoredPerson> {
     const first = !this.open.has(person.id);
     const response = await this.put(person);
@@ -169,9 +174,9 @@ export class SandboxPersons {
   }
 
   /**
-   * Reads by operation 3 until it answers 2xx for the gedi and `shows` holds on the answer's body, and returns that
-   * reading (support/readings/eventually.ts's schedule); at the availability deadline it fails with what the last
-   * answer showed (`NotConsistentError`). A transition's time to show is measured.
+   * Reads by operation 3 until it answers 2xx for the gedi and `shows(body).holds` (a reading that does not hold is
+   * "not yet"), and returns that reading (support/readings/eventually.ts's schedule); at the availability deadline it
+   * fails with what the last answer showed (`NotConsistentError`). A transition's time to show is measured.
    */
   async awaitRecord(
     gedi: string,
