@@ -28,7 +28,7 @@ const TRANSIENT_CODES = {
   reset: ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'],
 };
 
-/** How an attempt failed without an answer; `setup`: a setting stands in the way (network.ts says which). */
+/** How an attempt failed without an answer; `setup`: a setting stands in the way (network-failures.ts says which). */
 export type TransportFailure = keyof typeof TRANSIENT_CODES | 'setup' | 'other';
 
 export interface AttemptOutcome {

@@ -121,7 +121,9 @@ export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixt
  * Then "<step>": …`); a Given that failed is a precondition not met, and so is another rule's promise a verb checks
  * when that failure decides nothing of this rule (a new person never retrievable); the target, a setting, a
  * permission, or the test's own time running out (120 s, `CONTRACT_TEST_TIMEOUT_MS`: "Out of time", or "Target
- * throttled") is a category of its own; a crash is a suite error.
+ * throttled") is a category of its own; a crash is a suite error. Every request a verb sends may be sent again as it
+ * was (method, path, body) on a 429, 502, 503 or 504 or a dropped connection, by support/transport/retry.ts
+ * `RETRY_POLICY` (a POST only on a 429 or 503), and once more after a 401 with a renewed token.
  */
 export function rule(id: string) {
   const entry = ruleById(id);
