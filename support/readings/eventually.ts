@@ -112,8 +112,7 @@ export class WaitRejectedError extends Error {
   }
 }
 
-/** `decisive`: the read at the deadline, whose answer ends the wait either way, must begin after it is asked. */
-type Read = (attempt: { decisive: boolean }) => Promise<ApiResponse>;
+type Read = () => Promise<ApiResponse>;
 /** The awaited state an answer shows: not yet if nullish, false or a Reading that does not hold (timeouts name it). */
 type Until<T> = (response: ApiResponse) => T | Reading | undefined | null | false;
 
@@ -168,7 +167,7 @@ async function poll<T>(
     let delay = quiet ? timeoutMs : transition ? POLLING.firstLookMs : 0;
     for (let attempts = 1; ; attempts++) {
       // The last attempt lands on the deadline rather than past it. Only a read asked at the deadline decides:
-      // one asked before it and answered after it (a busy machine, a long list, a read shared while in flight)
+      // one asked before it and answered after it (a busy machine, a long list)
       // shows the effect had not come when it was asked, not that it missed the deadline.
       const untilDeadline = timeoutMs - waited();
       const last = delay >= untilDeadline;
@@ -177,7 +176,7 @@ async function poll<T>(
       const asked = waited();
       const stepTitle = `attempt ${attempts} after ${asked} ms`;
       const { response, value } = await step(stepTitle, async (handle) => {
-        const answer = await read({ decisive: last });
+        const answer = await read();
         const seen = until(answer);
         await handle.rename(`${stepTitle}: ${answer.status} (${holds(seen) ? 'holds' : 'not yet'})`);
         return { response: answer, value: seen };

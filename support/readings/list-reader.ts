@@ -302,24 +302,23 @@ function elsewhere(next: NextPage | undefined, pageUrl: string | undefined): str
 /**
  * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
  * last response with `body` = the page bodies and every exchange; the first failing page answers as it is, with the
- * exchanges of the pages before it. `onPage` is told, after each accepted page, the read so far as it would answer if
- * it stopped there (its pages not yet counted for `onListRead`).
+ * exchanges of the pages before it.
  */
 export async function readPages(
   api: ApiClient,
   path: string,
   options: RequestOptions = {},
   until: (bodies: unknown[]) => boolean = () => false,
-  { maxPages = 500, onPage }: { maxPages?: number; onPage?: (soFar: ListRead, bodies: unknown[]) => void } = {},
+  { maxPages = 500 } = {},
 ): Promise<ListRead> {
   const read: ApiResponse[] = [];
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
   let at: NextPage = { query: {} };
-  const pagingOf = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
+  const counted = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
     const records = read.map((page) => itemsOn(page.body));
-    return {
+    const paging = {
       convention,
       pages: read.length,
       complete,
@@ -327,23 +326,10 @@ export async function readPages(
       records: records.reduce((sum, each) => sum + each, 0),
       fullestPage: Math.max(0, ...records),
     };
-  };
-  const counted = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
-    const paging = pagingOf(complete, exchanges);
     for (const listener of readListeners)
       listener({ ...paging, operation: options.operation, purpose: options.purpose });
     return paging;
   };
-  const soFar = (page: ApiResponse, paging: ListPaging, exchanges: HttpExchange[]): ListRead =>
-    read.length === 1
-      ? { ...page, paging }
-      : {
-          ...page,
-          paging,
-          body: read.map((each) => each.body),
-          text: read.map((each) => each.text).join('\n'),
-          exchanges,
-        };
   // Past its first page a read costs what the list's length costs: the run's time, not the test's own.
   let laterPages: (() => void) | undefined;
   try {
@@ -361,9 +347,17 @@ export async function readPages(
       firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
       const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
       const complete = !step.next && !step.unreachable && !beyond;
-      const bodies = read.map((each) => each.body);
-      onPage?.(soFar(page, pagingOf(complete, exchanges), exchanges), bodies);
-      if (complete || until(bodies)) return soFar(page, counted(complete, exchanges), exchanges);
+      if (complete || until(read.map((each) => each.body))) {
+        const paging = counted(complete, exchanges);
+        if (read.length === 1) return { ...page, paging };
+        return {
+          ...page,
+          paging,
+          body: read.map((each) => each.body),
+          text: read.map((each) => each.text).join('\n'),
+          exchanges,
+        };
+      }
       const key = JSON.stringify(step.next);
       // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
       const unread =

@@ -30,7 +30,7 @@ function unread(path: string, what: string, read: ListRead): Error {
  * A read of a list as a report step titled with what it cost (`Read the consumers: 31 pages, 33 requests`), so a list
  * that has grown shows in the report where its pages were read.
  */
-function reportedRead(list: ListName, read: () => Promise<ListRead>, shared = false): Promise<ListRead> {
+function reportedRead(list: ListName, read: () => Promise<ListRead>): Promise<ListRead> {
   return step(`Read the ${list}`, async ({ rename }) => {
     const done = await read();
     const { complete, pages } = done.paging;
@@ -39,8 +39,7 @@ function reportedRead(list: ListName, read: () => Promise<ListRead>, shared = fa
       : done.ok
         ? 'up to what it looked for'
         : `page ${pages + 1} answered ${done.status}`;
-    const whose = shared ? ' (one read, shared by the waits that asked for the list while it ran)' : '';
-    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}${whose}`);
+    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}`);
     return done;
   });
 }
@@ -69,8 +68,6 @@ export class ConsumerData {
   constructor(
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
-    /** The client's whole reads in flight, which waits for a record share; none: each wait reads alone. */
-    private readonly shared?: SharedListReads,
   ) {}
 
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
@@ -129,8 +126,7 @@ export class ConsumerData {
    * Reads operation 6's pages (as `listWhole` does) until the consumer list has a record of its own carrying
    * `consumerId` on which `shows(record).holds` (by default, that it is listed), and returns that reading; at the
    * availability deadline it fails with what the last read showed (`NotConsistentError`), or as a list not read
-   * completely when its last read was refused past its first page. Before the deadline a read may be one another wait
-   * began (`SharedListReads`); the read at the deadline is the wait's own.
+   * completely when its last read was refused past its first page.
    */
   awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
     const entry = {
@@ -165,11 +161,9 @@ export class ConsumerData {
     let last: ListRead | undefined;
     const { value, response } = await eventually<Reading>(
       what,
-      async ({ decisive }) => {
+      async () => {
         const found = (bodies: unknown[]) => find(bodies) !== undefined;
-        // The read at the deadline is its own: a shared one may have passed the record's page before it came.
-        const read = this.shared && !decisive ? () => this.shared!.read(this.api, path, options, found) : undefined;
-        return (last = await reportedRead(list, read ?? (() => readPages(this.api, path, options, found)), !!read));
+        return (last = await reportedRead(list, () => readPages(this.api, path, options, found)));
       },
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
@@ -219,48 +213,5 @@ export class ConsumerData {
     );
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;
     return seen?.value ?? { holds: false, evidence: [], looked, found: 'no record of the person' };
-  }
-}
-
-/** A wait that joined a shared read: answered by the first pages that hold its record, or by the whole read. */
-interface Joiner {
-  found: (bodies: unknown[]) => boolean;
-  answer: (read: ListRead) => void;
-}
-
-/**
- * One client's whole reads of its lists in flight (a worker fixture owns it). A wait for a record joins the read in
- * flight of its list, or begins one: a state only moves on, so a read begun before the wait asked can only make it look
- * again. Each read goes to the list's end whoever joins it (no wait extends or ends it), as the run's work (no test's
- * end stops it), and is forgotten when it ends. A wait is answered by the pages read so far once they hold its record,
- * as its own read would stop there (a list whose later pages fail does not fail it), else by the whole read. Every wait
- * that shares it waits for the list, not for work of its own. An absence is never read so: its pages must all be read
- * after its window.
- */
-export class SharedListReads {
-  private readonly inFlight = new Map<string, { whole: Promise<ListRead>; joiners: Set<Joiner> }>();
-
-  read(api: ApiClient, path: string, options: RequestOptions, found: Joiner['found']): Promise<ListRead> {
-    let shared = this.inFlight.get(path);
-    if (!shared) {
-      const joiners = new Set<Joiner>();
-      const onPage = (soFar: ListRead, bodies: unknown[]) => {
-        for (const joiner of joiners) if (joiner.found(bodies)) joiner.answer(soFar);
-      };
-      const whole = readPages(api.forWork(undefined), path, options, undefined, { onPage });
-      shared = { whole, joiners };
-      this.inFlight.set(path, shared);
-      void whole.catch(() => undefined).finally(() => this.inFlight.delete(path));
-    }
-    const { whole, joiners } = shared;
-    const waited = api.work?.queued();
-    const answered = Promise.withResolvers<ListRead>();
-    const joiner: Joiner = { found, answer: answered.resolve };
-    joiners.add(joiner);
-    whole.then(answered.resolve, answered.reject);
-    return answered.promise.finally(() => {
-      joiners.delete(joiner);
-      waited?.();
-    });
   }
 }

@@ -10,7 +10,7 @@ import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
-import { ConsumerData, SharedListReads } from './consumers.js';
+import { ConsumerData } from './consumers.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { attachExchanges, attachText, labels, step, type StepBody } from '../evidence/report.js';
@@ -99,8 +99,7 @@ const test = base
   })
   // Waits for a record on the client's lists share its whole reads in flight: read once per wait, a vendor-shaped
   // night's lists cost it most of its time (docs/DESIGN.md, "What each remaining mechanism buys").
-  .extend('listReads', WORKER, () => new SharedListReads())
-  .extend('consumers', TEST, ({ api, config, listReads }) => new ConsumerData(api, config, listReads))
+  .extend('consumers', TEST, ({ api, config }) => new ConsumerData(api, config))
   .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
   .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   // Skips the test with a reason that shows in the console and in the report, not only in a count.

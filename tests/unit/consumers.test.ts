@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConsumerData, SharedListReads } from '../../support/verbs/consumers.js';
+import { ConsumerData } from '../../support/verbs/consumers.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
 import { NotConsistentError } from '../../support/readings/eventually.js';
@@ -27,12 +27,13 @@ function twoPages(secondPage = 200): Handler {
 
 describe('the consumer verbs', () => {
   const listen = serversClosedAfterEach();
-  const consumersAt = (url: string, settings: Partial<ContractConfig> = {}, shared?: SharedListReads) =>
-    new ConsumerData(
-      new ApiClient({ baseUrl: url }),
-      { baseUrl: url, paths: DEFAULT_PATHS, availabilityTimeoutMs: 300, ...settings } as ContractConfig,
-      shared,
-    );
+  const consumersAt = (url: string, settings: Partial<ContractConfig> = {}) =>
+    new ConsumerData(new ApiClient({ baseUrl: url }), {
+      baseUrl: url,
+      paths: DEFAULT_PATHS,
+      availabilityTimeoutMs: 300,
+      ...settings,
+    } as ContractConfig);
 
   it(
     'fails an absence check on a list whose second page answers 500, ' + 'naming the status, never as an absence',
@@ -124,40 +125,10 @@ describe('the consumer verbs', () => {
     },
   );
 
-  it('reads the list for each wait by itself, as far as its own record, when no reads are shared', async () => {
+  it('reads the list for each wait by itself, as far as its own record', async () => {
     const server = await listen(twoPages());
     const consumers = consumersAt(server.url);
     await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
-    expect(server.received.map(({ url }) => url).sort()).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
-  });
-
-  it('lets waits for records share one whole read in flight, forgotten once it ends', async () => {
-    const server = await listen(twoPages());
-    const consumers = consumersAt(server.url, {}, new SharedListReads());
-    await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.awaitConsumer('c2', 'to be listed')]);
-    expect(
-      server.received.map(({ url }) => url),
-      'one read, to the end',
-    ).toEqual([CONSUMERS, `${CONSUMERS}?cursor=2`]);
-    await consumers.awaitConsumer('c1', 'to be listed');
-    expect(server.received.length, 'a later wait reads again').toBeGreaterThan(2);
-  });
-
-  it('answers a shared wait by the first pages that hold its record, though a later page fails', async () => {
-    const server = await listen(twoPages(500));
-    const consumers = consumersAt(server.url, {}, new SharedListReads());
-    const [first, second] = await Promise.allSettled([
-      consumers.awaitConsumer('c1', 'to be listed'),
-      consumers.awaitConsumer('c2', 'to be listed'),
-    ]);
-    expect(first.status, 'c1 is on the first page').toBe('fulfilled');
-    expect(second.status === 'rejected' && second.reason).toBeInstanceOf(ListIncompleteError);
-  });
-
-  it("shares no read for an absence, nor for the read at a wait's deadline", async () => {
-    const server = await listen(twoPages());
-    const consumers = consumersAt(server.url, { availabilityTimeoutMs: 0 }, new SharedListReads());
-    await Promise.all([consumers.awaitConsumer('c1', 'to be listed'), consumers.listWhole('consumers')]);
     expect(server.received.map(({ url }) => url).sort()).toEqual([CONSUMERS, CONSUMERS, `${CONSUMERS}?cursor=2`]);
   });
 
