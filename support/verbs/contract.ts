@@ -97,8 +97,6 @@ const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  // Waits for a record on the client's lists share its whole reads in flight: read once per wait, a vendor-shaped
-  // night's lists cost it most of its time (docs/DESIGN.md, "What each remaining mechanism buys").
   .extend('consumers', TEST, ({ api, config }) => new ConsumerData(api, config))
   .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
   .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
