@@ -13,29 +13,28 @@
  * fields are echoed.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { ownsValue, personFlag } from '../../support/readings/facts.js';
+import { ownsValue } from '../../support/readings/facts.js';
 import { expectFact } from '../../support/evidence/expectations.js';
 
 rule('transition.deregister').test(
   'marks the person deregistered, with the reason given',
-  async ({ persons, data }) => {
+  async ({ persons, data, facts }) => {
     const stored = await Given('an available person', () => persons.createAvailable());
     const reason = data.deregistrationReason();
 
-    await When('the client PUTs the person with deregistered true and a reason', () =>
-      persons.store({
-        ...stored.person,
-        deregistered: true,
-        deregisteredReason: reason,
-        deregisteredDate: data.pastDate(),
-      }),
-    );
+    const sent = {
+      ...stored.person,
+      deregistered: true,
+      deregisteredReason: reason,
+      deregisteredDate: data.pastDate(),
+    };
+    await When('the client PUTs the person with deregistered true and a reason', () => persons.store(sent));
 
     const { record } = await Then('the person itself is eventually shown deregistered', () =>
       persons.awaitRetrievable(
         stored,
         'to be marked deregistered',
-        (shown) => personFlag(shown, 'deregistered'),
+        facts.reading('person.deregistered', { sent }),
         'update',
       ),
     );

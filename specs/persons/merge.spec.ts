@@ -16,27 +16,29 @@
  * cannot show this merge. Nor is the status of the rejection shown: any 4xx counts.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { mergedInto } from '../../support/readings/facts.js';
 import { expectRejected } from '../../support/evidence/expectations.js';
 
-rule('transition.merge').test('merges a person into an existing person named by merged.gedi', async ({ persons }) => {
-  const [target, source] = await Given('two available persons', () =>
-    Promise.all([persons.createAvailable(), persons.createAvailable()]),
-  );
+rule('transition.merge').test(
+  'merges a person into an existing person named by merged.gedi',
+  async ({ persons, facts }) => {
+    const [target, source] = await Given('two available persons', () =>
+      Promise.all([persons.createAvailable(), persons.createAvailable()]),
+    );
 
-  await When('the client PUTs the second person with merged.gedi naming the first', () =>
-    persons.store({ ...source.person, merged: { gedi: target.gedi } }),
-  );
+    await When('the client PUTs the second person with merged.gedi naming the first', () =>
+      persons.store({ ...source.person, merged: { gedi: target.gedi } }),
+    );
 
-  await Then('the second person is eventually shown merged into the first', () =>
-    persons.awaitRecord(
-      source.gedi,
-      `to be merged into ${target.gedi}`,
-      (record) => mergedInto(record, source, target),
-      'merge',
-    ),
-  );
-});
+    await Then('the second person is eventually shown merged into the first', () =>
+      persons.awaitRecord(
+        source.gedi,
+        `to be merged into ${target.gedi}`,
+        facts.reading('person.merged', { source, target }),
+        'merge',
+      ),
+    );
+  },
+);
 
 rule('transition.merge-unknown-rejected').test(
   'rejects a merge into a gedi that does not exist',

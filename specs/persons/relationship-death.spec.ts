@@ -16,16 +16,16 @@
  * the date of death is echoed.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { relativeFlag } from '../../support/readings/facts.js';
 
 rule('transition.relationship-death').test(
   'marks the related person deceased when its relationship has a dateOfDeath',
-  async ({ persons, data }) => {
+  async ({ persons, data, facts }) => {
     const stored = await Given('an available person with a parent', () => persons.createAvailable());
     const relative = { ...stored.person.relationshipList![0]!, dateOfDeath: data.pastDate() };
 
+    const sent = { ...stored.person, relationshipList: [relative] };
     const written = await When('the client PUTs the person again, with a date of death for that parent', () =>
-      persons.store({ ...stored.person, relationshipList: [relative] }),
+      persons.store(sent),
     );
 
     const legalId = relative.legalId!.socialSecurityNumber!;
@@ -33,7 +33,7 @@ rule('transition.relationship-death').test(
       persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deceased`,
-        (record) => relativeFlag(record, legalId, 'deceased'),
+        facts.reading('relative.deceased', { sent, relative: legalId }),
         'relationship-death',
       ),
     );

@@ -15,11 +15,10 @@
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { relativeFlag } from '../../support/readings/facts.js';
 
 rule('transition.relationship-deregistered').test(
   'marks the related person deregistered when its relationship says deregistered',
-  async ({ persons, data }) => {
+  async ({ persons, data, facts }) => {
     const stored = await Given('an available person with a parent', () => persons.createAvailable());
     const relative = {
       ...stored.person.relationshipList![0]!,
@@ -27,8 +26,9 @@ rule('transition.relationship-deregistered').test(
       deregisteredReason: data.deregistrationReason(),
     };
 
+    const sent = { ...stored.person, relationshipList: [relative] };
     const written = await When('the client PUTs the person again, with that parent deregistered', () =>
-      persons.store({ ...stored.person, relationshipList: [relative] }),
+      persons.store(sent),
     );
 
     const legalId = relative.legalId!.socialSecurityNumber!;
@@ -36,7 +36,7 @@ rule('transition.relationship-deregistered').test(
       persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deregistered`,
-        (record) => relativeFlag(record, legalId, 'deregistered'),
+        facts.reading('relative.deregistered', { sent, relative: legalId }),
         'relationship-deregistration',
       ),
     );

@@ -12,10 +12,9 @@
  * change.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { personFlag } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
-rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons }) => {
+rule('transition.remove').test('marks the person as removed, and keeps it retrievable', async ({ persons, facts }) => {
   const stored = await Given('an available person', () => persons.createAvailable());
 
   const response = await When('the client DELETEs with removed true plus the person fields', () =>
@@ -26,6 +25,11 @@ rule('transition.remove').test('marks the person as removed, and keeps it retrie
     expectAccepted(response, 'the DELETE');
   });
   await Then('the person is eventually shown as removed', () =>
-    persons.awaitRetrievable(stored, 'to be marked as removed', (record) => personFlag(record, 'removed'), 'remove'),
+    persons.awaitRetrievable(
+      stored,
+      'to be marked as removed',
+      facts.reading('person.removed', { sent: stored.person }),
+      'remove',
+    ),
   );
 });

@@ -151,6 +151,7 @@ const NOT_A_CONTRACT_FAILURE = new Set([
   'ListIncompleteError',
   'NotPermittedError',
   'OperationNotFoundError',
+  'LayoutChangedError',
 ]);
 const CRASHES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
 

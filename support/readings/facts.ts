@@ -23,6 +23,8 @@ export interface Reading {
   looked: string;
   /** What it found where it looked, in one clause: `$.status.deregistered = false`, `removed: not in the record`. */
   found: string;
+  /** It held on the client's own value shown back at the path it was sent (a layout file's `by: as-sent`). */
+  asSent?: boolean;
 }
 
 /** A reading that holds on its evidence; `found` is the evidence, or what was there instead. */
@@ -263,7 +265,7 @@ const CONSUMER_STATE_KEY = new RegExp(`${STATE_KEY.source}|^(consumer|identifica
 
 /** The two kinds of evidence of a state transition, each named on its evidence line. */
 const COMPUTED = 'a state the server computed';
-const AS_SENT = 'the mark as the client sent it, on the record itself';
+export const AS_SENT = 'the mark as the client sent it, on the record itself';
 
 /** Where a request carries each documented mark (Resources): of the person, and of a relative (a death by its date). */
 const PERSON_MARKS: Record<string, string> = { removed: 'removed', deregistered: 'deregistered' };

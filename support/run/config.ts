@@ -181,6 +181,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     maxRps: number('CONTRACT_MAX_RPS'),
     pageSize: pageSize(number('CONTRACT_PAGE_SIZE')),
     seed: number('CONTRACT_SEED'),
+    /** The target's reviewed layout file (support/layout/layout-file.ts); the simulator has its own. */
+    layoutFile: read('CONTRACT_LAYOUT'),
   };
 }
 

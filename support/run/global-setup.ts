@@ -20,6 +20,20 @@ import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { BrokenRuleError } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/exchanges.js';
+import { readLayoutFile, type LayoutFile } from '../layout/layout-file.js';
+
+const PROVISIONAL =
+  'contract: no layout file (CONTRACT_LAYOUT is not set): facts are read by key names, so every verdict of this ' +
+  'run is provisional; README "A new target: learn, review, commit" says how to make one.';
+
+/** The layout file of the run: CONTRACT_LAYOUT's, else the embedded simulator's own for its options. */
+async function layoutOf(path: string | undefined, simulator: RunningSimulator | undefined) {
+  if (path) return { path, file: readLayoutFile(path) };
+  if (!simulator) return undefined;
+  const { simulatorLayoutFile } = await import('../../simulator/layouts/layout-files.js');
+  const own = simulatorLayoutFile(simulator.options);
+  return { path: own, file: readLayoutFile(own, "the simulator's layout file") };
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +43,8 @@ declare module 'vitest' {
       tokens: { primary: IssuedToken; second?: IssuedToken; screening?: IssuedToken };
       /** The run's documented token request, redacted, for the authentication spec to show. */
       tokenEvidence: { status: number; bodyKeys: string[]; tokenType?: string; exchanges: HttpExchange[] };
+      /** The target's layout file and where it was read; none: facts are read by key names, verdicts provisional. */
+      layout?: { path: string; file: LayoutFile };
     };
   }
 }
@@ -82,6 +98,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
   const env = { ...process.env, ...project.config.env };
   let simulator: RunningSimulator | undefined;
+  let provisional = false;
   try {
     const settings = readSettings(env);
     if (!settings.baseUrl) {
@@ -101,8 +118,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ? (await issueToken(config, config.client, config.screeningScope)).token
       : undefined;
     const body = primary.response.body;
+    const layout = await layoutOf(settings.layoutFile, simulator);
+    provisional = layout === undefined;
+    if (provisional) console.warn(PROVISIONAL);
     project.provide('contract', {
       config,
+      layout,
       tokens: { primary: primary.token, second, screening },
       tokenEvidence: {
         status: primary.response.status,
@@ -116,5 +137,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await simulator?.close();
     stopInSetup(error);
   }
-  return async () => simulator?.close();
+  return async () => {
+    await simulator?.close();
+    if (provisional) console.warn(PROVISIONAL);
+  };
 }

@@ -13,6 +13,7 @@ import { SandboxPersons } from './persons.js';
 import { ConsumerData } from './consumers.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
+import { LearnedFacts } from '../layout/learned-readings.js';
 import { attachExchanges, attachText, labels, step, type StepBody } from '../evidence/report.js';
 import { RunTime, TestWork } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
@@ -65,6 +66,8 @@ const test = base
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
   .extend('config', WORKER, ({ run }) => run.config)
+  // The target's facts, each read where its layout file says (support/layout/learned-readings.ts).
+  .extend('facts', WORKER, ({ run }) => new LearnedFacts(run.layout?.file))
   // Each client of the run, its pace and token shared by every test: the run's own work (cleanup, renewals).
   .extend('clients', WORKER, ({ run }) => {
     const { config, tokens } = run;

@@ -5,6 +5,7 @@ import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
 import { findValues } from '../readings/json.js';
+import type { RecordReading } from '../layout/learned-readings.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
 import { step } from '../evidence/report.js';
@@ -178,19 +179,16 @@ export class SandboxPersons {
    * "not yet"), and returns that reading (support/readings/eventually.ts's schedule); at the availability deadline it
    * fails with what the last answer showed (`NotConsistentError`). A transition's time to show is measured.
    */
-  async awaitRecord(
-    gedi: string,
-    what: string,
-    shows: (record: unknown) => Reading,
-    transition?: Transition,
-  ): Promise<Shown> {
+  async awaitRecord(gedi: string, what: string, shows: RecordReading, transition?: Transition): Promise<Shown> {
     const { value, response } = await eventually<Reading>(
       `person ${gedi} ${what}`,
       () => this.retrieve(gedi, transition ? `read until the ${transition} shows` : 'read until it shows'),
       (response) => response.ok && shows(response.body),
       this.waiting(transition),
     ).catch(async (error: unknown) => {
-      throw await this.neverRetrievable(gedi, error);
+      // A record that never satisfied a learned location may hold the fact elsewhere: the layout moved.
+      const last = error instanceof NotConsistentError && error.lastResponse.ok ? error.lastResponse : undefined;
+      throw (last && shows.relocate?.(last.body)) || (await this.neverRetrievable(gedi, error));
     });
     return { reading: value, record: response.body };
   }
@@ -212,14 +210,17 @@ export class SandboxPersons {
   awaitRetrievable(
     stored: StoredPerson,
     what = 'to be retrievable by gedi',
-    shows?: (record: unknown) => Reading,
+    shows?: RecordReading,
     transition: Transition = 'create',
   ): Promise<Shown> {
     // The record must be the person's own before what it shows of the person counts.
-    const ownAndShows = (body: unknown) => {
-      const own = listsPerson(body, stored);
-      return own.holds && shows ? shows(body) : own;
-    };
+    const ownAndShows = Object.assign(
+      (body: unknown) => {
+        const own = listsPerson(body, stored);
+        return own.holds && shows ? shows(body) : own;
+      },
+      { relocate: shows?.relocate },
+    );
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndShows, transition);
   }
 

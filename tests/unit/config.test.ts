@@ -248,6 +248,7 @@ describe('describeTarget', () => {
       maxRps: undefined,
       pageSize: undefined,
       seed: 7,
+      layoutFile: undefined,
       runId: 'r1',
     };
     const summary = describeTarget(config);
