@@ -144,7 +144,7 @@ export function honestShapes(layout: ResponseLayout, options: ResolvedSimulatorO
       },
       found: (views, echo, query) => {
         const reply = inner.found(views, echo, query);
-        if (reply.body === undefined || echo) return reply;
+        if (views.length === 0 || echo) return reply;
         const body = structuredClone(reply.body) as Json;
         if (name === 'vendor') restate(body, views[0]!);
         else

@@ -112,6 +112,9 @@ describe.each(LAYOUTS)('statusForm, the %s layout', (layout) => {
       expect(entry.status).toBe('ACTIVE');
       const found = (await find(h, person.legalId)).body;
       expect((layout === 'vendor' ? found : (found.results ?? found.data)[0]).status).toBe('ACTIVE');
+      expect((await find(h, h.freshLegalId())).status).toBe(
+        layout === 'alternate' ? 404 : layout === 'vendor' ? 204 : 200,
+      );
       const gedi = await put(h, { ...person, deregistered: true });
       h.settle();
       const deregistered = await readRecord(h, layout, gedi);
