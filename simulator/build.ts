@@ -6,6 +6,7 @@ import { installHooks } from './http/hooks.js';
 import { LAYOUTS } from './layouts/index.js';
 import { storingAsSent } from './layouts/as-sent.js';
 import { keyedByPersonGedi } from './layouts/entry-keys.js';
+import { honestShapes } from './layouts/honest-shapes.js';
 import type { ResponseLayout } from './layouts/layout.js';
 import { withoutGedi } from './layouts/without-gedi.js';
 import { resolveOptions, type ResolvedSimulatorOptions, type SimulatorOptions } from './options.js';
@@ -22,9 +23,9 @@ export interface Simulator {
   state: SimulatorState;
 }
 
-/** The resolved layout with the settings that reshape its answers, records without gedi the outermost. */
+/** The resolved layout with the settings that reshape its answers: the honest options innermost, records without gedi the outermost. */
 function shapedBy(options: ResolvedSimulatorOptions, isGedi: (value: string) => boolean): ResponseLayout {
-  let layout = LAYOUTS[options.layout];
+  let layout = honestShapes(LAYOUTS[options.layout], options);
   if (options.storeAsSent !== undefined) layout = storingAsSent(layout, options.storeAsSent);
   const personGedi = options.entryKeys === 'personGedi' || options.mutant === 'unsubscribed-listed-as-person-gedi';
   if (personGedi) layout = keyedByPersonGedi(layout);

@@ -10,6 +10,12 @@ export type SentForm = 'flat' | 'person' | 'data' | 'attributes';
 export const SENT_FORMS: readonly SentForm[] = ['flat', 'person', 'data', 'attributes'];
 /** The keys of the list entries' person ids: the layout's own, or `personGedi` and `nin`. */
 export type EntryKeys = 'layout' | 'personGedi';
+/** How a person's state is spelled: the layout's own, an object of only the true marks, or one word. */
+export type StatusForm = 'layout' | 'sparse' | 'word';
+export const STATUS_FORMS: readonly StatusForm[] = ['layout', 'sparse', 'word'];
+/** How `_find` answers: the layout's own, or `{ results, searchParameters: { legalId } }`. */
+export type FindEcho = 'layout' | 'searchParameters';
+export const FIND_ECHOES: readonly FindEcho[] = ['layout', 'searchParameters'];
 
 /** One accepted pair of client credentials (support/run/global-setup.ts reads `id` and `secret`). */
 export interface SimulatorClient {
@@ -61,6 +67,16 @@ export interface SimulatorOptions {
   placeholdersBeforeAvailable?: boolean;
   /** The keys of the person ids in list entries (subscribed persons, consumers). */
   entryKeys?: EntryKeys;
+  /** The person's state as an object of only its true marks (`sparse`) or one word (`word`), without flat flags. */
+  statusForm?: StatusForm;
+  /** Records carry `relationshipList` as sent beside `relations`, the relatives as the transitions left them. */
+  relationsAsSent?: boolean;
+  /** Screening answers one entry per list screened: `{ listType, numberOfMatches, matches }`. */
+  screeningPerList?: boolean;
+  /** `_find` answers `{ results, searchParameters: { legalId } }`: the query echoed beside the persons found. */
+  findEcho?: FindEcho;
+  /** Every list page states its `pageSize`; the last page has no continuation marker at all. */
+  statedPageSize?: boolean;
   /** Pre-seeded consumers and subscribed persons per client, so lists span several pages. */
   backgroundRecords?: number;
   /** Default page size of the lists; default: the layout's own (500, or the vendor's 10). */
@@ -125,6 +141,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     requestCopyInRecords: options.requestCopyInRecords ?? false,
     placeholdersBeforeAvailable: options.placeholdersBeforeAvailable ?? false,
     entryKeys: options.entryKeys ?? 'layout',
+    statusForm: options.statusForm ?? 'layout',
+    relationsAsSent: options.relationsAsSent ?? false,
+    screeningPerList: options.screeningPerList ?? false,
+    findEcho: options.findEcho ?? 'layout',
+    statedPageSize: options.statedPageSize ?? false,
     backgroundRecords: options.backgroundRecords ?? 1500,
     pageSize: options.pageSize,
     paging: options.paging,
@@ -276,6 +297,11 @@ export function simulatorOptionsFromEnv(env: Env = process.env): SimulatorOption
     requestCopyInRecords: readFlag(env, 'SIMULATOR_REQUEST_COPY_IN_RECORDS'),
     placeholdersBeforeAvailable: readFlag(env, 'SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE'),
     entryKeys: readOneOf(env, 'SIMULATOR_ENTRY_KEYS', ['layout', 'personGedi'] as const),
+    statusForm: readOneOf(env, 'SIMULATOR_STATUS_FORM', STATUS_FORMS),
+    relationsAsSent: readFlag(env, 'SIMULATOR_RELATIONS_AS_SENT'),
+    screeningPerList: readFlag(env, 'SIMULATOR_SCREENING_PER_LIST'),
+    findEcho: readOneOf(env, 'SIMULATOR_FIND_ECHO', FIND_ECHOES),
+    statedPageSize: readFlag(env, 'SIMULATOR_STATED_PAGE_SIZE'),
     backgroundRecords: readNumber(
       env,
       'SIMULATOR_BACKGROUND_RECORDS',

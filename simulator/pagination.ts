@@ -50,6 +50,11 @@ export interface ListRequest {
   listKey: string;
   /** The absolute URL of this request, for next links. */
   url: URL;
+  /**
+   * Every page states its `pageSize` beside its records, and the last one carries no continuation marker at all (no
+   * `next: null`, no `nextCursor: null`): the absent marker is how the list ends.
+   */
+  statedPageSize?: boolean;
 }
 
 /**
@@ -64,6 +69,7 @@ export function listPage<T>(
 ): Reply {
   const ordered = request.order === 'newest-first' ? [...items].reverse() : items;
   const { query, style } = request;
+  const stated = (size: number) => (request.statedPageSize ? { pageSize: size } : {});
   if (style === 'page-number') {
     const size = whole(query.size, 'size', request.pageSize, 1, MAX_LIMIT);
     const number = whole(query.page, 'page', 0);
@@ -72,6 +78,7 @@ export function listPage<T>(
       status: 200,
       body: {
         content: ordered.slice(number * size, (number + 1) * size).map(render),
+        ...stated(size),
         page: { number, size, totalElements: ordered.length, totalPages },
       },
     };
@@ -83,6 +90,7 @@ export function listPage<T>(
       status: 200,
       body: {
         [request.listKey]: ordered.slice(offset, offset + limit).map(render),
+        ...stated(limit),
         offset,
         limit,
         total: ordered.length,
@@ -100,13 +108,19 @@ export function listPage<T>(
       : ordered.filter((item) => (request.order === 'newest-first' ? keyOf(item) < after : keyOf(item) > after));
   const page = remaining.slice(0, limit);
   const last = page.at(-1);
+  // Strictly more: a last page that holds exactly `limit` records names no next page.
   const nextCursor = remaining.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : undefined;
   const records = page.map(render);
+  const ends = request.statedPageSize === true && nextCursor === undefined;
   // The last page has no token at all, as the vendor's pages show it only where more follow.
   if (style === 'page-token')
     return {
       status: 200,
-      body: { [request.listKey]: records, ...(nextCursor === undefined ? {} : { nextPageToken: nextCursor }) },
+      body: {
+        [request.listKey]: records,
+        ...stated(limit),
+        ...(nextCursor === undefined ? {} : { nextPageToken: nextCursor }),
+      },
     };
   const nextUrl =
     nextCursor === undefined ? undefined : withQuery(request.url, { limit: String(limit), [cursorParam]: nextCursor });
@@ -114,10 +128,13 @@ export function listPage<T>(
     return {
       status: 200,
       headers: nextUrl === undefined ? {} : { link: `<${nextUrl}>; rel="next"` },
-      body: { [request.listKey]: records, meta: { nextCursor: nextCursor ?? null } },
+      body: { [request.listKey]: records, ...stated(limit), meta: ends ? {} : { nextCursor: nextCursor ?? null } },
     };
   }
-  return { status: 200, body: { [request.listKey]: records, next: nextUrl ?? null } };
+  return {
+    status: 200,
+    body: { [request.listKey]: records, ...stated(limit), ...(ends ? {} : { next: nextUrl ?? null }) },
+  };
 }
 
 /**

@@ -55,8 +55,11 @@ export interface ResponseLayout {
   person(view: PersonView): Reply;
   /** Operation 3 before the person is available, where it answers a placeholder: the gedi and a pending status. */
   pending(gedi: string): Reply;
-  /** Operation 4; `echo`: the query answered back beside no person (the find mutants that echo it only). */
-  found(views: PersonView[], echo?: Echo): Reply;
+  /**
+   * Operation 4; `echo`: the query answered back beside no person (the find mutants that echo it only); `query`: what
+   * an honest find asked for (the findEcho setting answers it back).
+   */
+  found(views: PersonView[], echo?: Echo, query?: { legalId: string }): Reply;
   consumersAccepted(records: ConsumerRecord[]): Reply;
   consumer(view: ConsumerView): unknown;
   subscription(view: SubscriptionView): unknown;

@@ -29,7 +29,7 @@ export function withoutGedi(layout: ResponseLayout, isGedi: IsGedi): ResponseLay
     ...layout,
     person: (view) => strip(layout.person(view)),
     pending: (gedi) => strip(layout.pending(gedi)),
-    found: (views, echo) => strip(layout.found(views, echo)),
+    found: (views, echo, query) => strip(layout.found(views, echo, query)),
     consumer: (view) => withoutGedis(layout.consumer(view), isGedi),
     subscription: (view) => withoutGedis(layout.subscription(view), isGedi),
   };

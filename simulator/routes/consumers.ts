@@ -51,6 +51,7 @@ function listRequest(
     query: request.query as Record<string, string | undefined>,
     cursorParam: layout.cursorParam,
     listKey: layout.listKeys[list],
+    statedPageSize: state.options.statedPageSize,
     url: new URL(request.url, `${request.protocol}://${request.host}`),
   };
 }

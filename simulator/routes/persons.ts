@@ -52,7 +52,7 @@ export function registerPersonRoutes(app: FastifyInstance, state: SimulatorState
       if (state.mutant('find-echoes-query')) return send(reply, layout.found([], { legalId, as: 'request' }));
       if (state.mutant('find-repeats-query-beside-results'))
         return send(reply, layout.found([], { legalId, as: 'field' }));
-      return send(reply, layout.found(findPersons(state, market, legalId)));
+      return send(reply, layout.found(findPersons(state, market, legalId), undefined, { legalId }));
     },
   });
 }

@@ -28,6 +28,11 @@ describe('simulatorOptionsFromEnv', () => {
         SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
         SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE: '1',
         SIMULATOR_ENTRY_KEYS: 'personGedi',
+        SIMULATOR_STATUS_FORM: 'sparse',
+        SIMULATOR_RELATIONS_AS_SENT: '1',
+        SIMULATOR_SCREENING_PER_LIST: '1',
+        SIMULATOR_FIND_ECHO: 'searchParameters',
+        SIMULATOR_STATED_PAGE_SIZE: '1',
       }),
     ).toEqual({
       port: 8080,
@@ -55,6 +60,11 @@ describe('simulatorOptionsFromEnv', () => {
       requestCopyInRecords: true,
       placeholdersBeforeAvailable: true,
       entryKeys: 'personGedi',
+      statusForm: 'sparse',
+      relationsAsSent: true,
+      screeningPerList: true,
+      findEcho: 'searchParameters',
+      statedPageSize: true,
     });
   });
 
@@ -79,6 +89,11 @@ describe('simulatorOptionsFromEnv', () => {
       requestCopyInRecords: false,
       placeholdersBeforeAvailable: false,
       entryKeys: 'layout',
+      statusForm: 'layout',
+      relationsAsSent: false,
+      screeningPerList: false,
+      findEcho: 'layout',
+      statedPageSize: false,
       clients: [
         { id: 'contract-client', secret: 'contract-secret' },
         { id: 'second-client', secret: 'second-secret' },
@@ -102,6 +117,11 @@ describe('simulatorOptionsFromEnv', () => {
     ['SIMULATOR_REQUEST_COPY_IN_RECORDS', 'yes'],
     ['SIMULATOR_PLACEHOLDERS_BEFORE_AVAILABLE', 'true'],
     ['SIMULATOR_ENTRY_KEYS', 'nin'],
+    ['SIMULATOR_STATUS_FORM', 'flags'],
+    ['SIMULATOR_RELATIONS_AS_SENT', 'yes'],
+    ['SIMULATOR_SCREENING_PER_LIST', 'true'],
+    ['SIMULATOR_FIND_ECHO', 'query'],
+    ['SIMULATOR_STATED_PAGE_SIZE', 'on'],
     ['SIMULATOR_LAYOUT', 'sideways'],
     ['SIMULATOR_STRICT_BOOLEANS', 'true'],
     ['SIMULATOR_BACKGROUND_RECORDS', '2.5'],
