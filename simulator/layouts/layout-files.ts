@@ -1,17 +1,30 @@
 // The simulator's own layout files (schemas/layouts/simulator/), written by hand from the layouts in this folder so
 // that the check that learning proposes them is not learning compared with itself.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedSimulatorOptions } from '../options.js';
 
 const FOLDER = fileURLToPath(new URL('../../schemas/layouts/simulator/', import.meta.url));
 
 /**
- * The layout file for these options: a body stored as sent has its form's file; a merge shown by the target's record
- * moves the merge's fact (vendor records name no gedi, so only there is it written); every other option moves none.
+ * The layout file for these options: the layout's own, named further by each honest option that moves a fact (a body
+ * stored as sent, a status form, relations beside the sent ones, a merge shown by the target's record); the options
+ * that move none (a copy of the request, placeholders, entry keys, paging) keep the layout's file.
  */
-export function simulatorLayoutFile({ layout, storeAsSent, mergesShownByTarget }: ResolvedSimulatorOptions): string {
+export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
+  const { layout, storeAsSent, statusForm, relationsAsSent, mergesShownByTarget } = options;
   if (storeAsSent) return `${FOLDER}as-sent-${storeAsSent}.json`;
-  if (mergesShownByTarget && layout !== 'vendor')
-    throw new Error(`no layout file of the simulator's for mergesShownByTarget in the ${layout} layout`);
-  return `${FOLDER}${layout}${mergesShownByTarget ? '-merges-by-target' : ''}.json`;
+  const name = [
+    layout,
+    statusForm === 'layout' ? undefined : `status-${statusForm}`,
+    // The vendor's relations are computed already: the sent list beside them moves nothing.
+    relationsAsSent && layout !== 'vendor' ? 'relations-as-sent' : undefined,
+    mergesShownByTarget ? 'merges-by-target' : undefined,
+  ]
+    .filter(Boolean)
+    .join('-');
+  const file = `${FOLDER}${name}.json`;
+  if (!existsSync(file))
+    throw new Error(`the simulator has no layout file for these options (${name}.json): set CONTRACT_LAYOUT to one`);
+  return file;
 }
