@@ -62,6 +62,26 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
       ...SMALL_PAGES,
     },
   },
+  // The shapes a vocabulary of key names misread, each read strict at its own layout file's locations: a status that
+  // lists only what is true beside a copy of the request, relations shown as sent beside the computed ones, a status
+  // that is one word.
+  {
+    name: 'the standard layout with a sparse status beside a copy of the request',
+    simulator: {
+      SIMULATOR_LAYOUT: 'standard',
+      SIMULATOR_STATUS_FORM: 'sparse',
+      SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
+      ...SMALL_PAGES,
+    },
+  },
+  {
+    name: 'the alternate layout with relations as sent beside the computed ones',
+    simulator: { SIMULATOR_LAYOUT: 'alternate', SIMULATOR_RELATIONS_AS_SENT: '1', ...SMALL_PAGES },
+  },
+  {
+    name: "the vendor's shapes with a one-word status",
+    simulator: { SIMULATOR_LAYOUT: 'vendor', SIMULATOR_STATUS_FORM: 'word', ...SMALL_PAGES },
+  },
   // Every fault pauses every test of its client for its Retry-After (1 s), and the pace learns the
   // lower rate those pauses leave: on a loaded machine a request queued behind the rest once waited
   // past the 30 s deadline, and a test once ran out of its 120 s, failing, rightly, as "Target

@@ -51,3 +51,32 @@ test.concurrent('counts no kill where the specs fail without the mutant too, sam
   const timedOut = expect.stringMatching(/^specs\/persons\/create\.spec\.ts \(NotConsistentError: /);
   expect(verdict!.controlFailed, 'the control run, without the mutant').toEqual([timedOut]);
 });
+
+// The shapes a vocabulary of key names misread, each read strict at its own layout file: a status that lists only
+// what is true beside a copy of the last write's flags, and relations shown as sent beside the computed ones.
+const TRANSITIONS = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.'));
+const RELATIVES = TRANSITIONS.filter((name) => MUTANTS[name].rule.startsWith('transition.relationship-'));
+
+test.concurrent.for([
+  {
+    shape: 'a sparse status beside a copy of the request',
+    mutants: TRANSITIONS,
+    layouts: ['standard', 'alternate', 'vendor'] as const,
+    env: { SIMULATOR_STATUS_FORM: 'sparse', SIMULATOR_REQUEST_COPY_IN_RECORDS: '1' },
+  },
+  {
+    shape: 'relations as sent beside the computed ones',
+    mutants: RELATIVES,
+    layouts: ['standard', 'alternate'] as const,
+    env: { SIMULATOR_RELATIONS_AS_SENT: '1' },
+  },
+])('every transition mutant is killed with $shape, in every layout', async ({ mutants, layouts, env }, context) => {
+  const verdicts = await runMutantMatrix({
+    mutants,
+    layouts: [...layouts],
+    env: { ...ownReports(context).env, ...env },
+  });
+  console.log(formatMatrix(verdicts));
+  expect(mutants, 'the mutants').not.toEqual([]);
+  expect(survivors(verdicts), 'surviving mutants').toEqual([]);
+});

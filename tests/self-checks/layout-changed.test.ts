@@ -1,0 +1,61 @@
+// A layout file held against a target whose answers moved: each reading of a moved fact fails as Layout changed,
+// naming the fact and the location learned, never as a pass and never as a broken rule (docs/DESIGN.md, "Strict
+// readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
+// shape gone), relations
+// learned beside the sent ones and now gone, and a merge learned as the target's record that now names the target in
+// a merge field (its yes found elsewhere).
+import { expect, test } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { ownReports } from './own-reports.js';
+
+const file = (name: string) => fileURLToPath(new URL(`../../schemas/layouts/simulator/${name}.json`, import.meta.url));
+const STATUS_SPECS = ['specs/persons/deregister.spec.ts', 'specs/persons/remove.spec.ts'];
+const RELATIVE_SPECS = ['specs/persons/relationship-death.spec.ts', 'specs/persons/relationship-deregistered.spec.ts'];
+
+test.concurrent.for<{ name: string; layout: string; simulator: Record<string, string>; specs: string[] }>([
+  // The alternate layout's status is a word already: there it becomes an object listing what is true.
+  ...(['standard', 'alternate', 'vendor'] as const).map((layout) => {
+    const form = layout === 'alternate' ? 'sparse' : 'word';
+    return {
+      name: `the ${layout} layout's file, its status now ${form === 'word' ? 'one word' : 'a sparse object'}`,
+      layout: file(layout),
+      simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_STATUS_FORM: form },
+      specs: STATUS_SPECS,
+    };
+  }),
+  ...['standard', 'alternate'].map((layout) => ({
+    name: `the ${layout} layout's file learned with relations as sent, now without them`,
+    layout: file(`${layout}-relations-as-sent`),
+    simulator: { SIMULATOR_LAYOUT: layout },
+    specs: RELATIVE_SPECS,
+  })),
+  {
+    name: "the vendor's file learned with merges shown by the target, now shown by a merge field",
+    layout: file('vendor-merges-by-target'),
+    simulator: { SIMULATOR_LAYOUT: 'vendor' },
+    specs: ['specs/persons/merge.spec.ts'],
+  },
+])('$name: Layout changed, no broken rule', async ({ layout, simulator, specs }, context) => {
+  const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], {
+    ...process.env,
+    CONTRACT_BASE_URL: '',
+    CONTRACT_LAYOUT: layout,
+    CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
+    SIMULATOR_AVAILABILITY_DELAY_MS: '50',
+    ...simulator,
+    ...ownReports(context).env,
+  });
+  expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
+  const failures = results!.testResults.flatMap((spec) =>
+    spec.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => (test.failureMessages ?? []).join('\n')),
+  );
+  // One failure for each transition spec (merge.spec.ts's second test, a refusal, reads no layout and passes).
+  expect(failures, output.slice(-3000)).toHaveLength(specs.length);
+  for (const failure of failures) {
+    expect(failure).toMatch(/^LayoutChangedError: Layout changed: (person|relative)\.\w+ was learned at \//);
+    expect(failure).not.toMatch(/Broken rule/);
+  }
+});

@@ -1,0 +1,130 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readLayoutFile, type LayoutFile } from '../../support/layout/layout-file.js';
+import { LayoutChangedError, LearnedFacts } from '../../support/layout/learned-readings.js';
+import { resolve, satisfies, shapeChanges } from '../../support/layout/locations.js';
+
+const RELATIVE = '194001019802';
+const vendor: LayoutFile = readLayoutFile(
+  new URL('../../schemas/layouts/simulator/vendor.json', import.meta.url).pathname,
+);
+const sparse: LayoutFile = readLayoutFile(
+  new URL('../../schemas/layouts/simulator/standard-status-sparse.json', import.meta.url).pathname,
+);
+
+describe('locations', () => {
+  const record = {
+    status: { deregistered: true },
+    relations: [
+      { legalId: { identityNumber: '1' }, status: { deceased: false } },
+      { legalId: { identityNumber: RELATIVE }, status: { deceased: true } },
+    ],
+  };
+
+  it('selects a list entry by the identity bound to it', () => {
+    const at = resolve(record, '/relations/[legalId/identityNumber=relative]/status/deceased', { relative: RELATIVE });
+    expect(at).toMatchObject({ found: true, value: true, path: '$.relations[1].status.deceased' });
+  });
+
+  it('finds no entry for an identity nobody has', () => {
+    expect(resolve(record, '/relations/[legalId/identityNumber=relative]/status', { relative: '9' }).found).toBe(false);
+  });
+
+  it('compares with a literal or a bound value, and an unbound one satisfies nothing', () => {
+    expect(satisfies('REMOVED', '= "REMOVED"', {})).toBe(true);
+    expect(satisfies('g-1', '= target.gedi', { target: { gedi: 'g-1' } })).toBe(true);
+    expect(satisfies(undefined, '= target.gedi', {})).toBe(false);
+    expect(satisfies(2, '> 0', {})).toBe(true);
+    expect(satisfies(0, '> 0', {})).toBe(false);
+  });
+
+  it('names the outermost change of shape only', () => {
+    const shape = { '/status': 'object', '/status/deregistered': 'boolean' } as const;
+    expect(shapeChanges({ status: 'DEREGISTERED' }, shape, {})).toEqual([
+      '/status was object, now string "DEREGISTERED"',
+    ]);
+    expect(shapeChanges({}, shape, {})).toEqual(['/status (learned object) is gone']);
+    expect(shapeChanges(record, shape, {})).toEqual([]);
+  });
+});
+
+describe('LearnedFacts', () => {
+  const facts = new LearnedFacts(vendor);
+
+  it('holds on the learned location, naming it and the date it was learned', () => {
+    const read = facts.reading('person.deregistered')({ status: { deregistered: true } });
+    expect(read.holds).toBe(true);
+    expect(read.evidence).toEqual([
+      '$.status.deregistered = true (/status/deregistered = true, as learned on 2026-12-02)',
+    ]);
+  });
+
+  it('reads nothing else: a yes beside the location, or in a copy of the request, is no evidence', () => {
+    const answer = { status: { deregistered: false }, deregistered: true, lastWrite: { deregistered: true } };
+    expect(facts.reading('person.deregistered')(answer)).toMatchObject({
+      holds: false,
+      found: '$.status.deregistered = false',
+    });
+  });
+
+  it('reads the computed relative, not the one listed as sent beside it', () => {
+    const answer = {
+      relationshipList: [{ legalId: { socialSecurityNumber: RELATIVE }, dateOfDeath: '2001-01-01' }],
+      relations: [{ legalId: { identityNumber: RELATIVE }, status: { deceased: false, deregistered: false } }],
+    };
+    const read = facts.reading('relative.deceased', { relative: RELATIVE });
+    expect(read(answer).holds).toBe(false);
+    // Its shape is intact and the sent date is the client's own: a broken rule, not a changed layout.
+    expect(read.relocate!(answer)).toBeUndefined();
+  });
+
+  it('reads an absent flag of a sparse status as no, and a status turned into a word as a changed layout', () => {
+    const read = new LearnedFacts(sparse).reading('person.deregistered');
+    expect(read({ status: { active: true }, lastWrite: { deregistered: true } })).toMatchObject({
+      holds: false,
+      found: '/status/deregistered: absent, which reads as no',
+    });
+    expect(read.relocate!({ status: { active: true } })).toBeUndefined();
+    const changed = read.relocate!({ status: 'DEREGISTERED' });
+    expect(changed).toBeInstanceOf(LayoutChangedError);
+    expect(changed).toMatchObject({ fact: 'person.deregistered', learned: '/status/deregistered = true' });
+    expect(changed!.changes).toEqual(['/status was object, now string "DEREGISTERED"']);
+  });
+
+  it('proposes the place where the server now shows the yes, never the client mark shown back', () => {
+    const read = facts.reading('person.deregistered');
+    const moved = read.relocate!({ status: { active: false }, state: { deregistered: true } });
+    expect(moved?.proposed).toBe('$.state.deregistered');
+    expect(read.relocate!({ status: { deregistered: false }, lastWrite: { deregistered: true } })).toBeUndefined();
+  });
+
+  it('reads by the key vocabulary where the target has no layout file', () => {
+    expect(new LearnedFacts(undefined).reading('person.removed')({ status: 'REMOVED' }).holds).toBe(true);
+  });
+});
+
+describe('readLayoutFile', () => {
+  const write = (content: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'layout-')), 'target.json');
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('names the setting and the fix for a missing file', () => {
+    expect(() => readLayoutFile('/nonexistent/target.json')).toThrow(
+      /^CONTRACT_LAYOUT: names \/nonexistent\/target\.json, which does not exist/,
+    );
+  });
+
+  it('names every malformed fact', () => {
+    const path = write(
+      JSON.stringify({
+        learned: { by: 'a person', date: '2026-12-02' },
+        facts: { 'person.deregistered': { operation: 'op3', location: 'status', predicate: 'true', by: 'guess' } },
+      }),
+    );
+    expect(() => readLayoutFile(path)).toThrow(/"location" must be a JSON Pointer/);
+  });
+});
