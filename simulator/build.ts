@@ -23,7 +23,10 @@ export interface Simulator {
   state: SimulatorState;
 }
 
-/** The resolved layout with the settings that reshape its answers: the honest options innermost, records without gedi the outermost. */
+/**
+ * The resolved layout with the settings that reshape its answers: the honest options innermost, records without gedi
+ * the outermost.
+ */
 function shapedBy(options: ResolvedSimulatorOptions, isGedi: (value: string) => boolean): ResponseLayout {
   let layout = honestShapes(LAYOUTS[options.layout], options);
   if (options.storeAsSent !== undefined) layout = storingAsSent(layout, options.storeAsSent);

@@ -4,11 +4,9 @@
  * > PUT sandbox person | `deregistered` is true, optional `deregisteredReason` | Person is marked
  * > deregistered
  *
- * The mark is read on the person's own record, never a relative's or a copy of the request beside it
- * (docs/DESIGN.md, "The rule of evidence"). A state the server computed (a DEREGISTERED status,
- * `status.deregistered`) is preferred; the `deregistered: true` the client sent counts too, on the record
- * itself: no response shape is documented, and a service that keeps the person as sent and answers it from
- * operation 3 keeps this rule.
+ * The mark is read where the target's reviewed layout file says `person.deregistered` lives, and nothing else
+ * (docs/DESIGN.md, "Strict readings"); where it moved, the failure is Layout changed, not this rule. A
+ * location learned as the client's own value shown back (`by: as-sent`) passes and is reported apart.
  * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record, whether the date
  * fields are echoed.
  */

@@ -4,16 +4,12 @@
  * > PUT sandbox person | `merged.gedi` names an existing person (that gedi must already exist) |
  * > Person is merged into that person
  *
- * Not asserted (not shown): how a merged person is presented. Evidence the server made is preferred
- * (docs/DESIGN.md, "The rule of evidence"): the source gedi answers the target's own record (one whose own
- * gedi is the target's or, where it names no gedi as the vendor's v3 record does, whose own legal id is the
- * target's and not the source's), or a merge field the client does not send (`mergedInto`) names the
- * target. The `merged.gedi` the client sent counts too, on the source's own record: no response shape is
- * documented, and a service that keeps the person as sent keeps this rule. The evidence line says which
- * counted. The target elsewhere (a relative's entry, a copy of the request beside the record) is no
- * evidence, and a record that says it is not merged outranks a merge field. A record that names no gedi and
- * is still the source's own (a `merged: true` beside the source's legal id) does not say into whom: it
- * cannot show this merge. Nor is the status of the rejection shown: any 4xx counts.
+ * Not asserted (not shown): how a merged person is presented. The merge is read where the target's
+ * reviewed layout file says `person.merged` lives, and nothing else (docs/DESIGN.md, "Strict readings"):
+ * a merge field naming the target (`mergedInto.gedi = target.gedi`), or the source gedi answering the
+ * target's own record (`legalId.identityNumber = target.legalId`), as learned. Where it moved, the failure
+ * is Layout changed; the `merged.gedi` shown back as sent (`by: as-sent`) passes and is reported apart.
+ * Nor is the status of the rejection shown: any 4xx counts.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectRejected } from '../../support/evidence/expectations.js';

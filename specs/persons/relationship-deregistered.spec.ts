@@ -4,12 +4,10 @@
  * > PUT sandbox person | an element of `relationshipList` has `deregistered` true | The related
  * > person is marked deregistered
  *
- * The related person is identified by its own legal id; the mark is read on the relative's own entry
- * (the list entry of the record that carries that legal id), never on the person, another relative or a
- * copy of the request (docs/DESIGN.md, "The rule of evidence"). A state the server computed (a
- * DEREGISTERED status, `status.deregistered`) is preferred; the `deregistered: true` the client sent counts
- * too, on that entry: no response shape is documented, and a service that keeps the person as sent keeps
- * this rule.
+ * The related person is the list entry carrying its own legal id; the mark is read where the target's
+ * reviewed layout file says `relative.deregistered` lives on that entry, and nothing else (docs/DESIGN.md,
+ * "Strict readings"). Where the location moved, the failure is Layout changed; a location learned
+ * `by: as-sent` passes and is reported apart.
  * The person is available first, so the PUT under test differs from one the sandbox already
  * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.

@@ -4,10 +4,9 @@
  * > DELETE sandbox person | body has `removed` true plus person fields | Person is marked as
  * > removed
  *
- * The mark is read on the person's own record, never a relative's or a copy of the request beside it
- * (docs/DESIGN.md, "The rule of evidence"). A state the server computed (a REMOVED status, `status.removed`)
- * is preferred; the `removed: true` the client sent counts too, on the record itself: no response shape is
- * documented, and a service that keeps the person as sent and answers it from operation 3 keeps this rule.
+ * The mark is read where the target's reviewed layout file says `person.removed` lives, and nothing else
+ * (docs/DESIGN.md, "Strict readings"); where it moved, the failure is Layout changed, not this rule. A
+ * location learned as the client's own value shown back (`by: as-sent`) passes and is reported apart.
  * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled, which other fields
  * change.
  */

@@ -86,6 +86,8 @@ interface ReportLabels {
   feature?: string;
   story?: string;
   severity?: 'blocker' | 'critical' | 'normal' | 'minor' | 'trivial';
+  /** `as-sent`: the verdict held on the client's own value shown back (a layout file's `by: as-sent`). */
+  evidence?: 'as-sent';
   links: { url: string; name?: string }[];
 }
 

@@ -74,7 +74,7 @@ export function readLayoutFile(path: string, variable = 'CONTRACT_LAYOUT'): Layo
       variable,
       missing
         ? `names ${path}, which does not exist: point it at the target's reviewed layout file ` +
-            '(README "A new target: learn, review, commit")'
+            '(README "A new target: its layout file")'
         : `names ${path}, which is not JSON (${(error as Error).message}): fix or re-learn the file`,
     );
   }

@@ -36,7 +36,8 @@ export class LayoutChangedError extends Error {
     super(
       `Layout changed: ${fact} was learned at ${learned}; ${changes.join('; ')}; ` +
         `${proposed ? `now proposed at ${proposed}` : 'no location is proposed'}. The answer holds: ${holds}. ` +
-        'Learn again (npm run learn), review the diff of the layout file, and release the suite.',
+        'If the vendor meant it, write the new location into the layout file, review its diff and release the ' +
+        'suite (docs/DESIGN.md, "The layout file").',
     );
   }
 }

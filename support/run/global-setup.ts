@@ -24,7 +24,7 @@ import { readLayoutFile, type LayoutFile } from '../layout/layout-file.js';
 
 const PROVISIONAL =
   'contract: no layout file (CONTRACT_LAYOUT is not set): facts are read by key names, so every verdict of this ' +
-  'run is provisional; README "A new target: learn, review, commit" says how to make one.';
+  'run is provisional; README "A new target: its layout file" says how to make one.';
 
 /** The layout file of the run: CONTRACT_LAYOUT's, else the embedded simulator's own for its options. */
 async function layoutOf(path: string | undefined, simulator: RunningSimulator | undefined) {

@@ -8,7 +8,7 @@ import { findValues } from '../readings/json.js';
 import type { RecordReading } from '../layout/learned-readings.js';
 import { expectSchema } from '../readings/schemas.js';
 import { ledgerFile, recordInLedger, type LedgerEntry } from '../data/ledger.js';
-import { step } from '../evidence/report.js';
+import { labels, step } from '../evidence/report.js';
 import { redactText } from '../transport/redact.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { operationNotFound, OtherRuleFailure } from '../evidence/failures.js';
@@ -190,6 +190,8 @@ export class SandboxPersons {
       const last = error instanceof NotConsistentError && error.lastResponse.ok ? error.lastResponse : undefined;
       throw (last && shows.relocate?.(last.body)) || (await this.neverRetrievable(gedi, error));
     });
+    // The gate counts it apart from the rules proven: this target shows back what it was sent.
+    if (value.asSent) await labels({ evidence: 'as-sent', links: [] });
     return { reading: value, record: response.body };
   }
 
