@@ -18,40 +18,73 @@ const resolutions = JSON.parse(readFileSync(new URL('./docs/resolutions.json', i
 // The first match wins: a rule broken by a wait's timeout keeps the name of the failure that broke it
 // (BrokenRuleError, "NotConsistentError: ..." at the start of the trace), so it is filed as a timeout first.
 const notPassed = ['failed', 'broken'];
-/** A category for the failures whose verdict's `category` label is one of `categories`. */
-const byVerdict = (id, name, ...categories) => ({
+/**
+ * A failure raised outside a rule's test body (a fixture, a hook) carries no verdict label: it is filed by the class
+ * of its error, the first word of its trace, and `message` where the class alone does not decide.
+ */
+const unlabelled = (trace, message) => (d) =>
+  notPassed.includes(d.status) &&
+  !d.labels.some((label) => label.name === 'category') &&
+  trace.test(d.trace ?? '') &&
+  (message === undefined || message.test(d.message ?? ''));
+/** A category for the failures whose verdict's `category` label is `category`, or unlabelled of a class `trace` names. */
+const byVerdict = (id, name, category, ...fallbacks) => ({
   id,
   name,
-  matchers: { statuses: notPassed, labels: { category: new RegExp(`^(${categories.join('|')})$`) } },
+  matchers: [{ statuses: notPassed, labels: { category: new RegExp(`^${category}$`) } }, ...fallbacks],
 });
 export const failureTaxonomy = [
   {
     id: 'not-consistent',
     name: 'Not consistent within the deadline',
-    matchers: { statuses: notPassed, labels: { category: /^Broken rule$/ }, trace: /^NotConsistentError\b/ },
+    matchers: [
+      { statuses: notPassed, labels: { category: /^Broken rule$/ }, trace: /^NotConsistentError\b/ },
+      unlabelled(/^NotConsistentError\b/),
+    ],
     groupBy: [{ label: 'story' }],
   },
   // A token service that cannot be reached, or answers only that it is unavailable, is the target
   // being down, not a wrong secret (support/run/tokens.ts: TokenError reasons 'unreachable' and 'unavailable').
-  byVerdict('target-unavailable', 'Target unavailable', 'Target unavailable'),
+  byVerdict(
+    'target-unavailable',
+    'Target unavailable',
+    'Target unavailable',
+    unlabelled(/^TargetUnavailableError\b/),
+    unlabelled(/^TokenError\b/, /^Token service (unreachable|unavailable)/),
+  ),
   // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
   // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
   // broken promise, whichever request it was, the token request included; or a test whose own time
   // ran out while the target refused its requests (support/evidence/test-time.ts).
-  byVerdict('target-throttled', 'Target throttled', 'Target throttled'),
+  byVerdict(
+    'target-throttled',
+    'Target throttled',
+    'Target throttled',
+    unlabelled(/^(TargetThrottledError|TestOutpacedError)\b/),
+  ),
   // A test whose own work (its turn at the pace not counted), or the run, outlasted its time: no rule judged.
-  byVerdict('out-of-time', 'Out of time', 'Out of time'),
+  byVerdict('out-of-time', 'Out of time', 'Out of time', unlabelled(/^(TestOutOfTimeError|RunOutOfTimeError)\b/)),
   // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
   // says nothing about the rule that wanted to look through it.
-  byVerdict('list-incomplete', 'List could not be read completely', 'List could not be read completely'),
+  byVerdict(
+    'list-incomplete',
+    'List could not be read completely',
+    'List could not be read completely',
+    unlabelled(/^ListIncompleteError\b/),
+  ),
   // support/evidence/failures.ts: a 403, authenticated but not authorized (a market permission,
   // a screening scope): a setting or a permission to fix, never the rule under test.
-  byVerdict('not-permitted', 'Not permitted', 'Not permitted'),
+  byVerdict('not-permitted', 'Not permitted', 'Not permitted', unlabelled(/^NotPermittedError\b/)),
   // An operation that answers 404 at its configured path while the rest of the API shows what it
   // was asked for exists: the path setting, not the rule.
-  byVerdict('operation-not-found', 'Operation not found', 'Operation not found'),
+  byVerdict(
+    'operation-not-found',
+    'Operation not found',
+    'Operation not found',
+    unlabelled(/^OperationNotFoundError\b/),
+  ),
   // An answer laid out otherwise than the layout learned and reviewed: the reading, not the rule.
-  byVerdict('layout-changed', 'Layout changed', 'Layout changed'),
+  byVerdict('layout-changed', 'Layout changed', 'Layout changed', unlabelled(/^LayoutChangedError\b/)),
   // A Given step, or another rule's promise the test depends on, failed before the rule under
   // test was reached: the test is broken (it could not check), and the rule whose own spec covers
   // that step is named in the message and reported by its own spec.
@@ -61,7 +94,13 @@ export const failureTaxonomy = [
   // A rejected secret; a connection a setting stands in the way of (TLS trust, host name, proxy credentials:
   // support/transport/network-failures.ts): the host answered. A token answer the documentation does not
   // allow (no access_token) is under a rule (support/run/global-setup.ts): the contract is broken.
-  byVerdict('configuration-error', 'Configuration error', 'Configuration error'),
+  byVerdict(
+    'configuration-error',
+    'Configuration error',
+    'Configuration error',
+    unlabelled(/^(ConfigError|NetworkSetupError)\b/),
+    unlabelled(/^TokenError\b/, /^(?!Broken rule )/),
+  ),
   {
     // The rules of HTTP itself (docs/catalogue.json, source RFC 9110): weighed apart from the
     // documented contract, so the release gate can tell "the API breaks its promise" from "the API
@@ -74,7 +113,7 @@ export const failureTaxonomy = [
   {
     id: 'contract-broken',
     name: 'Contract broken',
-    matchers: { statuses: notPassed, labels: { category: /^Broken rule$/ } },
+    matchers: [{ statuses: notPassed, labels: { category: /^Broken rule$/ } }, unlabelled(/^/, /^Broken rule /)],
     groupBy: [{ label: 'story' }],
   },
 ];

@@ -60,15 +60,17 @@ const CATEGORY_OF_CLASS: Partial<Record<string, Category>> = {
 
 /**
  * The one place a failure's category is decided: a verdict of this module carries its own; any other error by its
- * class (a token service that cannot be asked is the target unavailable, any other TokenError a setting).
+ * class (a token service that cannot be asked is the target unavailable, a rejected secret a setting).
  */
 export function categoryOf(error: unknown): Category | undefined {
   if (!(error instanceof Error)) return undefined;
   const own = (error as Partial<Verdict>).category;
   if (own !== undefined) return own;
   if (error.name === 'TokenError') {
+    // A token answer the documentation does not allow ('malformed', 'server') is the token rule's, no setting's.
     const { reason } = error as { reason?: string };
-    return reason === 'unreachable' || reason === 'unavailable' ? 'Target unavailable' : 'Configuration error';
+    if (reason === 'unreachable' || reason === 'unavailable') return 'Target unavailable';
+    return reason === 'rejected' ? 'Configuration error' : undefined;
   }
   return CATEGORY_OF_CLASS[error.name];
 }
@@ -249,7 +251,7 @@ export function attributeToRule(error: unknown, rule: string): unknown {
     error instanceof StepFailure ? `${error.phase} ${error.title}` : (error as Partial<PreconditionError>).step;
   const inStep = (failure: Error) => new CategoryFailure(failure, categoryOf(failure)!, rule, step);
   // Failures that say nothing about the rule under test: the target's, the settings' or the client's permissions.
-  if (CATEGORY_OF_CLASS[original.name] !== undefined) return inStep(original);
+  if (categoryOf(original) !== undefined) return inStep(original);
   // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
   const refused = (original as { response?: ApiResponse }).response;
   if (original.name === 'WaitRejectedError' && refused?.status === 403)
