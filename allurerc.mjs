@@ -27,7 +27,7 @@ const unlabelled = (trace, message) => (d) =>
   !d.labels.some((label) => label.name === 'category') &&
   trace.test(d.trace ?? '') &&
   (message === undefined || message.test(d.message ?? ''));
-/** A category for the failures whose verdict's `category` label is `category`, or unlabelled of a class `trace` names. */
+/** A category for the failures whose `category` label is `category`, and the unlabelled ones `fallbacks` match. */
 const byVerdict = (id, name, category, ...fallbacks) => ({
   id,
   name,

@@ -2,8 +2,8 @@
 // killed only by a test of its own rule that failed for that rule: in the step that exercises it (the mutant's
 // `exercisedIn`), as a broken rule, or for a mutant with `reportedAs` in that category. A failed Given, a crash of the
 // suite's own code and a failure with no verdict (vitest's own timeout) say nothing about the rule: they leave the
-// mutant "not judged", as does a control run (no mutant, same settings) that failed. Every judgement reads the verdict's
-// fields the reporter wrote (`failures`: category, rule, step), never a message's words.
+// mutant "not judged", as does a control run (no mutant, same settings) that failed. Every judgement reads the
+// verdict's fields the reporter wrote (`failures`: category, rule, step), never a message's words.
 import { relative } from 'node:path';
 import { MUTANTS, type Mutant, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
