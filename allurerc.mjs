@@ -12,81 +12,108 @@ const resolutions = JSON.parse(readFileSync(new URL('./docs/resolutions.json', i
 
 // The failure taxonomy of docs/DESIGN.md. Allure 3 ignores the categories.json that allure-vitest
 // writes, so the categories live here; support/evidence/run-results.ts classifies the console summary with the
-// same list, so the report and the console always agree. The first match wins, so the error
-// classes come first: a rule broken in a step reads "Broken rule <id>" and keeps the name of the
-// failure that broke it (support/evidence/failures.ts BrokenRuleError), so a timeout there is still
-// a timeout. Error names are read from the start of the trace ("NotConsistentError: ..."); the
-// message does not carry them.
+// same list, so the report and the console always agree. A verdict carries its category as data
+// (support/evidence/failures.ts `categoryOf`), written as the result's `category` label
+// (support/evidence/report.ts `labelVerdict`); the categories match that label, never a message's words.
+// The first match wins: a rule broken by a wait's timeout keeps the name of the failure that broke it
+// (BrokenRuleError, "NotConsistentError: ..." at the start of the trace), so it is filed as a timeout first.
 const notPassed = ['failed', 'broken'];
-/** A category for the failures whose trace starts with the error class(es) `trace` names. */
-const byError = (id, name, trace) => ({ id, name, matchers: { statuses: notPassed, trace } });
+/**
+ * A failure raised outside a rule's test body (a fixture, a hook) carries no verdict label: it is filed by the class
+ * of its error, the first word of its trace, and `message` where the class alone does not decide.
+ */
+const unlabelled = (trace, message) => (d) =>
+  notPassed.includes(d.status) &&
+  !d.labels.some((label) => label.name === 'category') &&
+  trace.test(d.trace ?? '') &&
+  (message === undefined || message.test(d.message ?? ''));
+/** A category for the failures whose `category` label is `category`, and the unlabelled ones `fallbacks` match. */
+const byVerdict = (id, name, category, ...fallbacks) => ({
+  id,
+  name,
+  matchers: [{ statuses: notPassed, labels: { category: new RegExp(`^${category}$`) } }, ...fallbacks],
+});
 export const failureTaxonomy = [
   {
     id: 'not-consistent',
     name: 'Not consistent within the deadline',
-    matchers: { statuses: notPassed, trace: /^NotConsistentError\b/ },
+    matchers: [
+      { statuses: notPassed, labels: { category: /^Broken rule$/ }, trace: /^NotConsistentError\b/ },
+      unlabelled(/^NotConsistentError\b/),
+    ],
     groupBy: [{ label: 'story' }],
   },
-  {
-    // A token service that cannot be reached, or answers only that it is unavailable, is the target
-    // being down, not a wrong secret (support/run/tokens.ts: TokenError reasons 'unreachable' and
-    // 'unavailable').
-    id: 'target-unavailable',
-    name: 'Target unavailable',
-    matchers: [
-      { statuses: notPassed, trace: /^TargetUnavailableError\b/ },
-      { statuses: notPassed, trace: /^TokenError\b/, message: /Token service (unreachable|unavailable)/ },
-    ],
-  },
+  // A token service that cannot be reached, or answers only that it is unavailable, is the target
+  // being down, not a wrong secret (support/run/tokens.ts: TokenError reasons 'unreachable' and 'unavailable').
+  byVerdict(
+    'target-unavailable',
+    'Target unavailable',
+    'Target unavailable',
+    unlabelled(/^TargetUnavailableError\b/),
+    unlabelled(/^TokenError\b/, /^Token service (unreachable|unavailable)/),
+  ),
   // A request still answered 429 (or 503 with Retry-After) at its deadline: the target protecting
   // itself from the client's rate (support/transport/http.ts, support/transport/pace.ts), never a
   // broken promise, whichever request it was, the token request included; or a test whose own time
   // ran out while the target refused its requests (support/evidence/test-time.ts).
-  byError('target-throttled', 'Target throttled', /^(TargetThrottledError|TestOutpacedError)\b/),
+  byVerdict(
+    'target-throttled',
+    'Target throttled',
+    'Target throttled',
+    unlabelled(/^(TargetThrottledError|TestOutpacedError)\b/),
+  ),
   // A test whose own work (its turn at the pace not counted), or the run, outlasted its time: no rule judged.
-  byError('out-of-time', 'Out of time', /^(TestOutOfTimeError|RunOutOfTimeError)\b/),
+  byVerdict('out-of-time', 'Out of time', 'Out of time', unlabelled(/^(TestOutOfTimeError|RunOutOfTimeError)\b/)),
   // support/readings/list-reader.ts: a list whose paging the suite could not follow to its end
   // says nothing about the rule that wanted to look through it.
-  byError('list-incomplete', 'List could not be read completely', /^ListIncompleteError\b/),
+  byVerdict(
+    'list-incomplete',
+    'List could not be read completely',
+    'List could not be read completely',
+    unlabelled(/^ListIncompleteError\b/),
+  ),
   // support/evidence/failures.ts: a 403, authenticated but not authorized (a market permission,
   // a screening scope): a setting or a permission to fix, never the rule under test.
-  byError('not-permitted', 'Not permitted', /^NotPermittedError\b/),
+  byVerdict('not-permitted', 'Not permitted', 'Not permitted', unlabelled(/^NotPermittedError\b/)),
   // An operation that answers 404 at its configured path while the rest of the API shows what it
   // was asked for exists: the path setting, not the rule.
-  byError('operation-not-found', 'Operation not found', /^OperationNotFoundError\b/),
+  byVerdict(
+    'operation-not-found',
+    'Operation not found',
+    'Operation not found',
+    unlabelled(/^OperationNotFoundError\b/),
+  ),
+  // An answer laid out otherwise than the layout learned and reviewed: the reading, not the rule.
+  byVerdict('layout-changed', 'Layout changed', 'Layout changed', unlabelled(/^LayoutChangedError\b/)),
   // A Given step, or another rule's promise the test depends on, failed before the rule under
   // test was reached: the test is broken (it could not check), and the rule whose own spec covers
   // that step is named in the message and reported by its own spec.
-  byError('precondition-not-met', 'Precondition not met', /^PreconditionError\b/),
+  byVerdict('precondition-not-met', 'Precondition not met', 'Precondition not met'),
   // The suite's own code crashed (a TypeError, ...) inside a test: no verdict on any rule.
-  byError('suite-error', 'Suite error (no verdict)', /^SuiteError\b/),
-  {
-    // A token answer the documentation does not allow (no access_token) is a TokenError too, but
-    // under a rule (support/run/global-setup.ts): the contract is broken, no setting will fix it.
-    // A connection a setting stands in the way of (TLS trust, host name, proxy credentials:
-    // support/transport/network-failures.ts) is configuration too: the host answered.
-    id: 'configuration-error',
-    name: 'Configuration error',
-    matchers: {
-      statuses: notPassed,
-      trace: /^(ConfigError|TokenError|NetworkSetupError)\b/,
-      message: /^(?!Broken rule )/,
-    },
-  },
+  byVerdict('suite-error', 'Suite error (no verdict)', 'Suite error'),
+  // A rejected secret; a connection a setting stands in the way of (TLS trust, host name, proxy credentials:
+  // support/transport/network-failures.ts): the host answered. A token answer the documentation does not
+  // allow (no access_token) is under a rule (support/run/global-setup.ts): the contract is broken.
+  byVerdict(
+    'configuration-error',
+    'Configuration error',
+    'Configuration error',
+    unlabelled(/^(ConfigError|NetworkSetupError)\b/),
+    unlabelled(/^TokenError\b/, /^(?!Broken rule )/),
+  ),
   {
     // The rules of HTTP itself (docs/catalogue.json, source RFC 9110): weighed apart from the
     // documented contract, so the release gate can tell "the API breaks its promise" from "the API
-    // answers bad input like a careless server".
+    // answers bad input like a careless server". The story label starts with the rule's id.
     id: 'http-conformance',
     name: 'HTTP conformance broken',
-    matchers: { statuses: notPassed, message: /^Broken rule http\./ },
+    matchers: { statuses: notPassed, labels: { category: /^Broken rule$/, story: /^http\./ } },
     groupBy: [{ label: 'story' }],
   },
   {
-    // support/evidence/failures.ts: "Broken rule <id> (<section>: "<quote>"): <detail>".
     id: 'contract-broken',
     name: 'Contract broken',
-    matchers: { statuses: notPassed, message: /^Broken rule [a-z0-9.-]+/ },
+    matchers: [{ statuses: notPassed, labels: { category: /^Broken rule$/ } }, unlabelled(/^/, /^Broken rule /)],
     groupBy: [{ label: 'story' }],
   },
 ];
@@ -102,7 +129,8 @@ export default {
   historyLimit: 60,
   // Failures known before a release: Allure's resolution rules, from docs/resolutions.json (`rules`, and
   // `links` for issue trackers). A rule matches a failed or broken test by the `testCaseId` of its result
-  // file (reports/allure-results) and by `messageRegexp` on its failure ("^Broken rule transition[.]delete ").
+  // file (reports/allure-results) and by `messageRegexp` on its failure ("^Broken rule transition[.]delete "):
+  // Allure 3.18's resolution matchers take no labels, so the message is the narrowest match they offer.
   // An `accepted` or `muted` rule leaves the failure out of the gate; an `issue` rule links it to its
   // tracker, and the gate still counts it. The failures each `issue` rule matched are listed in the report
   // folder (`knownIssuesPath`).

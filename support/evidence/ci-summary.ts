@@ -8,13 +8,13 @@ import { clip, LIST_PAGES_FILE } from './console-summary.js';
 import { ruleWords } from './failures.js';
 import type { ObservedContract } from './observed/model.js';
 import { cell, timingsTable } from './observed/page.js';
-import { readRun, type TestOutcome } from './run-results.js';
+import { brokenDetail, readRun, type TestOutcome } from './run-results.js';
 
 function brokenRuleRows(rules: string[], tests: TestOutcome[]): string[] {
   const checks = specChecks();
   return rules.map((id) => {
     const specs = new Set(checks.flatMap((check) => (check.rule === id ? [`\`${check.file}\``] : [])));
-    const failure = tests.find((test) => test.rule === id)?.broken?.detail ?? '';
+    const failure = tests.flatMap((test) => (test.rule === id ? (brokenDetail(test) ?? []) : []))[0] ?? '';
     return `| \`${id}\` | ${cell(ruleWords(id))} | ${[...specs].join(', ')} | ${cell(clip(failure, 200))} |`;
   });
 }
@@ -53,7 +53,7 @@ export async function ciSummary(options: {
   // Failures that blame no rule (a precondition, a permission, a path, the target), each with what it says to fix.
   const others = failed.flatMap((entry) =>
     entry.tests
-      .filter((test) => !test.broken)
+      .filter((test) => brokenDetail(test) === undefined)
       .map((test) => `| ${entry.name} | ${cell(test.name)} | ${cell((test.message ?? '').slice(0, 300))} |`),
   );
   const passed = summary.total > 0 && summary.notPassed === 0;

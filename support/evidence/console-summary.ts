@@ -2,7 +2,7 @@
 // failures, one line a failure, and what list pages cost when they were most of the run's requests.
 import type { readSettings } from '../run/config.js';
 import { ADVISED_PAGE_SIZE, type ListCost, type ObservedContract } from './observed/model.js';
-import type { RunSummary, TestOutcome } from './run-results.js';
+import { brokenDetail, type RunSummary, type TestOutcome } from './run-results.js';
 
 /** The console's lines on list pages, in reports/observed/ when the run printed them, for the CI summary. */
 export const LIST_PAGES_FILE = 'list-pages.txt';
@@ -15,10 +15,12 @@ export function clip(text: string, max: number): string {
 }
 
 /** A failure on its summary line: under a rule, "Broken: " and what broke; the rule's words are in the report. */
-const failureDetail = ({ message = '', broken }: TestOutcome): string =>
-  broken
-    ? `Broken: ${broken.detail.replace(/^(?!(?:When|Then) ")[A-Z](?=[a-z])/, (first) => first.toLowerCase())}`
-    : message;
+function failureDetail(test: TestOutcome): string {
+  const broken = brokenDetail(test);
+  return broken === undefined
+    ? (test.message ?? '')
+    : `Broken: ${broken.replace(/^(?!(?:When|Then) ")[A-Z](?=[a-z])/, (first) => first.toLowerCase())}`;
+}
 
 /** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
 export function formatSummary({ total, passed, notPassed, skipped, byCategory, brokenRules }: RunSummary): string {

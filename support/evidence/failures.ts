@@ -15,16 +15,72 @@ export function ruleWords(id: string): string {
 export const brokenRuleMessage = (ruleId: string, detail: string): string =>
   `Broken rule ${ruleId} (${ruleWords(ruleId)}): ${detail}`;
 
-/** The rule and what broke, without the bracketed section and quote (no quote holds `): `); undefined for no rule. */
-export function brokenRuleDetail(message: string): { rule: string; detail: string } | undefined {
-  const rule = /^Broken rule ([a-z0-9.-]+) /.exec(message)?.[1];
-  const quoted = /^[^(]*\(.*?\): /.exec(message);
-  return rule === undefined ? undefined : { rule, detail: quoted ? message.slice(quoted[0].length) : message };
+/**
+ * The closed list of what a verdict can be, as allurerc.mjs names its categories: a rule broken, or why the failure
+ * judges none. 'Layout changed' is for an answer whose layout differs from the one learned and reviewed.
+ */
+export type Category =
+  | 'Broken rule'
+  | 'Precondition not met'
+  | 'Suite error'
+  | 'Target unavailable'
+  | 'Target throttled'
+  | 'Out of time'
+  | 'Configuration error'
+  | 'List could not be read completely'
+  | 'Not permitted'
+  | 'Operation not found'
+  | 'Layout changed';
+
+/** A verdict as data, own enumerable fields of the error, so vitest's results and the reporter keep them. */
+export interface Verdict {
+  category: Category;
+  /** The rule under test (catalogue id): broken, for 'Broken rule'; left unjudged otherwise; undefined for none. */
+  rule?: string;
+  /** The step with its phase ("Then the person is eventually shown as removed"); undefined outside any step. */
+  step?: string;
+  /** The first line of what was seen. */
+  evidence: string;
 }
 
-/** The rule ids named in a failure text (vitest output, JUnit XML), once each. */
-export function rulesNamedIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/Broken rule ([a-z0-9.-]+)/g)].map((match) => match[1]!))];
+/** The categories of failures that judge no rule, by the error class that carries them. */
+const CATEGORY_OF_CLASS: Partial<Record<string, Category>> = {
+  TargetUnavailableError: 'Target unavailable',
+  TargetThrottledError: 'Target throttled',
+  TestOutpacedError: 'Target throttled',
+  TestOutOfTimeError: 'Out of time',
+  RunOutOfTimeError: 'Out of time',
+  ConfigError: 'Configuration error',
+  NetworkSetupError: 'Configuration error',
+  ListIncompleteError: 'List could not be read completely',
+  NotPermittedError: 'Not permitted',
+  OperationNotFoundError: 'Operation not found',
+  LayoutChangedError: 'Layout changed',
+};
+
+/**
+ * The one place a failure's category is decided: a verdict of this module carries its own; any other error by its
+ * class (a token service that cannot be asked is the target unavailable, a rejected secret a setting).
+ */
+export function categoryOf(error: unknown): Category | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const own = (error as Partial<Verdict>).category;
+  if (own !== undefined) return own;
+  if (error.name === 'TokenError') {
+    // A token answer the documentation does not allow ('malformed', 'server') is the token rule's, no setting's.
+    const { reason } = error as { reason?: string };
+    if (reason === 'unreachable' || reason === 'unavailable') return 'Target unavailable';
+    return reason === 'rejected' ? 'Configuration error' : undefined;
+  }
+  return CATEGORY_OF_CLASS[error.name];
+}
+
+/** The verdict fields of a failure, when it carries them (a thrown error, or one vitest serialized). */
+export function verdictOf(error: unknown): Verdict | undefined {
+  const fields = (error ?? {}) as Partial<Verdict>;
+  return typeof fields.category === 'string'
+    ? { category: fields.category, rule: fields.rule, step: fields.step, evidence: fields.evidence ?? '' }
+    : undefined;
 }
 
 export type Answer = { text?: string } & Partial<Pick<ApiResponse, 'exchanges' | 'url'>>;
@@ -91,8 +147,10 @@ function firstLine(error: unknown): string {
 }
 
 /** The rule under test could not be reached: a Given step, or another rule's promise it depends on, failed first. */
-export class PreconditionError extends Error {
+export class PreconditionError extends Error implements Verdict {
   override readonly name = 'PreconditionError';
+  readonly category = 'Precondition not met';
+  readonly evidence: string;
   /** `step` with its phase ("Given an available person"); `rule` the rule under test; `covering` the rule failed. */
   constructor(
     readonly step: string,
@@ -106,6 +164,7 @@ export class PreconditionError extends Error {
         ? ''
         : ` That step is what rule ${covering} ("${ruleById(covering).quote}") promises; its own spec reports it.`;
     super(`Precondition not met: the step "${step}" failed${before}: ${firstLine(cause)}.${its}`, { cause });
+    this.evidence = firstLine(cause);
     pointAt(this, cause);
   }
 }
@@ -114,45 +173,55 @@ export class PreconditionError extends Error {
  * The rule under test broke in a When or Then step (`step`; none in the run's setup). Named after the failure that
  * broke it (AssertionError, NotConsistentError), as the failure taxonomy (allurerc.mjs) reads a trace's first word.
  */
-export class BrokenRuleError extends Error {
-  constructor(rule: string, cause: unknown, step?: StepFailure) {
+export class BrokenRuleError extends Error implements Verdict {
+  readonly category = 'Broken rule';
+  readonly step?: string;
+  readonly evidence: string;
+  constructor(
+    readonly rule: string,
+    cause: unknown,
+    step?: StepFailure,
+  ) {
     super(brokenRuleMessage(rule, step?.message ?? messageOf(cause)), { cause });
     this.name = cause instanceof Error ? cause.name : 'Error';
+    this.step = step && `${step.phase} ${step.title}`;
+    this.evidence = firstLine(cause);
     pointAt(this, cause);
   }
 }
 
 /** A failure of a category of its own, its name and first words kept, saying in which step of the test it came. */
-class CategoryFailure extends Error {
-  constructor(cause: Error, step: string) {
-    super(`${cause.message} (in the step "${step}")`, { cause });
+class CategoryFailure extends Error implements Verdict {
+  readonly evidence: string;
+  constructor(
+    cause: Error,
+    readonly category: Category,
+    readonly rule: string,
+    readonly step?: string,
+  ) {
+    super(step === undefined ? cause.message : `${cause.message} (in the step "${step}")`, { cause });
     this.name = cause.name;
+    this.evidence = firstLine(cause);
     pointAt(this, cause);
   }
 }
 
 /** The suite's own code crashed: no verdict on any rule. */
-class SuiteError extends Error {
+class SuiteError extends Error implements Verdict {
   override readonly name = 'SuiteError';
-  constructor(cause: Error) {
+  readonly category = 'Suite error';
+  readonly evidence: string;
+  constructor(
+    cause: Error,
+    readonly rule: string,
+    readonly step?: string,
+  ) {
     super(`Suite error (no verdict): ${cause.name}: ${cause.message}`, { cause });
+    this.evidence = firstLine(cause);
     pointAt(this, cause);
   }
 }
 
-/** Failures that say nothing about the rule under test: the target's, the settings' or the client's permissions. */
-const NOT_A_CONTRACT_FAILURE = new Set([
-  'TargetUnavailableError',
-  'TargetThrottledError',
-  'TestOutpacedError',
-  'TestOutOfTimeError',
-  'RunOutOfTimeError',
-  'ConfigError',
-  'ListIncompleteError',
-  'NotPermittedError',
-  'OperationNotFoundError',
-  'LayoutChangedError',
-]);
 const CRASHES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
 
 /** The failure behind the steps and verbs that passed it on, and the innermost other rule's promise on the way. */
@@ -180,13 +249,14 @@ export function attributeToRule(error: unknown, rule: string): unknown {
   if (!(original instanceof Error)) return error;
   const step =
     error instanceof StepFailure ? `${error.phase} ${error.title}` : (error as Partial<PreconditionError>).step;
-  const inStep = (category: Error) => (step === undefined ? category : new CategoryFailure(category, step));
-  if (NOT_A_CONTRACT_FAILURE.has(original.name)) return inStep(original);
+  const inStep = (failure: Error) => new CategoryFailure(failure, categoryOf(failure)!, rule, step);
+  // Failures that say nothing about the rule under test: the target's, the settings' or the client's permissions.
+  if (categoryOf(original) !== undefined) return inStep(original);
   // A wait refused with 403 (support/readings/eventually.ts WaitRejectedError) is a permission, not a rule.
   const refused = (original as { response?: ApiResponse }).response;
   if (original.name === 'WaitRejectedError' && refused?.status === 403)
     return inStep(notPermitted(refused, `waiting for ${(original as { what?: string }).what ?? 'a state'}`));
-  if (CRASHES.has(original.name)) return new SuiteError(original);
+  if (CRASHES.has(original.name)) return new SuiteError(original, rule, step);
   if (error instanceof PreconditionError) return new PreconditionError(error.step, original, rule, other?.rule);
   if (!(error instanceof StepFailure)) return error;
   if (other && other.rule !== rule && other.decisive)

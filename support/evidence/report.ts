@@ -5,6 +5,7 @@ import * as allure from 'allure-js-commons';
 import { getMessageAndTraceFromError, getStatusFromError } from 'allure-js-commons/sdk';
 import { observeExchanges } from '../transport/exchanges.js';
 import { redact, redactText } from '../transport/redact.js';
+import { verdictOf } from './failures.js';
 
 /** `rename` sets the step's final title once the outcome is known (e.g. the HTTP status). */
 export type StepBody<T> = (handle: { rename(name: string): Promise<void> }) => Promise<T> | T;
@@ -96,4 +97,16 @@ export async function labels({ links, ...values }: ReportLabels): Promise<void> 
   const named = Object.entries(values).flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
   await allure.labels(...named);
   await allure.links(...links);
+}
+
+/**
+ * A failure's verdict as labels (category, step, evidence), which allurerc.mjs files it by and the console summary
+ * reads: the results keep a message only as text.
+ */
+export async function labelVerdict(failure: unknown): Promise<void> {
+  const verdict = verdictOf(failure);
+  if (!reporting() || verdict === undefined) return;
+  const { category, step, evidence } = verdict;
+  const values = Object.entries({ category, step, evidence });
+  await allure.labels(...values.flatMap(([name, value]) => (value ? [{ name, value: redactText(value) }] : [])));
 }

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { matchCategory, normalizeCategoriesConfig, type TestStatus } from '@allurereport/core-api';
 import type { AllureConfig } from 'allure';
 import { ALLURE_RESULTS_DIR } from '../run/paths.js';
-import { brokenRuleDetail } from './failures.js';
+import type { Category } from './failures.js';
 
 interface ResultFile {
   name: string;
@@ -23,8 +23,19 @@ export type TestOutcome = {
   name: string;
   rule?: string;
   message?: string;
-  broken?: ReturnType<typeof brokenRuleDetail>;
+  /** The verdict's fields, from the result's labels (support/evidence/report.ts `labelVerdict`). */
+  category?: Category;
+  step?: string;
+  evidence?: string;
 };
+/** What broke, as the failure says it after the rule's words (`Then "<step>": <evidence>`); undefined for no rule. */
+export function brokenDetail({ category, step, evidence = '' }: TestOutcome): string | undefined {
+  if (category !== 'Broken rule') return undefined;
+  if (step === undefined) return evidence;
+  const [phase, ...title] = step.split(' ');
+  return `${phase} "${title.join(' ')}": ${evidence}`;
+}
+
 export type RunSummary = Awaited<ReturnType<typeof readRun>>['summary'];
 
 /** One result per test: a retried test is counted once, with its last attempt. */
@@ -62,15 +73,19 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
     tests: (failed.get(category) ?? []).map(({ name, labels = [], statusDetails }): TestOutcome => {
       const message = statusDetails?.message?.split('\n')[0];
       // Story labels read "<rule id>: <quote>"; the id is enough on a console line.
-      const rule = labels.find((label) => label.name === 'story')?.value.split(':')[0];
-      return { name, rule, message, broken: brokenRuleDetail(message ?? '') };
+      const label = (wanted: string) => labels.find((entry) => entry.name === wanted)?.value;
+      const rule = label('story')?.split(':')[0];
+      const verdict = { category: label('category') as Category | undefined, step: label('step') };
+      return { name, rule, message, ...verdict, evidence: label('evidence') };
     }),
   }));
   // Every rule a failure names, whatever its category (a deadline too), documented promises and HTTP's own apart.
   const rulesIn = (http: boolean) => [
     ...new Set(
       byCategory.flatMap(({ name, tests }) =>
-        (name === 'HTTP conformance broken') === http ? tests.flatMap((test) => test.broken?.rule ?? []) : [],
+        (name === 'HTTP conformance broken') === http
+          ? tests.flatMap((test) => (test.category === 'Broken rule' && test.rule ? [test.rule] : []))
+          : [],
       ),
     ),
   ];

@@ -1,15 +1,15 @@
 // Owns the mutant matrix's verdict on one run, and its lines. As mutation testing tools count a kill, a mutant is
 // killed only by a test of its own rule that failed for that rule: in the step that exercises it (the mutant's
 // `exercisedIn`), as a broken rule, or for a mutant with `reportedAs` in that category. A failed Given, a crash of the
-// suite's own code and a bare timeout say nothing about the rule: they leave the mutant "not judged", as does a
-// control run (no mutant, same settings) that failed.
+// suite's own code and a failure with no verdict (vitest's own timeout) say nothing about the rule: they leave the
+// mutant "not judged", as does a control run (no mutant, same settings) that failed. Every judgement reads the
+// verdict's fields the reporter wrote (`failures`: category, rule, step), never a message's words.
 import { relative } from 'node:path';
 import { MUTANTS, type Mutant, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
-import { brokenRuleDetail, rulesNamedIn } from '../evidence/failures.js';
 import type { specChecks } from './coverage-map.js';
 import { SETUP_RULE } from './global-setup.js';
-import type { FileResult } from './suite-reporter.js';
+import type { Failure, FileResult } from './suite-reporter.js';
 
 type Planned = { mutant: MutantName; layout: Layout };
 
@@ -31,7 +31,7 @@ export interface Verdict extends Planned {
 }
 
 const SHOWN_CHARS = 200;
-const CRASH = /^(TypeError|ReferenceError|RangeError|SyntaxError)\b/;
+const CRASHES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
 
 const failedFiles = (files: FileResult[]) =>
   files.filter((file) => file.message || file.assertionResults.some((test) => test.status === 'failed'));
@@ -41,44 +41,49 @@ const failureMessages = (file: FileResult) => file.assertionResults.flatMap((tes
 /** A failure's first line, cut short for a matrix line. */
 const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, SHOWN_CHARS);
 
-/** A failure's first line, whole, without the error's name vitest puts first ("AssertionError: "). */
-const messageOf = (failure: string): string => failure.split('\n')[0]!.replace(/^\w+: /, '');
+/** The rules a run's failures found broken, once each. */
+const rulesBroken = (failures: Failure[]): string[] => [
+  ...new Set(failures.flatMap(({ category, rule }) => (category === 'Broken rule' && rule ? [rule] : []))),
+];
 
-/** Why a failure judges nothing: a Given not met, the suite's own crash, vitest's own timeout; undefined otherwise. */
-function noVerdict(failure: string): string | undefined {
-  const message = messageOf(failure);
-  // A category failure in a Given keeps its category's words and names the step last.
-  if (message.startsWith('Precondition not met:') || /\(in the step "Given [^"]*"\)$/.test(message))
-    return `a Given failed (${firstLine(message)})`;
-  if (CRASH.test(failure) || message.startsWith('Suite error (no verdict):'))
-    return `the suite crashed (${firstLine(message)})`;
-  if (message.startsWith('Test timed out in')) return `a bare timeout (${firstLine(message)})`;
+/** The rule a run that stopped in global setup names as broken; its error reaches only the output, as text. */
+const setupRulesIn = (output: string): string[] => [
+  ...new Set([...output.matchAll(/Broken rule ([a-z0-9.-]+)/g)].map((match) => match[1]!)),
+];
+
+/** The phase of a failure's step ("Then"), or undefined outside any step. */
+const phaseOf = ({ step }: Failure): string | undefined => step?.split(' ')[0];
+
+/** Why a failure judges nothing: a Given not met, the suite's own crash, a failure with no verdict; else undefined. */
+function noVerdict(failure: Failure): string | undefined {
+  const shown = firstLine(failure.message);
+  // A category failure in a Given keeps its category and names its step.
+  if (failure.category === 'Precondition not met' || (failure.category !== undefined && phaseOf(failure) === 'Given'))
+    return `a Given failed (${shown})`;
+  if (failure.category === 'Suite error' || (failure.category === undefined && CRASHES.has(failure.name ?? '')))
+    return `the suite crashed (${shown})`;
+  if (failure.category === undefined) return `no verdict (${shown})`;
   return undefined;
 }
-
-/** The step a broken-rule failure names ("Then"), or undefined when it names none. */
-const stepOf = (detail: string): string | undefined => /^(Given|When|Then) "/.exec(detail)?.[1];
 
 /** The step of the mutant's rule's spec that must fail in `layout`. */
 const stepIn = ({ exercisedIn }: Mutant, layout: Layout): string =>
   typeof exercisedIn === 'string' ? exercisedIn : exercisedIn[layout];
 
 /** A failure kills `mutant`: its rule broken, or its category shown, in the step that exercises it. */
-function kills(failure: string, { rule, reportedAs }: Mutant, exercisedIn: string): boolean {
-  const message = messageOf(failure);
-  if (reportedAs !== undefined) return message.startsWith(reportedAs) && message.includes(`step "${exercisedIn} `);
-  const broken = brokenRuleDetail(message);
-  return broken?.rule === rule && stepOf(broken.detail) === exercisedIn;
+function kills(failure: Failure, { rule, reportedAs }: Mutant, exercisedIn: string): boolean {
+  if (reportedAs !== undefined) return failure.category === reportedAs && phaseOf(failure) === exercisedIn;
+  return failure.category === 'Broken rule' && failure.rule === rule && phaseOf(failure) === exercisedIn;
 }
 
 /** What a failure of the mutant's own test that did not kill it showed instead. */
-function insteadOf(failure: string, { rule, reportedAs }: Mutant, exercisedIn: string): string {
-  const broken = brokenRuleDetail(messageOf(failure));
-  if (reportedAs !== undefined && messageOf(failure).startsWith(reportedAs))
+function insteadOf(failure: Failure, { rule, reportedAs }: Mutant, exercisedIn: string): string {
+  if (reportedAs !== undefined && failure.category === reportedAs)
     return `its category "${reportedAs}" came outside the ${exercisedIn}`;
-  if (broken?.rule !== rule) return `its test failed as: ${firstLine(messageOf(failure))}`;
+  if (failure.category !== 'Broken rule' || failure.rule !== rule)
+    return `its test failed as: ${firstLine(failure.message)}`;
   if (reportedAs !== undefined) return `its rule was named where the failure must be "${reportedAs}"`;
-  const step = stepOf(broken.detail);
+  const step = phaseOf(failure);
   return `its rule broke ${step ? `in the ${step}` : 'outside any step'}, not in the ${exercisedIn}`;
 }
 
@@ -86,7 +91,7 @@ function insteadOf(failure: string, { rule, reportedAs }: Mutant, exercisedIn: s
 function notJudged(
   { files, output }: Outcome,
   ownFiles: FileResult[],
-  ownFailures: string[],
+  ownFailures: Failure[],
   controlFailed: string[],
 ): string[] {
   const reasons = [
@@ -116,21 +121,22 @@ export function judge(
   const exercisedIn = stepIn(mutant, run.layout);
   const { files, output } = outcome;
   const failed = failedFiles(files);
-  const failureText = [output, ...failed.flatMap((file) => [file.message ?? '', ...failureMessages(file)])].join('\n');
-  const namedRules = rulesNamedIn(failureText);
+  const allFailures = failed.flatMap((file) => [
+    ...(file.failures ?? []),
+    ...file.assertionResults.flatMap((test) => test.failures ?? []),
+  ]);
+  const namedRules = [...new Set([...setupRulesIn(output), ...rulesBroken(allFailures)])];
   const failedTests = failed.flatMap((file) =>
     file.assertionResults
       .filter((test) => test.status === 'failed')
       .map((test) => ({
         title: test.title,
         own: checks.find((check) => check.title === test.title && file.name.endsWith(check.file))?.rule,
-        failures: test.failureMessages ?? [],
+        failures: test.failures ?? [],
       })),
   );
   const misattributed = failedTests.flatMap(({ title, own, failures }) => {
-    const wrong = rulesNamedIn(failures.join('\n')).filter(
-      (named) => named !== own || (strict && named !== mutant.rule),
-    );
+    const wrong = rulesBroken(failures).filter((named) => named !== own || (strict && named !== mutant.rule));
     return wrong.length === 0 ? [] : [`${title} (rule ${own ?? 'unknown'}) named ${wrong.join(', ')}`];
   });
   const ownFiles = failed.filter((file) =>
@@ -139,7 +145,7 @@ export function judge(
   const ownFailures = failedTests.filter(({ own }) => own === mutant.rule).flatMap(({ failures }) => failures);
   const shown =
     mutant.rule === SETUP_RULE && files.length === 0
-      ? rulesNamedIn(output).includes(SETUP_RULE)
+      ? setupRulesIn(output).includes(SETUP_RULE)
       : ownFailures.some((failure) => kills(failure, mutant, exercisedIn)) &&
         (mutant.reportedAs === undefined || namedRules.length === 0);
   const unjudged = notJudged(outcome, ownFiles, ownFailures, controlFailed);

@@ -2,19 +2,30 @@
 // matrix's run the results file by file under each project's name (vitest's json reporter names files only).
 import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestState } from 'vitest/node';
+import { verdictOf, type Verdict } from '../evidence/failures.js';
+
+/** A failure as data: its verdict's fields (support/evidence/failures.ts), none for a failure that carries none. */
+export type Failure = Partial<Verdict> & { name?: string; message: string };
 
 /** One spec file's outcome, as far as the matrix reads it, in the shape of vitest's json reporter (JsonTestResult). */
 export interface FileResult {
   name: string;
   /** An error of the file itself (it could not be collected, a hook failed). */
   message?: string;
-  assertionResults: { title: string; status: string; failureMessages?: string[] | null }[];
+  /** The file's own errors as data, as `failures` of a test. */
+  failures?: Failure[];
+  assertionResults: { title: string; status: string; failureMessages?: string[] | null; failures?: Failure[] }[];
 }
 
 export type ProjectResults = Record<string, FileResult[]>;
 
-const stacks = (errors: ReadonlyArray<{ stack?: string; message: string }>) =>
-  errors.map((error) => error.stack ?? error.message);
+type Reported = ReadonlyArray<{ stack?: string; message: string; name?: string }>;
+
+const stacks = (errors: Reported) => errors.map((error) => error.stack ?? error.message);
+
+/** vitest keeps a thrown error's own enumerable fields in the errors it reports: the verdict's among them. */
+const failuresOf = (errors: Reported): Failure[] =>
+  errors.map((error) => ({ ...verdictOf(error), name: error.name, message: error.message }));
 
 export default class SuiteReporter implements Reporter {
   constructor(private readonly options: { outputFile?: string } = {}) {}
@@ -36,10 +47,12 @@ export default class SuiteReporter implements Reporter {
       (results[module.project.name] ??= []).push({
         name: module.moduleId,
         message: stacks(module.errors()).join('\n') || undefined,
+        failures: failuresOf(module.errors()),
         assertionResults: [...module.children.allTests()].map((test) => ({
           title: test.name,
           status: test.result().state,
           failureMessages: stacks(test.result().errors ?? []),
+          failures: failuresOf(test.result().errors ?? []),
         })),
       });
     }

@@ -14,7 +14,7 @@ import { ConsumerData } from './consumers.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { LearnedFacts } from '../layout/learned-readings.js';
-import { attachExchanges, attachText, labels, step, type StepBody } from '../evidence/report.js';
+import { attachExchanges, attachText, labels, labelVerdict, step, type StepBody } from '../evidence/report.js';
 import { RunTime, TestWork } from '../evidence/test-time.js';
 import { registerSecret } from '../transport/redact.js';
 import { proxySettings } from '../transport/proxy-routes.js';
@@ -144,7 +144,9 @@ export function rule(id: string) {
           // Its requests stop when it ends, out of time as well.
           await context.work.run(() => body(context));
         } catch (error) {
-          throw attributeToRule(error, id);
+          const verdict = attributeToRule(error, id);
+          await labelVerdict(verdict);
+          throw verdict;
         }
       });
     },

@@ -1,6 +1,7 @@
 // Hand-written Allure results, in the format allure-vitest writes, in a scratch project that runs this project's
 // allurerc.mjs with its docs, package.json and node_modules, so the real configuration and the installed Allure are
 // what the tests of the report, the summaries and the gate exercise.
+import type { Category } from '../../support/evidence/failures.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ export interface Spec {
   message?: string;
   trace?: string;
   story?: string;
+  /** The verdict's labels, as support/evidence/report.ts `labelVerdict` writes them for a rule's test. */
+  verdict?: { category: Category; step?: string; evidence?: string };
   /** When the attempt ended: of two attempts of one test, the later counts. */
   stop?: number;
 }
@@ -65,6 +68,7 @@ export function writeResults(dir: string, specs: Spec[]): void {
           { name: 'epic', value: 'Sandbox person management v1' },
           { name: 'feature', value: 'PUT sandbox person' },
           ...(spec.story ? [{ name: 'story', value: spec.story }] : []),
+          ...Object.entries(spec.verdict ?? {}).map(([name, value]) => ({ name, value })),
         ],
         links: [],
         start: 1,
@@ -93,5 +97,6 @@ export const brokenPromise: Spec = {
   story: 'transition.delete',
   message:
     'Broken rule transition.delete (States and transitions: "…"): the person is still found: expected 200 to be 404',
+  verdict: { category: 'Broken rule', evidence: 'the person is still found: expected 200 to be 404' },
   trace: 'AssertionError: Broken rule transition.delete …\n    at specs/persons/delete.spec.ts:20:5',
 };

@@ -43,7 +43,11 @@ describe("HTTP's verdict on a bad body (expectClientErrorsFor)", () => {
     [401, /answered 401, its token not accepted for this operation .*set CONTRACT_SCREENING_SCOPE.* no verdict/],
   ])('reports %i, a refusal of the client, as not permitted and names no rule', async (status, says) => {
     const error = await failureOf(() => expectClientError(screened(status, '{"message":"bci may not screen"}'), what));
-    expect(attributeToRule(error, 'http.malformed-json-rejected')).toBeInstanceOf(NotPermittedError);
+    expect(attributeToRule(error, 'http.malformed-json-rejected')).toMatchObject({
+      name: 'NotPermittedError',
+      category: 'Not permitted',
+      cause: error,
+    });
     expect(error.message).toMatch(says);
   });
 

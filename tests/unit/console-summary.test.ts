@@ -32,6 +32,13 @@ describe('the console summary', () => {
         'states, …) for "DEREGISTERED"); last answer 200 {"id":"p1","country":"SE","legalId":"198001011234"}',
     ),
     trace: 'NotConsistentError: Broken rule transition.deregister …\n    at specs/persons/deregister.spec.ts:33:7',
+    verdict: {
+      category: 'Broken rule',
+      evidence:
+        'Not shown within 30 s: person g1 (id p1) to be marked deregistered; $.deregistered = false (23 read(s) over ' +
+        '30 s; looked at deregistered and isDeregistered (true), and the state fields (status, state, statuses, ' +
+        'states, …) for "DEREGISTERED"); last answer 200 {"id":"p1","country":"SE","legalId":"198001011234"}',
+    },
   };
   const unavailable: Spec = {
     name: 'answers at all',

@@ -13,8 +13,8 @@ import {
   OtherRuleFailure,
   PreconditionError,
   refusalQuote,
-  rulesNamedIn,
   StepFailure,
+  verdictOf,
 } from '../../support/evidence/failures.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 import { Given, Then, When } from '../../support/verbs/contract.js';
@@ -154,7 +154,12 @@ describe('attributeToRule', () => {
   it('reports a 403, answered or awaited, as not permitted, in any step, naming what the operation needs', async () => {
     const forbidden = answer(403, '{"message":"no onboarding permission for SE"}');
     const answered = await failureOf(() => expectAccepted(forbidden, 'the find'));
-    expect(attributeToRule(answered, 'person.find-by-legal-id')).toBe(answered);
+    expect(attributeToRule(answered, 'person.find-by-legal-id')).toMatchObject({
+      name: answered.name,
+      message: answered.message,
+      category: 'Not permitted',
+      cause: answered,
+    });
     expect(answered).toBeInstanceOf(NotPermittedError);
     expect(answered.message).toBe(
       'Not permitted: the find (op4: POST /consumer-intelligence/v3/markets/SE/persons/_find) answered 403, ' +
@@ -189,7 +194,12 @@ describe('attributeToRule', () => {
       answer(404, '{"error":"no route"}', 'op3', '/consumer-intelligence/v3/markets/SE/persons/g1'),
       'operation 4 finds the person by its legal id 199001011234',
     );
-    expect(attributeToRule(error, 'transition.merge')).toBe(error);
+    expect(attributeToRule(error, 'transition.merge')).toMatchObject({
+      name: error.name,
+      message: error.message,
+      category: 'Operation not found',
+      cause: error,
+    });
     expect(error.message).toBe(
       'Operation not found: op3 (POST /consumer-intelligence/v3/markets/SE/persons/g1) answered 404 (it said: ' +
         '{"error":"no route"}) while operation 4 finds the person by its legal id 199001011234: ' +
@@ -211,7 +221,10 @@ describe('attributeToRule', () => {
   it('names only the rule of the spec it runs in, whatever verb the failure came from', () => {
     const fromStore = new Error('PUT sandbox person answered 422; any 2xx was expected');
     const failed = new StepFailure('When', 'the client PUTs it', fromStore);
-    expect(rulesNamedIn((attributeToRule(failed, 'transition.merge') as Error).message)).toEqual(['transition.merge']);
+    expect(attributeToRule(failed, 'transition.merge')).toMatchObject({
+      category: 'Broken rule',
+      rule: 'transition.merge',
+    });
   });
 
   it('leaves failures that are not about the contract alone', () => {
@@ -233,18 +246,46 @@ describe('attributeToRule', () => {
   });
 });
 
-describe('brokenRuleMessage and rulesNamedIn', () => {
+describe('brokenRuleMessage', () => {
   it('refuses a rule id the catalogue does not know', () => {
     expect(() => brokenRuleMessage('no.such-rule', 'x')).toThrow(/Unknown rule id "no.such-rule"/);
   });
+});
 
-  it('reads the rules named in a failure text, once each', () => {
-    const text = [
-      brokenRuleMessage('transition.remove', 'a'),
-      brokenRuleMessage('transition.remove', 'b'),
-      brokenRuleMessage('auth.token-issued', 'c'),
-    ].join('\n');
-    expect(rulesNamedIn(text)).toEqual(['transition.remove', 'auth.token-issued']);
+describe('the verdict as data', () => {
+  const step = 'Then the person is eventually shown as removed';
+  const verdicts = () => [
+    attributeToRule(
+      new StepFailure('Then', 'the person is eventually shown as removed', new Error('seen\nmore')),
+      'transition.remove',
+    ),
+    attributeToRule(new PreconditionError('Given an available person', new Error('not found')), 'transition.remove'),
+    attributeToRule(new StepFailure('When', 'it is read', new TypeError('x is undefined')), 'transition.remove'),
+    attributeToRule(
+      new StepFailure('Then', 'the person is eventually shown as removed', new ConfigError('CONTRACT_MARKET', 'bad')),
+      'transition.remove',
+    ),
+  ];
+
+  it('carries category, rule, step and evidence as fields of the error', () => {
+    expect(verdicts()).toMatchObject([
+      { category: 'Broken rule', rule: 'transition.remove', step, evidence: 'seen' },
+      {
+        category: 'Precondition not met',
+        rule: 'transition.remove',
+        step: 'Given an available person',
+        evidence: 'not found',
+      },
+      { category: 'Suite error', rule: 'transition.remove', step: 'When it is read', evidence: 'x is undefined' },
+      { category: 'Configuration error', rule: 'transition.remove', step, evidence: 'CONTRACT_MARKET: bad' },
+    ]);
+  });
+
+  it('keeps the fields through serialization as vitest reports a thrown error (own enumerable properties)', () => {
+    for (const error of verdicts()) {
+      const serialized = JSON.parse(JSON.stringify({ ...(error as Error), message: (error as Error).message }));
+      expect(verdictOf(serialized)).toEqual(verdictOf(error));
+    }
   });
 });
 

@@ -1,10 +1,10 @@
-// The mutant matrix's verdict on synthetic results, written as the `rule(id).test` wrapper words its failures
-// (`Broken rule <id> (<words>): <Step> "<title>": <detail>`, `Precondition not met: …`, `Suite error (no verdict): …`).
+// The mutant matrix's verdict on synthetic results, each failure as the reporter writes it: the verdict's fields
+// (category, rule, step, evidence) beside the message the `rule(id).test` wrapper words for people.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MutantName } from '../../simulator/mutants.js';
 import { brokenRuleMessage } from '../../support/evidence/failures.js';
-import type { FileResult } from '../../support/run/suite-reporter.js';
+import type { Failure, FileResult } from '../../support/run/suite-reporter.js';
 import { formatMatrix, judge, type Outcome } from '../../support/run/mutant-verdict.js';
 
 const MERGE = 'merges a person into an existing person named by merged.gedi';
@@ -19,30 +19,43 @@ const CHECKS = [
 ];
 
 /** One spec file's results as the matrix's reporter writes them, each test failing with its messages. */
-function fileOf(file: string, tests: Record<string, string[]>): FileResult {
+function fileOf(file: string, tests: Record<string, Failure[]>): FileResult {
   return {
     name: join(process.cwd(), file),
     assertionResults: Object.entries(tests).map(([title, failures]) => ({
       title,
       status: failures.length > 0 ? 'failed' : 'passed',
-      failureMessages: failures,
+      failureMessages: failures.map(
+        ({ name, message }) => `${name}: ${message}\n    at specs/persons/merge.spec.ts:27:5`,
+      ),
+      failures,
     })),
   };
 }
 
-const merge = (tests: Record<string, string[]>): Outcome => ({
+const merge = (tests: Record<string, Failure[]>): Outcome => ({
   files: [fileOf('specs/persons/merge.spec.ts', { [MERGE]: [], [UNKNOWN]: [], ...tests })],
   output: '',
 });
-const isolation = (failures: string[]): Outcome => ({
+const isolation = (failures: Failure[]): Outcome => ({
   files: [fileOf('specs/consumers/isolation.spec.ts', { [ISOLATION]: failures })],
   output: '',
 });
 
-/** A failure as vitest reports it: the error's name, its message, its stack. */
-const failure = (name: string, message: string) => `${name}: ${message}\n    at specs/persons/merge.spec.ts:27:5`;
+/** A failure as the reporter writes it: the error's name, its message, and its verdict's fields if it has any. */
+const failure = (name: string, message: string, verdict: Partial<Failure> = {}): Failure => ({
+  name,
+  message,
+  ...verdict,
+});
+/** `step` as the message words it (`Then "<title>"`); the field holds it as `Then <title>`. */
 const broken = (rule: string, step: string, detail: string, name = 'AssertionError') =>
-  failure(name, brokenRuleMessage(rule, `${step}: ${detail}`));
+  failure(name, brokenRuleMessage(rule, `${step}: ${detail}`), {
+    category: 'Broken rule',
+    rule,
+    step: step.replace(/^(\w+) "(.*)"$/, '$1 $2'),
+    evidence: detail,
+  });
 
 const REFUSED = broken('transition.merge', 'When "the client PUTs the second person"', 'PUT answered 422');
 const NOT_MERGED = broken(
@@ -55,6 +68,12 @@ const GIVEN = failure(
   'PreconditionError',
   'Precondition not met: the step "Given two available persons" failed before rule transition.merge could be ' +
     'checked: Not shown within 4 s',
+  {
+    category: 'Precondition not met',
+    rule: 'transition.merge',
+    step: 'Given two available persons',
+    evidence: 'Not shown within 4 s',
+  },
 );
 const INCOMPLETE =
   'List could not be read completely: /consumer-intelligence/v3/consumers after 1 page(s): page 2 answered 500';
@@ -76,7 +95,11 @@ describe('the verdict on a mutant', () => {
       judgement: 'survived',
       reasons: ['its rule broke in the Then, not in the When'],
     });
-    const unstepped = failure('AssertionError', brokenRuleMessage('transition.merge', 'PUT answered 422'));
+    const unstepped = failure('AssertionError', brokenRuleMessage('transition.merge', 'PUT answered 422'), {
+      category: 'Broken rule',
+      rule: 'transition.merge',
+      evidence: 'PUT answered 422',
+    });
     expect(verdictOf('merge-rejected', merge({ [MERGE]: [unstepped] })).reasons).toEqual([
       'its rule broke outside any step, not in the When',
     ]);
@@ -115,6 +138,7 @@ describe('the verdict on a mutant', () => {
       message: failure(
         'SuiteError',
         "Suite error (no verdict): TypeError: Cannot read properties of undefined (reading 'gedi')",
+        { category: 'Suite error', rule: 'transition.merge', step: 'When the client merges' },
       ),
       reason: /^the suite crashed \(Suite error \(no verdict\): TypeError: Cannot read/,
     },
@@ -124,9 +148,9 @@ describe('the verdict on a mutant', () => {
       reason: /^the suite crashed \(record\.gedi is not a function\)$/,
     },
     {
-      what: 'a bare timeout',
+      what: "a failure with no verdict (vitest's own timeout)",
       message: failure('Error', 'Test timed out in 120000ms.'),
-      reason: /^a bare timeout \(Test timed out in 120000ms\.\)$/,
+      reason: /^no verdict \(Test timed out in 120000ms\.\)$/,
     },
   ])('is not judged, with the reason, after $what', ({ message, reason }) => {
     const verdict = verdictOf('merge-ignored', merge({ [MERGE]: [message] }));
@@ -135,7 +159,13 @@ describe('the verdict on a mutant', () => {
   });
 
   it('is a kill for a mutant reported as a category when its own test fails so in the step that exercises it', () => {
-    const inStep = (step: string) => failure('ListIncompleteError', `${INCOMPLETE} (in the step "${step}")`);
+    const inStep = (step: string) =>
+      failure('ListIncompleteError', `${INCOMPLETE} (in the step "${step}")`, {
+        category: 'List could not be read completely',
+        rule: 'consumer.isolation',
+        step,
+        evidence: INCOMPLETE,
+      });
     expect(verdictOf('lists-answer-500', isolation([inStep('When the second client reads both lists')]))).toMatchObject(
       { judgement: 'killed' },
     );
@@ -155,6 +185,19 @@ describe('the verdict on a mutant', () => {
       judgement: 'survived',
       reasons: ['its rule was named where the failure must be "List could not be read completely"'],
     });
+  });
+
+  it("judges by the verdict's fields, whatever the message says", () => {
+    const reworded = { ...NOT_MERGED, name: 'Error', message: 'The merged person never showed up' };
+    expect(verdictOf('merge-ignored', merge({ [MERGE]: [reworded] })).judgement).toBe('killed');
+    const { category, rule, step, ...wordsOnly } = NOT_MERGED;
+    expect([category, rule, step]).toEqual(['Broken rule', 'transition.merge', expect.stringMatching(/^Then /)]);
+    expect(verdictOf('merge-ignored', merge({ [MERGE]: [wordsOnly] }))).toMatchObject({
+      judgement: 'not judged',
+      reasons: [expect.stringMatching(/^no verdict \(Broken rule transition\.merge /)],
+    });
+    const elsewhere = { ...NOT_MERGED, rule: 'transition.merge-unknown-rejected' };
+    expect(verdictOf('merge-ignored', merge({ [MERGE]: [elsewhere] }))).toMatchObject({ judgement: 'survived' });
   });
 
   it('is not judged when the control run failed, however the mutant did', () => {

@@ -15,6 +15,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 // The pace, the client and the test's time all run on vitest's fake Date and setTimeout (systemClock reads them when
 // called); the loopback server's answers come between the steps of `elapse`, which never sleeps for real.
+/** A category failure as attributeToRule answers it: the failure's name and words kept, its category a field. */
+const verdict = (error: unknown, category: string) => ({
+  name: (error as Error).name,
+  message: (error as Error).message,
+  category,
+  cause: error,
+});
+
 describe("the time of a test's work", () => {
   const serve = serversClosedAfterEach();
   let stop: (() => void) | undefined;
@@ -91,7 +99,7 @@ describe("the time of a test's work", () => {
         /.*refused \(429, or 503 with Retry-After\) and waited .*No rule is judged by it/,
       ),
     );
-    expect(attributeToRule(error, 'transition.delete')).toBe(error);
+    expect(attributeToRule(error, 'transition.delete')).toMatchObject(verdict(error, 'Target throttled'));
   });
 
   it('fails as Out of time a test whose own work outlasts its time, never as Target throttled', async () => {
@@ -106,7 +114,7 @@ describe("the time of a test's work", () => {
     expect(error.message).toMatch(
       /^Out of time: the test's own 1\.0 s ran out: its 1 request\(s\).*CONTRACT_TEST_TIMEOUT_MS/,
     );
-    expect(attributeToRule(error, 'transition.delete')).toBe(error);
+    expect(attributeToRule(error, 'transition.delete')).toMatchObject(verdict(error, 'Out of time'));
   });
 
   it("ends a test in a category before vitest's own timeout, the backstop, would end it in none", async () => {
@@ -116,7 +124,7 @@ describe("the time of a test's work", () => {
     const error = await waiting;
     expect(error).toBeInstanceOf(RunOutOfTimeError);
     expect((error as Error).message).toMatch(/^Run out of time: .*No rule is judged by it.*CONTRACT_PAGE_SIZE/);
-    expect(attributeToRule(error, 'transition.delete')).toBe(error);
+    expect(attributeToRule(error, 'transition.delete')).toMatchObject(verdict(error, 'Out of time'));
   });
 });
 
