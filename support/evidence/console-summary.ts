@@ -23,8 +23,14 @@ function failureDetail(test: TestOutcome): string {
 }
 
 /** The console summary: the promises found not kept, then only the categories that hold failures, one line each. */
-export function formatSummary({ total, passed, notPassed, skipped, byCategory, brokenRules }: RunSummary): string {
-  const counts = `${total} test(s) — ${passed} passed, ${notPassed} not passed, ${skipped} skipped`;
+export function formatSummary(summary: RunSummary): string {
+  const { total, passed, notPassed, skipped, byCategory, brokenRules, shownAsSent } = summary;
+  const asSent =
+    shownAsSent === 0
+      ? ''
+      : ` (${shownAsSent} of them shown as sent: this target shows back what it was sent, and cannot show ` +
+        'that it acted)';
+  const counts = `${total} test(s) — ${passed} passed${asSent}, ${notPassed} not passed, ${skipped} skipped`;
   if (total === 0)
     return `Contract run: ${counts}\n  No test results: nothing ran (see the run output above for the reason).`;
   if (notPassed === 0) return `Contract run: ${counts}`;

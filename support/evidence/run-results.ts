@@ -60,7 +60,12 @@ export async function readRun(resultsDirs = [ALLURE_RESULTS_DIR], folder = '.') 
   const results = readResults(dirs);
   const notPassed = results.filter(({ status }) => status !== 'passed' && status !== 'skipped');
   const count = (status: TestStatus) => results.filter((result) => result.status === status).length;
-  const counts = { total: results.length, passed: count('passed'), skipped: count('skipped') };
+  // A pass whose evidence is the client's own value shown back (a layout file's `by: as-sent`) is no rule proven.
+  const shownAsSent = results.filter(
+    ({ status, labels = [] }) =>
+      status === 'passed' && labels.some(({ name, value }) => name === 'evidence' && value === 'as-sent'),
+  ).length;
+  const counts = { total: results.length, passed: count('passed'), skipped: count('skipped'), shownAsSent };
   // Every category, in the order Allure matches them, Allure's own catch-alls included.
   const definitions = normalizeCategoriesConfig(config.categories);
   const failed = Map.groupBy(

@@ -96,7 +96,14 @@ describe('the console summary', () => {
     ['not at all when it fits', 'Person is marked deregistered', 'Person is marked deregistered'],
     ['not at all when no word boundary comes before the end', 'x'.repeat(300), 'x'.repeat(300)],
   ])('cuts a line %s', (_name, message, expected) => {
-    const counts = { total: 1, passed: 0, skipped: 0, notPassed: 1, brokenRules: { documented: [], http: [] } };
+    const counts = {
+      total: 1,
+      passed: 0,
+      skipped: 0,
+      shownAsSent: 0,
+      notPassed: 1,
+      brokenRules: { documented: [], http: [] },
+    };
     const byCategory = [{ name: 'Product errors', tests: [{ name: 'a test', message }] }];
     expect(
       formatSummary({ ...counts, byCategory })
@@ -171,5 +178,18 @@ describe('the console line on list pages', () => {
       .slice(2)
       .join('\n');
     expect(advised).toContain(advice);
+  });
+});
+
+describe('formatSummary of passes shown as sent', () => {
+  test('counts them apart from the rules proven', () => {
+    const summary = {
+      ...{ total: 3, passed: 3, skipped: 0, shownAsSent: 2, notPassed: 0 },
+      ...{ byCategory: [], brokenRules: { documented: [], http: [] } },
+    };
+    expect(formatSummary(summary)).toBe(
+      'Contract run: 3 test(s) — 3 passed (2 of them shown as sent: this target shows back what it was sent, and ' +
+        'cannot show that it acted), 0 not passed, 0 skipped',
+    );
   });
 });
