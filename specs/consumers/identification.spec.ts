@@ -5,13 +5,13 @@
  * > IDENTIFIED and a subscription is created
  *
  * The IDENTIFIED half of the transition (specs/consumers/subscription-created.spec.ts checks the
- * subscription); it may arrive late, so it is waited for. IDENTIFIED counts only as a state field
- * of the consumer's own entry (status, state, …) or an `identified: true` flag on it. Not asserted (not shown): the
+ * subscription); it may arrive late, so it is waited for. IDENTIFIED is read on the consumer's own entry, where the
+ * target's reviewed layout file says `consumer.identified` lives, and nothing else (docs/DESIGN.md, "Strict
+ * readings"); where it moved, the failure is Layout changed. Not asserted (not shown): the
  * upload's status (any 2xx), the other consumer states, the layout of the consumer list and of the subscribed persons,
  * their order and paging.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { identified } from '../../support/readings/facts.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';
 
 rule('transition.consumer-identified').test(
@@ -26,7 +26,12 @@ rule('transition.consumer-identified').test(
       expectAccepted(response, 'the upload');
     });
     await Then('the consumer is eventually listed as IDENTIFIED', () =>
-      consumers.awaitConsumer(consumer.consumerId, 'to be listed as IDENTIFIED', identified, 'identification'),
+      consumers.awaitConsumer(
+        consumer.consumerId,
+        'to be listed as IDENTIFIED',
+        consumers.identified(),
+        'identification',
+      ),
     );
   },
 );

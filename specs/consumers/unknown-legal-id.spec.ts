@@ -15,7 +15,7 @@
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { identified, personWithLegalId } from '../../support/readings/facts.js';
+import { personWithLegalId } from '../../support/readings/facts.js';
 import { expectAccepted, expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.unknown-not-identified').test(
@@ -41,7 +41,7 @@ rule('consumer.unknown-not-identified').test(
       const record = await consumers.lookUpConsumer(unmatched.consumerId);
       expect(record, `consumer ${unmatched.consumerId} is still listed`).toBeDefined();
       await expectNoFact(
-        identified(record),
+        consumers.identified()(record),
         `consumer ${unmatched.consumerId} with unknown legal id ${unknownLegalId} is IDENTIFIED`,
       );
     });

@@ -10,6 +10,7 @@ export const FACT_NAMES = [
   'person.merged',
   'relative.deceased',
   'relative.deregistered',
+  'consumer.identified',
 ] as const;
 export type FactName = (typeof FACT_NAMES)[number];
 

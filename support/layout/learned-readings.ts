@@ -1,7 +1,7 @@
 // Owns reading a fact where the target's layout file says it lives, and nothing else (docs/DESIGN.md, "Strict
 // readings"); without a layout file, the key vocabulary of support/readings/facts.ts reads it, and the run says its
 // verdicts are provisional. At a wait's deadline it tells a layout that moved (Layout changed) from a broken rule.
-import { AS_SENT, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
+import { AS_SENT, identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
 import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js';
 
@@ -49,6 +49,7 @@ const VOCABULARY: Record<FactName, (record: unknown, subject: Subject) => Readin
   'person.merged': (record, { source, target }) => mergedInto(record, source!, target!),
   'relative.deceased': (record, { relative }) => relativeFlag(record, relative!, 'deceased'),
   'relative.deregistered': (record, { relative }) => relativeFlag(record, relative!, 'deregistered'),
+  'consumer.identified': (entry) => identified(entry),
 };
 
 export const SHOWN_AS_SENT = 'shown as sent: this target shows back what it was sent, and cannot show that it acted';

@@ -5,8 +5,9 @@ import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { ListIncompleteError, readCost, readPages, type ListRead } from '../readings/list-reader.js';
-import { identified, listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
+import { listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
+import type { LearnedFacts, RecordReading } from '../layout/learned-readings.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { notPermitted, OtherRuleFailure } from '../evidence/failures.js';
 import { step } from '../evidence/report.js';
@@ -51,7 +52,7 @@ interface Entry {
 }
 
 /** What a wait reads on a list's record of its own: a fact of its (IDENTIFIED, a family name). */
-type ItemReading = (item: unknown) => Reading;
+type ItemReading = RecordReading;
 
 /** The record of a list that carries `value` as a field of its own. */
 const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
@@ -68,6 +69,8 @@ export class ConsumerData {
   constructor(
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
+    /** Where the target shows a consumer's state (support/layout/learned-readings.ts). */
+    private readonly facts: LearnedFacts,
   ) {}
 
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
@@ -77,7 +80,7 @@ export class ConsumerData {
 
   /** The same operations acting as another client (isolation checks). */
   as(api: ApiClient): ConsumerData {
-    return new ConsumerData(api, this.config);
+    return new ConsumerData(api, this.config, this.facts);
   }
 
   /**
@@ -174,11 +177,19 @@ export class ConsumerData {
       },
       this.waiting(transition),
     ).catch((error: unknown) => {
-      throw error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok
-        ? unread(path, `the ${list}`, last)
-        : error;
+      if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok)
+        throw unread(path, `the ${list}`, last);
+      // An entry that never satisfied a learned location may hold the fact elsewhere: the layout moved.
+      const entry =
+        error instanceof NotConsistentError && error.lastResponse.ok ? find(error.lastResponse.body) : undefined;
+      throw (entry !== undefined && shows?.relocate?.(entry)) || error;
     });
     return { reading: value, record: find(response.body) };
+  }
+
+  /** The documented state IDENTIFIED, where the target's layout file says a consumer's entry shows it. */
+  identified(): RecordReading {
+    return this.facts.reading('consumer.identified');
   }
 
   /** Uploads a consumer for an available person and waits until it is IDENTIFIED (transition.consumer-identified). */
@@ -186,7 +197,7 @@ export class ConsumerData {
     const response = await this.upload([consumer]);
     try {
       expectAccepted(response, 'the consumer upload');
-      await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', identified, 'identification');
+      await this.awaitConsumer(consumer.consumerId, 'to be IDENTIFIED', this.identified(), 'identification');
     } catch (error) {
       throw new OtherRuleFailure('transition.consumer-identified', error);
     }

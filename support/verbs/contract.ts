@@ -100,7 +100,7 @@ const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  .extend('consumers', TEST, ({ api, config }) => new ConsumerData(api, config))
+  .extend('consumers', TEST, ({ api, config, facts }) => new ConsumerData(api, config, facts))
   .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
   .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   // Skips the test with a reason that shows in the console and in the report, not only in a count.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LearnedFacts } from '../../support/layout/learned-readings.js';
 import { ConsumerData } from '../../support/verbs/consumers.js';
 import type { StoredPerson } from '../../support/verbs/persons.js';
 import { ListIncompleteError } from '../../support/readings/list-reader.js';
@@ -28,12 +29,11 @@ function twoPages(secondPage = 200): Handler {
 describe('the consumer verbs', () => {
   const listen = serversClosedAfterEach();
   const consumersAt = (url: string, settings: Partial<ContractConfig> = {}) =>
-    new ConsumerData(new ApiClient({ baseUrl: url }), {
-      baseUrl: url,
-      paths: DEFAULT_PATHS,
-      availabilityTimeoutMs: 300,
-      ...settings,
-    } as ContractConfig);
+    new ConsumerData(
+      new ApiClient({ baseUrl: url }),
+      { baseUrl: url, paths: DEFAULT_PATHS, availabilityTimeoutMs: 300, ...settings } as ContractConfig,
+      new LearnedFacts(undefined),
+    );
 
   it(
     'fails an absence check on a list whose second page answers 500, ' + 'naming the status, never as an absence',

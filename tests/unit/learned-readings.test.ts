@@ -100,6 +100,15 @@ describe('LearnedFacts', () => {
     expect(read.relocate!({ status: { deregistered: false }, lastWrite: { deregistered: true } })).toBeUndefined();
   });
 
+  it("reads a consumer's state on its own entry where it was learned, not a word beside it", () => {
+    const alternate = readLayoutFile(
+      new URL('../../schemas/layouts/simulator/alternate.json', import.meta.url).pathname,
+    );
+    const read = new LearnedFacts(alternate).reading('consumer.identified');
+    expect(read({ consumerId: 'c-1', status: 'IDENTIFIED' }).holds).toBe(true);
+    expect(read({ consumerId: 'c-1', status: 'UNIDENTIFIED', state: 'IDENTIFIED' }).holds).toBe(false);
+  });
+
   it('reads by the key vocabulary where the target has no layout file', () => {
     expect(new LearnedFacts(undefined).reading('person.removed')({ status: 'REMOVED' }).holds).toBe(true);
   });
