@@ -1,7 +1,7 @@
 // Owns reading a fact where the target's layout file says it lives, and nothing else (docs/DESIGN.md, "Strict
 // readings"); without a layout file, the key vocabulary of support/readings/facts.ts reads it, and the run says its
 // verdicts are provisional. At a wait's deadline it tells a layout that moved (Layout changed) from a broken rule.
-import { AS_SENT, identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
+import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
 import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js';
 
@@ -52,7 +52,7 @@ const VOCABULARY: Record<FactName, (record: unknown, subject: Subject) => Readin
   'consumer.identified': (entry) => identified(entry),
 };
 
-export const SHOWN_AS_SENT = 'shown as sent: this target shows back what it was sent, and cannot show that it acted';
+const SHOWN_AS_SENT = 'shown as sent: this target shows back what it was sent, and cannot show that it acted';
 
 /** The relationship the client sent for the relative: what a target that shows bodies as sent shows back. */
 function sentRelative(sent: object | undefined, relative: string | undefined): unknown {
@@ -104,12 +104,13 @@ function relocation(
   const bindings = bindingsOf(subject);
   const at = resolve(record, fact.location, bindings);
   const gone = shapeChanges(record, fact.shape, bindings);
-  const elsewhere = VOCABULARY[name](record, subject).evidence.filter(
-    (line) => !line.includes(AS_SENT) && !line.startsWith(`${at.path} `),
+  const elsewhere = (VOCABULARY[name](record, subject).located ?? []).filter(
+    ({ path, asSent }) => !asSent && path !== at.path,
   );
   if (gone.length === 0 && elsewhere.length === 0) return undefined;
-  const changes = [...gone, ...(elsewhere.length > 0 ? [`its yes is found elsewhere: ${elsewhere.join(', ')}`] : [])];
-  const proposed = elsewhere[0]?.split(' = ')[0];
+  const paths = elsewhere.map(({ path }) => path);
+  const changes = [...gone, ...(paths.length > 0 ? [`its yes is found elsewhere: ${paths.join(', ')}`] : [])];
+  const proposed = paths[0];
   return new LayoutChangedError(name, `${fact.location} ${fact.predicate}`, proposed, changes, excerpt(record));
 }
 

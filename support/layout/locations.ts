@@ -25,7 +25,7 @@ function segmentsOf(location: string): string[] {
 }
 
 /** The value a binding word names (`target.gedi`, `sent.deregisteredReason`), or undefined. */
-export function bound(word: string, bindings: Bindings): unknown {
+function bound(word: string, bindings: Bindings): unknown {
   return word.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), bindings);
 }
 
@@ -70,42 +70,29 @@ export function resolve(answer: unknown, location: string, bindings: Bindings): 
   return { path, found: true, value, along };
 }
 
-export const jsonType = (value: unknown): Shape[string] =>
+const jsonType = (value: unknown): Shape[string] =>
   value === null
     ? 'null'
     : Array.isArray(value)
       ? 'array'
       : (typeof value as 'object' | 'string' | 'number' | 'boolean');
 
-/** The JSON types along a location, as a layout file records its shape. */
-export function shapeAlong(answer: unknown, location: string, bindings: Bindings): Shape {
-  return Object.fromEntries(
-    resolve(answer, location, bindings)
-      .along.filter((step) => step.present)
-      .map((step) => [step.pointer, jsonType(step.value)]),
-  );
-}
-
 /** Where the answer no longer has the learned shape: a pointer gone, or its type changed; empty when intact. */
 export function shapeChanges(answer: unknown, shape: Shape, bindings: Bindings): string[] {
-  const changed: string[] = [];
+  const changed: { pointer: string; text: string }[] = [];
   // Outermost first; what lies under a pointer already changed has changed with it and is not named again.
   for (const [pointer, type] of Object.entries(shape).sort(([a], [b]) => a.length - b.length)) {
-    if (changed.some((outer) => pointer.startsWith(`${outer}/`))) continue;
+    if (changed.some((outer) => pointer.startsWith(`${outer.pointer}/`))) continue;
     const { found, value } = resolve(answer, pointer, bindings);
-    if (found && jsonType(value) === type) continue;
-    changed.push(pointer);
+    if (!found) changed.push({ pointer, text: `${pointer} (learned ${type}) is gone` });
+    else if (jsonType(value) !== type)
+      changed.push({ pointer, text: `${pointer} was ${type}, now ${jsonType(value)} ${JSON.stringify(value)}` });
   }
-  return changed.map((pointer) => {
-    const { found, value } = resolve(answer, pointer, bindings);
-    return found
-      ? `${pointer} was ${shape[pointer]}, now ${jsonType(value)} ${JSON.stringify(value)}`
-      : `${pointer} (learned ${shape[pointer]}) is gone`;
-  });
+  return changed.map(({ text }) => text);
 }
 
 /** The predicate's expected value, its binding resolved: `= true`, `= "REMOVED"`, `= target.gedi`, `> 0`. */
-export function expected(predicate: string, bindings: Bindings): { operator: '=' | '>'; value: unknown } {
+function expected(predicate: string, bindings: Bindings): { operator: '=' | '>'; value: unknown } {
   const operator = predicate.trim().startsWith('>') ? '>' : '=';
   const operand = predicate.trim().slice(1).trim();
   try {

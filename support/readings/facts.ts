@@ -25,6 +25,8 @@ export interface Reading {
   found: string;
   /** It held on the client's own value shown back at the path it was sent (a layout file's `by: as-sent`). */
   asSent?: boolean;
+  /** Where a state reading held: each evidence field's path, and whether it is the client's own mark shown back. */
+  located?: { path: string; asSent: boolean }[];
 }
 
 /** A reading that holds on its evidence; `found` is the evidence, or what was there instead. */
@@ -308,13 +310,17 @@ function flagAt(
   const kind = (text: string) => (field: Field) =>
     mark === undefined ? fieldText(field) : `${fieldText(field)} (${text})`;
   const markWord = markKey === undefined || markKey === wanted ? '' : `, and ${mark} as the request sends it`;
-  return reading(
-    denied ? [] : [...computed.map(kind(COMPUTED)), ...sent.map(kind(AS_SENT))],
-    `${flag} and ${isFlag(flag)} (true), and the state fields (status, state, statuses, states, …) for ` +
-      `"${flag.toUpperCase()}"${markWord}`,
-    [...new Set([...named, ...states, ...sent])].map(fieldText).join(', ') ||
-      `${flag}: not in ${path === '$' ? 'the record' : path}`,
-  );
+  const located = (fields: Field[], asSent: boolean) => fields.map((field) => ({ path: field.path, asSent }));
+  return {
+    ...reading(
+      denied ? [] : [...computed.map(kind(COMPUTED)), ...sent.map(kind(AS_SENT))],
+      `${flag} and ${isFlag(flag)} (true), and the state fields (status, state, statuses, states, …) for ` +
+        `"${flag.toUpperCase()}"${markWord}`,
+      [...new Set([...named, ...states, ...sent])].map(fieldText).join(', ') ||
+        `${flag}: not in ${path === '$' ? 'the record' : path}`,
+    ),
+    located: denied ? [] : [...located(computed, false), ...located(sent, true)],
+  };
 }
 
 /** A flag of the person a record is about (its own fields, not its relatives' or a copy's). */
@@ -331,12 +337,15 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
   const mark = RELATIVE_MARKS[normalKey(flag)];
   const readings = entries.map(({ item, path }) => flagAt(item, path, flag, { mark }));
   const found = readings.map((each) => each.found).join('; ') || `no list entry carries the legal id ${legalId}`;
-  return reading(
-    readings.flatMap((each) => each.evidence),
-    `the list entries carrying legal id ${legalId}: ${readings[0]?.looked ?? `${flag} and ${isFlag(flag)}`}`,
-    found,
-    found,
-  );
+  return {
+    ...reading(
+      readings.flatMap((each) => each.evidence),
+      `the list entries carrying legal id ${legalId}: ${readings[0]?.looked ?? `${flag} and ${isFlag(flag)}`}`,
+      found,
+      found,
+    ),
+    located: readings.flatMap((each) => each.located ?? []),
+  };
 }
 
 const BY_LEGAL_ID = "the source gedi answers the target's record, which names no gedi, by the target's legal id";
@@ -358,31 +367,40 @@ export function mergedInto(record: unknown, source: KnownPerson, target: KnownPe
   const denied = fields.some(({ key, value }) => ['merged', 'ismerged'].includes(normalKey(key)) && denies(value));
   const naming = denied ? [] : mergeFields.filter(({ value }) => namesTarget(value));
   const sent = naming.filter((field) => normalKey(field.key) === 'merged' && !underState(field));
-  const evidence = [
+  // Each field that shows the merge, with why it counts: the server's own first, the client's mark last.
+  const shown: { field: { path: string; value: unknown }; why: string; asSent: boolean }[] = [
     ...(hasGedi(target.gedi) && !hasGedi(source.gedi)
       ? gedis
           .filter(({ value }) => value === target.gedi)
-          .map((gedi) => `${fieldText(gedi)} (${COMPUTED}: the source gedi answers the target's own record)`)
+          .map((field) => ({
+            field,
+            why: `${COMPUTED}: the source gedi answers the target's own record`,
+            asSent: false,
+          }))
       : []),
     ...legalIds
       .filter(({ value }) => !hasSourceId && value === target.person.legalId)
-      .map((legalId) => `${fieldText(legalId)} (${COMPUTED}: ${BY_LEGAL_ID})`),
+      .map((field) => ({ field, why: `${COMPUTED}: ${BY_LEGAL_ID}`, asSent: false })),
     ...naming
       .filter((field) => !sent.includes(field))
-      .map((field) => `${fieldText(field)} (${COMPUTED}: a merge field the client does not send)`),
-    ...sent.map((field) => `${fieldText(field)} (${AS_SENT})`),
+      .map((field) => ({ field, why: `${COMPUTED}: a merge field the client does not send`, asSent: false })),
+    ...sent.map((field) => ({ field, why: AS_SENT, asSent: true })),
   ];
+  const evidence = shown.map(({ field, why }) => `${fieldText(field)} (${why})`);
   const [targetId, sourceId] = [show(target.person.legalId), show(source.person.legalId)];
-  return reading(
-    evidence,
-    `the record's own gedi for ${target.gedi}, where it names no gedi its own legal ids for the target's ` +
-      `${targetId} without the source's ${sourceId}, and its own merge fields (${[...MERGE_KEYS].join(', ')}) ` +
-      `for ${target.gedi}`,
-    firstFew([
-      ...(mergeFields.length === 0 ? ['merged: not in the record'] : []),
-      ...[...mergeFields, ...gedis, ...legalIds].map(fieldText),
-    ]),
-  );
+  return {
+    ...reading(
+      evidence,
+      `the record's own gedi for ${target.gedi}, where it names no gedi its own legal ids for the target's ` +
+        `${targetId} without the source's ${sourceId}, and its own merge fields (${[...MERGE_KEYS].join(', ')}) ` +
+        `for ${target.gedi}`,
+      firstFew([
+        ...(mergeFields.length === 0 ? ['merged: not in the record'] : []),
+        ...[...mergeFields, ...gedis, ...legalIds].map(fieldText),
+      ]),
+    ),
+    located: shown.map(({ field, asSent }) => ({ path: field.path, asSent })),
+  };
 }
 
 /** The person's own record in a list (a subscription entry) carries `value` as one of its fields. */
