@@ -1,5 +1,5 @@
 // npm run ci:summary [-- <results dir>...]: the run's verdict as Markdown (support/evidence/ci-summary.ts),
-// appended to $GITHUB_STEP_SUMMARY and printed; `verdict` and `broken-rules` go to $GITHUB_OUTPUT.
+// appended to $GITHUB_STEP_SUMMARY and printed; `verdict`, `broken-rules` and `layout-changed` go to $GITHUB_OUTPUT.
 import { appendFileSync } from 'node:fs';
 import { ciSummary } from '../support/evidence/ci-summary.js';
 import { ALLURE_RESULTS_DIR } from '../support/run/paths.js';
@@ -23,5 +23,6 @@ if (GITHUB_STEP_SUMMARY) appendFileSync(GITHUB_STEP_SUMMARY, `${summary.markdown
 if (GITHUB_OUTPUT)
   appendFileSync(
     GITHUB_OUTPUT,
-    `verdict=${summary.passed ? 'passed' : 'failed'}\nbroken-rules=${summary.brokenRules.length}\n`,
+    `verdict=${summary.passed ? 'passed' : 'failed'}\nbroken-rules=${summary.brokenRules.length}\n` +
+      `layout-changed=${summary.layoutChanged}\n`,
   );

@@ -8,11 +8,12 @@ const FOLDER = fileURLToPath(new URL('../../schemas/layouts/simulator/', import.
 
 /**
  * The layout file for these options: the layout's own, named further by each honest option that moves a fact (a body
- * stored as sent, a status form, relations beside the sent ones, a merge shown by the target's record); the options
- * that move none (a copy of the request, placeholders, entry keys, paging) keep the layout's file.
+ * stored as sent, a status form, relations beside the sent ones, a merge shown by the target's record, find answers
+ * wrapped beside an echo); the options that move none (a copy of the request, placeholders, entry keys, paging) keep
+ * the layout's file.
  */
 export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
-  const { layout, storeAsSent, statusForm, relationsAsSent, mergesShownByTarget } = options;
+  const { layout, storeAsSent, statusForm, relationsAsSent, mergesShownByTarget, findEcho } = options;
   if (storeAsSent) return `${FOLDER}as-sent-${storeAsSent}.json`;
   const name = [
     layout,
@@ -20,6 +21,8 @@ export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
     // The vendor's relations are computed already: the sent list beside them moves nothing.
     relationsAsSent && layout !== 'vendor' ? 'relations-as-sent' : undefined,
     mergesShownByTarget ? 'merges-by-target' : undefined,
+    // The standard layout's persons found are under `results` already.
+    findEcho === 'searchParameters' && layout !== 'standard' ? 'find-echo' : undefined,
   ]
     .filter(Boolean)
     .join('-');

@@ -19,8 +19,13 @@ rule('transition.consumer-identified').test(
   async ({ persons, consumers, data }) => {
     const stored = await Given('an available person', () => persons.createAvailable());
     const consumer = data.consumer(stored.person.legalId);
+    // Uploaded with it, the control differs by its legal id alone, which no person has (support/layout/learning.ts).
+    const control = data.consumer(data.unknownLegalId());
 
-    const response = await When('the client uploads a consumer with that legal id', () => consumers.upload([consumer]));
+    const response = await When(
+      'the client uploads a consumer with that legal id, and a control with a legal id of no person',
+      () => consumers.upload([consumer, control]),
+    );
 
     await Then('the upload is accepted', async () => {
       expectAccepted(response, 'the upload');
@@ -29,7 +34,7 @@ rule('transition.consumer-identified').test(
       consumers.awaitConsumer(
         consumer.consumerId,
         'to be listed as IDENTIFIED',
-        consumers.identified(),
+        consumers.identifiedBeside(consumer, control),
         'identification',
       ),
     );

@@ -17,19 +17,19 @@ import { expectRejected } from '../../support/evidence/expectations.js';
 rule('transition.merge').test(
   'merges a person into an existing person named by merged.gedi',
   async ({ persons, facts }) => {
-    const [target, source] = await Given('two available persons', () =>
-      Promise.all([persons.createAvailable(), persons.createAvailable()]),
+    const [target, source, control] = await Given(
+      'two available persons, and a control person written the same way',
+      () => Promise.all([persons.createAvailable(), persons.createAvailable(), persons.createAvailable()]),
     );
 
-    await When('the client PUTs the second person with merged.gedi naming the first', () =>
-      persons.store({ ...source.person, merged: { gedi: target.gedi } }),
-    );
+    const sent = { ...source.person, merged: { gedi: target.gedi } };
+    await When('the client PUTs the second person with merged.gedi naming the first', () => persons.store(sent));
 
     await Then('the second person is eventually shown merged into the first', () =>
       persons.awaitRecord(
         source.gedi,
         `to be merged into ${target.gedi}`,
-        facts.reading('person.merged', { source, target }),
+        facts.reading('person.merged', { sent, source, target, ...persons.withControl(source, control) }),
         'merge',
       ),
     );

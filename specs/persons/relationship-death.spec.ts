@@ -18,7 +18,9 @@ import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 rule('transition.relationship-death').test(
   'marks the related person deceased when its relationship has a dateOfDeath',
   async ({ persons, data, facts }) => {
-    const stored = await Given('an available person with a parent', () => persons.createAvailable());
+    const [stored, control] = await Given('an available person with a parent, and a control written the same way', () =>
+      Promise.all([persons.createAvailable(), persons.createAvailable()]),
+    );
     const relative = { ...stored.person.relationshipList![0]!, dateOfDeath: data.pastDate() };
 
     const sent = { ...stored.person, relationshipList: [relative] };
@@ -31,7 +33,11 @@ rule('transition.relationship-death').test(
       persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deceased`,
-        facts.reading('relative.deceased', { sent, relative: legalId }),
+        facts.reading('relative.deceased', {
+          sent,
+          relative: legalId,
+          ...persons.withControl(stored, control, { relative: true }),
+        }),
         'relationship-death',
       ),
     );

@@ -17,7 +17,9 @@ import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 rule('transition.relationship-deregistered').test(
   'marks the related person deregistered when its relationship says deregistered',
   async ({ persons, data, facts }) => {
-    const stored = await Given('an available person with a parent', () => persons.createAvailable());
+    const [stored, control] = await Given('an available person with a parent, and a control written the same way', () =>
+      Promise.all([persons.createAvailable(), persons.createAvailable()]),
+    );
     const relative = {
       ...stored.person.relationshipList![0]!,
       deregistered: true,
@@ -34,7 +36,11 @@ rule('transition.relationship-deregistered').test(
       persons.awaitRetrievable(
         written,
         `to show the relative ${legalId} deregistered`,
-        facts.reading('relative.deregistered', { sent, relative: legalId }),
+        facts.reading('relative.deregistered', {
+          sent,
+          relative: legalId,
+          ...persons.withControl(stored, control, { relative: true }),
+        }),
         'relationship-deregistration',
       ),
     );

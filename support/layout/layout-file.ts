@@ -11,6 +11,8 @@ export const FACT_NAMES = [
   'relative.deceased',
   'relative.deregistered',
   'consumer.identified',
+  'person.found',
+  'list.continuation',
 ] as const;
 export type FactName = (typeof FACT_NAMES)[number];
 
@@ -27,9 +29,16 @@ export type Shape = Record<string, 'object' | 'array' | 'string' | 'number' | 'b
 export interface LearnedFact {
   /** The catalogue id of the operation whose answer holds the fact (op3: the person record). */
   operation: string;
-  /** A JSON Pointer; a segment `[inner/pointer=binding]` selects the list entry whose value there is the binding's. */
+  /**
+   * A JSON Pointer (`""`: the answer itself); a segment `[inner/pointer=binding]` selects the list entry whose value
+   * there is the binding's; or a header's name (`Link`).
+   */
   location: string;
-  /** `= true`, `= "REMOVED"`, `= target.gedi`, `> 0`: what the value at the location is when the fact holds. */
+  /**
+   * `= true`, `= "REMOVED"`, `= target.gedi`, `> 0`: what the value at the location is when the fact holds; `lists
+   * legalId`: the persons there (a list's entries, or the object itself) include one with the legal id asked for;
+   * `continues`: a list page names its next one there, and a page without it is the last.
+   */
   predicate: string;
   /** The location, when absent under an intact shape, reads as "no" (a status that lists only what is true). */
   absentMeansNo?: boolean;
@@ -38,12 +47,17 @@ export interface LearnedFact {
   by: LearnedBy;
   /** What the location held for the control and for the subject, as learned. */
   seen?: { control?: unknown; subject?: unknown };
+  /** A learning run's reason for its choice, and every candidate it weighed, best first: for the reviewer. */
+  why?: string;
+  candidates?: string[];
 }
 
 export interface LayoutFile {
   /** Who or what wrote it, and when: a learning run's id and date, or "by hand from simulator/layouts/vendor.ts". */
   learned: { by: string; date: string; run?: string };
   facts: Partial<Record<FactName, LearnedFact>>;
+  /** The facts a learning run observed and found no evidence for, each with why: nothing is proposed for them. */
+  unlearned?: Partial<Record<FactName, string>>;
 }
 
 const BY: readonly LearnedBy[] = ['difference', 'value', 'vocabulary', 'as-sent'];
@@ -54,10 +68,10 @@ function problemOf(name: string, fact: Partial<LearnedFact>): string | undefined
   if (!(FACT_NAMES as readonly string[]).includes(name))
     return `unknown fact "${name}" (known: ${FACT_NAMES.join(', ')})`;
   if (typeof fact.operation !== 'string') return `${name}: "operation" must name a catalogue operation (op3)`;
-  if (typeof fact.location !== 'string' || !fact.location.startsWith('/'))
-    return `${name}: "location" must be a JSON Pointer starting with "/"`;
-  if (typeof fact.predicate !== 'string' || !/^(=|>)\s*\S/.test(fact.predicate))
-    return `${name}: "predicate" must read "= <value>" or "> <number>"`;
+  if (typeof fact.location !== 'string' || !/^($|\/|[A-Za-z-]+$)/.test(fact.location))
+    return `${name}: "location" must be a JSON Pointer ("" or starting with "/"), or a header's name`;
+  if (typeof fact.predicate !== 'string' || !/^((=|>)\s*\S|lists legalId$|continues( by \S+)?$)/.test(fact.predicate))
+    return `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId" or "continues [by <param>]"`;
   if (!BY.includes(fact.by as LearnedBy)) return `${name}: "by" must be one of ${BY.join(', ')}`;
   const shape = fact.shape ?? {};
   const bad = Object.entries(shape).find(([, type]) => !TYPES.has(type));

@@ -1,9 +1,13 @@
 // Owns reading a fact where the target's layout file says it lives, and nothing else (docs/DESIGN.md, "Strict
-// readings"); without a layout file, the key vocabulary of support/readings/facts.ts reads it, and the run says its
-// verdicts are provisional. At a wait's deadline it tells a layout that moved (Layout changed) from a broken rule.
+// readings"); without a layout file, the key vocabulary of support/readings/facts.ts reads it, the run says its
+// verdicts are provisional, and each wait's last answer goes to the learning journal beside its control's. At a wait's
+// deadline, learning on the answers it has tells a layout that moved (Layout changed) from a broken rule.
 import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
 import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js';
+import { candidatesOf, type Observation, type Observed } from './learning.js';
+import type { Continuation } from '../readings/list-reader.js';
+import { recordObservation } from './learning-journal.js';
 
 interface Person {
   gedi: string;
@@ -16,11 +20,18 @@ export interface Subject {
   relative?: string;
   source?: Person;
   target?: Person;
+  /** What the subject's Givens wrote, and its identity: its own generated data, which no fact is. */
+  own?: Pick<Observed, 'given' | 'identity'>;
+  /** The control's settled answer: written the same way without the When (support/layout/learning.ts). */
+  control?: () => Promise<Observed>;
 }
 
-/** A reading of one record, and what a record that never satisfied it says of the layout (support/verbs/persons.ts). */
+/**
+ * A reading of one record; `settle` is handed a wait's last record, and whether the reading held on it: a learning run
+ * journals it beside its control's, a strict one tells, of a record that never held, whether the layout moved.
+ */
 export type RecordReading = ((record: unknown) => Reading) & {
-  relocate?: (record: unknown) => LayoutChangedError | undefined;
+  settle?: (record: unknown, held: boolean) => Promise<LayoutChangedError | undefined>;
 };
 
 /** The fact was learned at one place, and the answer no longer has it there: never a pass, never a broken rule. */
@@ -43,13 +54,26 @@ export class LayoutChangedError extends Error {
 }
 
 /** The fact as support/readings/facts.ts reads it by key names, everywhere in the record. */
-const VOCABULARY: Record<FactName, (record: unknown, subject: Subject) => Reading> = {
+/** The facts of one record's state, each read by a predicate at its location. */
+type StateFact = Exclude<FactName, 'person.found' | 'list.continuation'>;
+
+const VOCABULARY: Record<StateFact, (record: unknown, subject: Subject) => Reading> = {
   'person.deregistered': (record) => personFlag(record, 'deregistered'),
   'person.removed': (record) => personFlag(record, 'removed'),
   'person.merged': (record, { source, target }) => mergedInto(record, source!, target!),
   'relative.deceased': (record, { relative }) => relativeFlag(record, relative!, 'deceased'),
   'relative.deregistered': (record, { relative }) => relativeFlag(record, relative!, 'deregistered'),
   'consumer.identified': (entry) => identified(entry),
+};
+
+/** The operation whose answer holds each fact: the person record (op3), or a consumer's list entry (op6). */
+const OPERATIONS: Record<StateFact, string> = {
+  'person.deregistered': 'op3',
+  'person.removed': 'op3',
+  'person.merged': 'op3',
+  'relative.deceased': 'op3',
+  'relative.deregistered': 'op3',
+  'consumer.identified': 'op6',
 };
 
 const SHOWN_AS_SENT = 'shown as sent: this target shows back what it was sent, and cannot show that it acted';
@@ -90,28 +114,38 @@ function readAt(name: FactName, fact: LearnedFact, record: unknown, bindings: Bi
   };
 }
 
+/** The observation of `record` beside the control's settled answer, or undefined where the fact has no control. */
+async function observe(name: FactName, operation: string, record: unknown, subject: Subject) {
+  if (!subject.control || !subject.own) return undefined;
+  const control = await subject.control();
+  const observation: Observation = {
+    fact: name,
+    operation,
+    ...(subject.sent ? { sent: subject.sent } : {}),
+    subject: { record, bindings: bindingsOf(subject), ...subject.own },
+    control,
+  };
+  return observation;
+}
+
 /**
  * Why `record`, which never satisfied the learned fact, shows a changed layout rather than a broken rule: the shape
- * around the location is gone, or the vocabulary finds the fact's yes at another place, as the server's own and not
- * the client's mark shown back. Undefined where nothing moved: then the rule is broken.
+ * around the location is gone, or learning against the control finds the fact's yes at another place, as the server's
+ * own or a value the client sent under another key (never at the path it was sent). Undefined where nothing moved:
+ * then the rule is broken.
  */
-function relocation(
-  name: FactName,
-  fact: LearnedFact,
-  record: unknown,
-  subject: Subject,
-): LayoutChangedError | undefined {
-  const bindings = bindingsOf(subject);
-  const at = resolve(record, fact.location, bindings);
-  const gone = shapeChanges(record, fact.shape, bindings);
-  const elsewhere = (VOCABULARY[name](record, subject).located ?? []).filter(
-    ({ path, asSent }) => !asSent && path !== at.path,
+async function relocation(name: FactName, fact: LearnedFact, record: unknown, subject: Subject) {
+  const gone = shapeChanges(record, fact.shape, bindingsOf(subject));
+  const observation = gone.length === 0 ? await observe(name, fact.operation, record, subject) : undefined;
+  const yes = (predicate: string) =>
+    predicate === fact.predicate || (name === 'person.merged' && /= target\./.test(predicate));
+  const elsewhere = (observation ? candidatesOf(observation) : []).filter(
+    ({ kind, location, predicate }) => kind !== 'same-path' && location !== fact.location && yes(predicate),
   );
   if (gone.length === 0 && elsewhere.length === 0) return undefined;
-  const paths = elsewhere.map(({ path }) => path);
+  const paths = elsewhere.map(({ location, predicate }) => `${location} ${predicate}`);
   const changes = [...gone, ...(paths.length > 0 ? [`its yes is found elsewhere: ${paths.join(', ')}`] : [])];
-  const proposed = paths[0];
-  return new LayoutChangedError(name, `${fact.location} ${fact.predicate}`, proposed, changes, excerpt(record));
+  return new LayoutChangedError(name, `${fact.location} ${fact.predicate}`, paths[0], changes, excerpt(record));
 }
 
 /**
@@ -119,16 +153,69 @@ function relocation(
  * does not hold, or a run without a file, is read by the key vocabulary, and such verdicts are provisional.
  */
 export class LearnedFacts {
-  constructor(readonly layout: LayoutFile | undefined) {}
+  /** `journal`: the folder a learning run writes its observations to (support/layout/learning-journal.ts). */
+  constructor(
+    readonly layout: LayoutFile | undefined,
+    private readonly journal?: string,
+  ) {}
 
-  /** The reading a spec's wait passes: `facts.reading('person.deregistered', { sent })`. */
-  reading(name: FactName, subject: Subject = {}): RecordReading {
+  /**
+   * The part of a find answer (operation 4) that holds its persons: the learned container alone, so that an echo of
+   * the query beside it is never a person found; the whole answer without a layout file; nothing for an empty answer
+   * (a 204). A container gone from an answer that has a body is a changed layout: no absence is read from it.
+   */
+  foundIn(answer: unknown): unknown {
+    const fact = this.layout?.facts['person.found'];
+    if (!fact) return answer;
+    if (answer === undefined || answer === null || answer === '') return undefined;
+    const at = resolve(answer, fact.location, {});
+    if (at.found) return at.value;
+    const gone = shapeChanges(answer, fact.shape, {});
+    const learned = `${fact.location || '(the answer itself)'} ${fact.predicate}`;
+    throw new LayoutChangedError('person.found', learned, undefined, gone, excerpt(answer));
+  }
+
+  /** Where the consumer and subscription lists name their next page, as learned; undefined: by the reader's words. */
+  continuation(): string | undefined {
+    return this.layout?.facts['list.continuation']?.location;
+  }
+
+  /** A learning run journals where a list read past its first page found its next one (`by: vocabulary`). */
+  observeContinuation(operation: string, continuedBy: Continuation | undefined): void {
+    if (!this.journal || !continuedBy) return;
+    const predicate = continuedBy.param ? `continues by ${continuedBy.param}` : 'continues';
+    recordObservation(this.journal, { fact: 'list.continuation', operation, location: continuedBy.at, predicate });
+  }
+
+  /** A learning run journals the find for a person beside the find for a legal id nobody has, its control. */
+  async observeFound(legalId: string, answer: unknown, control: () => Promise<{ legalId: string; answer: unknown }>) {
+    if (!this.journal) return;
+    const other = await control();
+    const side = (record: unknown, id: string) => ({ record, bindings: { legalId: id }, given: {}, identity: [] });
+    recordObservation(this.journal, {
+      fact: 'person.found',
+      operation: 'op4',
+      subject: side(answer, legalId),
+      control: side(other.answer, other.legalId),
+    });
+  }
+
+  /** The reading a spec's wait passes: `facts.reading('person.deregistered', { sent, own, control })`. */
+  reading(name: StateFact, subject: Subject = {}): RecordReading {
     const fact = this.layout?.facts[name];
-    if (!fact) return (record: unknown) => VOCABULARY[name](record, subject);
+    const { journal } = this;
+    if (!fact)
+      return Object.assign((record: unknown) => VOCABULARY[name](record, subject), {
+        settle: async (record: unknown) => {
+          const observation = journal ? await observe(name, OPERATIONS[name], record, subject) : undefined;
+          if (observation) recordObservation(journal!, observation);
+          return undefined;
+        },
+      });
     const { date } = this.layout!.learned;
     const bindings = bindingsOf(subject);
     return Object.assign((record: unknown) => readAt(name, fact, record, bindings, date), {
-      relocate: (record: unknown) => relocation(name, fact, record, subject),
+      settle: async (record: unknown, held: boolean) => (held ? undefined : relocation(name, fact, record, subject)),
     });
   }
 }

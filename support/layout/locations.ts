@@ -38,8 +38,9 @@ export interface Resolved {
   along: { pointer: string; value: unknown; present: boolean }[];
 }
 
-/** Follows `location` in `answer` as far as it goes. */
+/** Follows `location` in `answer` as far as it goes; `""` is the answer itself. */
 export function resolve(answer: unknown, location: string, bindings: Bindings): Resolved {
+  if (location === '') return { path: '$', found: true, value: answer, along: [] };
   let value: unknown = answer;
   let path = '$';
   let pointer = '';

@@ -76,16 +76,18 @@ const ADDRESS = /^(https?:\/\/|\.{0,2}\/|\?)|^[\w.~%-]+(\/[\w.~%-]+)*\?[^\s=&]+=
 // their normalized key; item lists are never searched: an item's own "next" is not a page.
 const CONTAINER_KEY = /^(links|cursors?|pagination|paging|page|meta|metadata|pageinfo|pageable)$/;
 
-/** The body and the paging objects in it, outermost first. */
-function pagingObjects(body: unknown, depth = 0): JsonRecord[] {
+/** The body and the paging objects in it, outermost first, each with its JSON Pointer. */
+function pagingHolders(body: unknown, pointer = '', depth = 0): { holder: JsonRecord; pointer: string }[] {
   if (!isRecord(body) || depth > 3) return [];
   return [
-    body,
+    { holder: body, pointer },
     ...Object.entries(body).flatMap(([key, value]) =>
-      CONTAINER_KEY.test(normalKey(key)) ? pagingObjects(value, depth + 1) : [],
+      CONTAINER_KEY.test(normalKey(key)) ? pagingHolders(value, `${pointer}/${key}`, depth + 1) : [],
     ),
   ];
 }
+
+const pagingObjects = (body: unknown): JsonRecord[] => pagingHolders(body).map(({ holder }) => holder);
 
 /** The next relation of an RFC 8288 `Link` header: `<https://…?page=3>; rel="next"`. */
 function nextInHeader(link = ''): PageStep | undefined {
@@ -96,25 +98,48 @@ function nextInHeader(link = ''): PageStep | undefined {
   return undefined;
 }
 
-function nextInBody(body: unknown): PageStep | undefined {
-  for (const holder of pagingObjects(body)) {
+/** The next page a body names, and the pointer of the field that names it. */
+function nextInBodyAt(body: unknown): { step: PageStep; at: string; param?: string } | undefined {
+  for (const { holder, pointer } of pagingHolders(body)) {
     for (const [key, value] of Object.entries(holder)) {
       if (!namesNext(key)) continue;
       const target = isRecord(value) ? (value.href ?? value.url) : value;
       if (typeof target !== 'string' || target === '') continue;
+      const at = `${pointer}/${key}`;
       // `next: { href }` is an address whatever it looks like; a string is one if it reads as a URL, path or query.
-      if (isRecord(value) || ADDRESS.test(target)) return { convention: 'next link', next: { url: target } };
+      if (isRecord(value) || ADDRESS.test(target))
+        return { step: { convention: 'next link', next: { url: target } }, at };
       const param = cursorParam(key);
-      if (param !== undefined) return { convention: 'cursor', next: { query: { [param]: target } } };
+      if (param !== undefined)
+        return { step: { convention: 'cursor', next: { query: { [param]: target } } }, at, param };
     }
     // links: [{ rel: "next", href: "..." }]
-    for (const value of Object.values(holder)) {
+    for (const [key, value] of Object.entries(holder)) {
       if (!Array.isArray(value)) continue;
       const next = value.find((link) => isRecord(link) && String(link.rel).toLowerCase() === 'next');
-      if (isRecord(next) && typeof next.href === 'string') return { convention: 'next link', next: { url: next.href } };
+      if (isRecord(next) && typeof next.href === 'string')
+        return { step: { convention: 'next link', next: { url: next.href } }, at: `${pointer}/${key}` };
     }
   }
   return undefined;
+}
+
+const nextInBody = (body: unknown): PageStep | undefined => nextInBodyAt(body)?.step;
+
+/** Where a page names its next one, and the query parameter a cursor goes back in. */
+export interface Continuation {
+  at: string;
+  param?: string;
+}
+
+/**
+ * Where a page names its next one: `Link` (the header), or the pointer of the body field (`/next`, `/nextPageToken`,
+ * `/meta/nextCursor`); undefined where no field does (page numbers and offsets are computed, and a last page).
+ */
+export function continuationOf(page: PageSource): Continuation | undefined {
+  if (nextInHeader(page.headers.link)) return { at: 'Link' };
+  const found = nextInBodyAt(page.body);
+  return found && { at: found.at, ...(found.param ? { param: found.param } : {}) };
 }
 
 type Fields = [string, unknown][];
@@ -211,7 +236,7 @@ function offsetStep(fields: Fields, shown: number): PageStep | undefined {
  * A page no convention above continues: the last, unless it says that more follow (a flag, a next-page field the
  * reader cannot follow, or as many records as its own limit with nothing to say the list ends there).
  */
-function singlePageStep(response: PageSource, fields: Fields, shown: number): PageStep {
+function singlePageStep(response: PageSource, fields: Fields, shown: number, learnedEnd: boolean): PageStep {
   const [moreKey] = fields.find(([key, value]) => HAS_NEXT_KEYS.includes(nameOf(key)) && value === true) ?? [];
   const [markerKey, marker] =
     fields.find(([key, value]) => namesNext(key) && value !== null && value !== false && value !== '') ?? [];
@@ -222,7 +247,9 @@ function singlePageStep(response: PageSource, fields: Fields, shown: number): Pa
     fields.some(([key, value]) => namesNext(key) && (value === null || value === false || value === ''));
   const size = sizeAt(fields);
   // A stated total is compared with what was read once the pages end (`readPages`).
-  const full = !ends && totalAt(response, fields) === undefined && size !== undefined && shown >= size.value;
+  // A page without the continuation its list was learned with ends it, however full (support/layout/learning.ts).
+  const full =
+    !ends && !learnedEnd && totalAt(response, fields) === undefined && size !== undefined && shown >= size.value;
   const unreachable =
     moreKey !== undefined
       ? `the answer says more records follow (${moreKey}) but gives no way to ask for them`
@@ -235,8 +262,11 @@ function singlePageStep(response: PageSource, fields: Fields, shown: number): Pa
   return { convention: 'single page', ...(unreachable && { unreachable }) };
 }
 
-/** Where the page after this one is, by the first convention the answer follows; `firstPage`: the first's number. */
-export function nextPage(response: PageSource, firstPage?: number): PageStep {
+/**
+ * Where the page after this one is, by the first convention the answer follows; `firstPage`: the first's number;
+ * `learnedEnd`: the list's layout file names its continuation, and this page has none.
+ */
+export function nextPage(response: PageSource, firstPage?: number, learnedEnd = false): PageStep {
   const linked = nextInHeader(response.headers.link) ?? nextInBody(response.body);
   if (linked?.next && 'url' in linked.next && response.url)
     return { ...linked, next: { url: new URL(linked.next.url, response.url).toString() } };
@@ -244,7 +274,9 @@ export function nextPage(response: PageSource, firstPage?: number): PageStep {
   const fields = pagingFields(response.body);
   const shown = itemsOn(response.body);
   return (
-    pageNumberStep(fields, firstPage, shown) ?? offsetStep(fields, shown) ?? singlePageStep(response, fields, shown)
+    pageNumberStep(fields, firstPage, shown) ??
+    offsetStep(fields, shown) ??
+    singlePageStep(response, fields, shown, learnedEnd)
   );
 }
 
@@ -275,6 +307,8 @@ export interface ListPaging {
 
 export interface ListRead extends ApiResponse {
   paging: ListPaging;
+  /** Where its pages named their next one (`continuationOf`), when one did: what learning records. */
+  continuedBy?: Continuation;
 }
 
 /** A read that ended, answered or not read completely, with the operation and purpose it was sent under. */
@@ -309,13 +343,14 @@ export async function readPages(
   path: string,
   options: RequestOptions = {},
   until: (bodies: unknown[]) => boolean = () => false,
-  { maxPages = 500 } = {},
+  { maxPages = 500, continuation }: { maxPages?: number; continuation?: string } = {},
 ): Promise<ListRead> {
   const read: ApiResponse[] = [];
   const asked = new Set<string>();
   let convention: PagingConvention = 'single page';
   let firstPage: number | undefined;
   let at: NextPage = { query: {} };
+  let continuedBy: Continuation | undefined;
   const counted = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
     const records = read.map((page) => itemsOn(page.body));
     const paging = {
@@ -341,7 +376,10 @@ export async function readPages(
       if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
       read.push(page);
       laterPages ??= api.work?.laterPages();
-      const step = nextPage(page, firstPage);
+      const via = continuationOf(page);
+      continuedBy ??= via;
+      // A page naming its next one anywhere is followed by the reader's words, as a list without a layout file is.
+      const step = nextPage(page, firstPage, continuation !== undefined && via === undefined);
       // A last page names no next one: the list's convention is the one its earlier pages followed.
       if (read.length === 1 || step.convention !== 'single page') convention = step.convention;
       firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
@@ -349,10 +387,11 @@ export async function readPages(
       const complete = !step.next && !step.unreachable && !beyond;
       if (complete || until(read.map((each) => each.body))) {
         const paging = counted(complete, exchanges);
-        if (read.length === 1) return { ...page, paging };
+        if (read.length === 1) return { ...page, paging, continuedBy };
         return {
           ...page,
           paging,
+          continuedBy,
           body: read.map((each) => each.body),
           text: read.map((each) => each.text).join('\n'),
           exchanges,

@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../transport/http.js';
+import { LAYOUT_PROPOSAL_FILE } from './paths.js';
 import { describeProxy, ProxySettingError, readProxySettings, routeFor } from '../transport/proxy-routes.js';
 
 export const MARKETS = ['SE', 'NO', 'DK', 'FI'] as const;
@@ -102,6 +103,9 @@ const MILLISECONDS: Form = {
   must: 'a positive whole number of milliseconds, such as 30000',
 };
 
+const LEARN_MODES = ['auto', 'always', 'never'] as const;
+type LearnMode = (typeof LEARN_MODES)[number];
+
 const FORMS = {
   CONTRACT_MARKET: { valid: (value) => MARKETS.includes(value as Market), must: `one of ${MARKETS.join(', ')}` },
   CONTRACT_SCREENING_SCOPE: {
@@ -127,7 +131,38 @@ const FORMS = {
     valid: (value) => /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value)),
     must: 'an integer, such as the seed printed by an earlier run',
   },
+  CONTRACT_LEARN: {
+    valid: (value) => LEARN_MODES.includes(value as LearnMode),
+    must: `one of ${LEARN_MODES.join(', ')}`,
+    fix: '; the release gate sets never, npm run learn always',
+  },
 } satisfies Record<string, Form>;
+
+/** Where a run reads the target's facts, or learns them into (docs/DESIGN.md, "Learning"). */
+export type LayoutPlan =
+  | { kind: 'read'; path: string }
+  | { kind: 'learn'; into: string }
+  /** The embedded simulator's own file for its options (simulator/layouts/layout-files.ts). */
+  | { kind: 'simulator' };
+
+/**
+ * A layout file that exists is read. A run without one learns (into the file CONTRACT_LAYOUT names, or the reports'
+ * proposal), except on the embedded simulator, which has its own; `always` learns even so, `never` (the release gate)
+ * is a configuration error instead.
+ */
+function layoutPlan(path: string | undefined, mode: LearnMode, remote: boolean): LayoutPlan {
+  const exists = path !== undefined && existsSync(path);
+  if (mode === 'always') return { kind: 'learn', into: path ?? LAYOUT_PROPOSAL_FILE };
+  if (exists) return { kind: 'read', path };
+  if (!remote && path === undefined) return { kind: 'simulator' };
+  if (mode === 'never')
+    throw new ConfigError(
+      'CONTRACT_LAYOUT',
+      `${path ? `names ${path}, which does not exist` : 'is not set'}: the release gate reads a reviewed layout ` +
+        'file and never learns; make one with npm run learn, review and commit it (README "A new target")',
+    );
+  return { kind: 'learn', into: path ?? LAYOUT_PROPOSAL_FILE };
+}
 
 /** Reads and validates the CONTRACT_* settings; variables in `env` win over the .env file. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = '.env') {
@@ -181,8 +216,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     maxRps: number('CONTRACT_MAX_RPS'),
     pageSize: pageSize(number('CONTRACT_PAGE_SIZE')),
     seed: number('CONTRACT_SEED'),
-    /** The target's reviewed layout file (support/layout/layout-file.ts); the simulator has its own. */
-    layoutFile: read('CONTRACT_LAYOUT'),
+    /** The target's reviewed layout file (support/layout/layout-file.ts), or where this run learns one. */
+    layout: layoutPlan(read('CONTRACT_LAYOUT'), (checked('CONTRACT_LEARN') ?? 'auto') as LearnMode, !!baseUrl),
   };
 }
 

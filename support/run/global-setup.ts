@@ -13,23 +13,21 @@ import {
   type ContractConfig,
   type CredentialVariables,
   type Credentials,
+  type LayoutPlan,
 } from './config.js';
 import { redact, redactText } from '../transport/redact.js';
-import { ALLURE_RESULTS_DIR, OBSERVED_DIR } from './paths.js';
+import { ALLURE_RESULTS_DIR, LEARNING_JOURNAL_DIR, OBSERVED_DIR } from './paths.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { BrokenRuleError } from '../evidence/failures.js';
 import type { HttpExchange } from '../transport/exchanges.js';
 import { readLayoutFile, type LayoutFile } from '../layout/layout-file.js';
+import { provisional } from '../layout/learning-journal.js';
 
-const PROVISIONAL =
-  'contract: no layout file (CONTRACT_LAYOUT is not set): facts are read by key names, so every verdict of this ' +
-  'run is provisional; README "A new target: its layout file" says how to make one.';
-
-/** The layout file of the run: CONTRACT_LAYOUT's, else the embedded simulator's own for its options. */
-async function layoutOf(path: string | undefined, simulator: RunningSimulator | undefined) {
-  if (path) return { path, file: readLayoutFile(path) };
-  if (!simulator) return undefined;
+/** The layout file of the run: CONTRACT_LAYOUT's, the embedded simulator's own for its options, or none (learning). */
+async function layoutOf(plan: LayoutPlan, simulator: RunningSimulator | undefined) {
+  if (plan.kind === 'read') return { path: plan.path, file: readLayoutFile(plan.path) };
+  if (plan.kind === 'learn' || !simulator) return undefined;
   const { simulatorLayoutFile } = await import('../../simulator/layouts/layout-files.js');
   const own = simulatorLayoutFile(simulator.options);
   return { path: own, file: readLayoutFile(own, "the simulator's layout file") };
@@ -45,6 +43,8 @@ declare module 'vitest' {
       tokenEvidence: { status: number; bodyKeys: string[]; tokenType?: string; exchanges: HttpExchange[] };
       /** The target's layout file and where it was read; none: facts are read by key names, verdicts provisional. */
       layout?: { path: string; file: LayoutFile };
+      /** A learning run's journal folder (support/layout/learning-journal.ts), and the file it proposes. */
+      learning?: { journal: string; into: string };
     };
   }
 }
@@ -98,7 +98,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
   const env = { ...process.env, ...project.config.env };
   let simulator: RunningSimulator | undefined;
-  let provisional = false;
+  let learning: { journal: string; into: string } | undefined;
   try {
     const settings = readSettings(env);
     if (!settings.baseUrl) {
@@ -118,12 +118,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ? (await issueToken(config, config.client, config.screeningScope)).token
       : undefined;
     const body = primary.response.body;
-    const layout = await layoutOf(settings.layoutFile, simulator);
-    provisional = layout === undefined;
-    if (provisional) console.warn(PROVISIONAL);
+    const layout = await layoutOf(settings.layout, simulator);
+    if (settings.layout.kind === 'learn') learning = { journal: LEARNING_JOURNAL_DIR, into: settings.layout.into };
+    if (learning) console.warn(provisional(learning.into));
     project.provide('contract', {
       config,
       layout,
+      learning,
       tokens: { primary: primary.token, second, screening },
       tokenEvidence: {
         status: primary.response.status,
@@ -139,6 +140,5 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   return async () => {
     await simulator?.close();
-    if (provisional) console.warn(PROVISIONAL);
   };
 }

@@ -16,6 +16,10 @@ export function reportPaths(root: string) {
     /** Earlier runs' observed contracts, kept with the Allure history (CI carries reports/history). */
     observedHistory: `${root}/history/observed`,
     bench: `${root}/bench`,
+    /** What a learning run proposes when CONTRACT_LAYOUT names no file to learn into (support/layout/learning.ts). */
+    layoutProposal: `${root}/layout-proposal.json`,
+    /** Each wait's last answer beside its control's, as a learning run's workers saw them. */
+    learningJournal: `${root}/learning`,
     /** The screenshot of the report as a reader sees it (npm run report:browser). */
     reportCheckScreenshot: `${root}/report-check.png`,
   };
@@ -30,4 +34,6 @@ export const LEDGER_DIR = paths.ledger;
 export const OBSERVED_DIR = paths.observed;
 export const OBSERVED_HISTORY_DIR = paths.observedHistory;
 export const BENCH_DIR = paths.bench;
+export const LAYOUT_PROPOSAL_FILE = paths.layoutProposal;
+export const LEARNING_JOURNAL_DIR = paths.learningJournal;
 export const REPORT_CHECK_SCREENSHOT = paths.reportCheckScreenshot;

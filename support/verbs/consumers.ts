@@ -93,6 +93,17 @@ export class ConsumerData {
     return this.api.request('POST', this.config.paths.consumers, options);
   }
 
+  /**
+   * One read of a list, reported, its pages followed by the continuation the layout file names (a page without it
+   * ends the list); a learning run journals where its pages named their next one.
+   */
+  private async read(list: ListName, path: string, options: RequestOptions, until?: (bodies: unknown[]) => boolean) {
+    const continuation = this.facts.continuation();
+    const done = await reportedRead(list, () => readPages(this.api, path, options, until, { continuation }));
+    this.facts.observeContinuation(LISTS[list].operation, done.continuedBy);
+    return done;
+  }
+
   /** Where a list is served and how its reads are published, with the page size when one is set. */
   private listAt(list: ListName): { path: string; options: RequestOptions } {
     const { pageSize, paths } = this.config;
@@ -111,7 +122,7 @@ export class ConsumerData {
    */
   async listWhole(list: ListName): Promise<ListRead> {
     const { path, options } = this.listAt(list);
-    const read = await reportedRead(list, () => readPages(this.api, path, options));
+    const read = await this.read(list, path, options);
     if (!read.ok) throw unread(path, `the ${list}`, read);
     return read;
   }
@@ -120,7 +131,7 @@ export class ConsumerData {
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
     const found = (bodies: unknown[]) => ownRecord(bodies, consumerId) !== undefined;
-    const read = await reportedRead('consumers', () => readPages(this.api, path, options, found));
+    const read = await this.read('consumers', path, options, found);
     if (!read.ok) throw unread(path, 'the consumers', read);
     return ownRecord(read.body, consumerId);
   }
@@ -166,7 +177,7 @@ export class ConsumerData {
       what,
       async () => {
         const found = (bodies: unknown[]) => find(bodies) !== undefined;
-        return (last = await reportedRead(list, () => readPages(this.api, path, options, found)));
+        return (last = await this.read(list, path, options, found));
       },
       (response) => {
         const found = response.ok ? find(response.body) : undefined;
@@ -176,15 +187,31 @@ export class ConsumerData {
           : reading([`a record of its own: ${JSON.stringify(found).slice(0, 300)}`], looked, '');
       },
       this.waiting(transition),
-    ).catch((error: unknown) => {
+    ).catch(async (error: unknown) => {
       if (error instanceof NotConsistentError && last && last.paging.pages > 0 && !last.ok)
         throw unread(path, `the ${list}`, last);
       // An entry that never satisfied a learned location may hold the fact elsewhere: the layout moved.
       const entry =
         error instanceof NotConsistentError && error.lastResponse.ok ? find(error.lastResponse.body) : undefined;
-      throw (entry !== undefined && shows?.relocate?.(entry)) || error;
+      throw (entry !== undefined && (await shows?.settle?.(entry, false))) || error;
     });
-    return { reading: value, record: find(response.body) };
+    const record = find(response.body);
+    await shows?.settle?.(record, true);
+    return { reading: value, record };
+  }
+
+  /**
+   * The documented state IDENTIFIED, where the target's layout file says a consumer's entry shows it; `control`, a
+   * consumer uploaded with a legal id of no person, is what learning compares the entry with.
+   */
+  identifiedBeside(consumer: Consumer, control: Consumer): RecordReading {
+    return this.facts.reading('consumer.identified', {
+      own: { given: consumer, identity: [consumer.consumerId] },
+      control: async () => {
+        const { record } = await this.awaitConsumer(control.consumerId, 'to be listed, as the control');
+        return { record, bindings: {}, given: control, identity: [control.consumerId] };
+      },
+    });
   }
 
   /** The documented state IDENTIFIED, where the target's layout file says a consumer's entry shows it. */

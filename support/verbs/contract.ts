@@ -66,8 +66,8 @@ const test = base
     onCleanup(() => unsubscribe.forEach((stop) => stop?.()));
   })
   .extend('config', WORKER, ({ run }) => run.config)
-  // The target's facts, each read where its layout file says (support/layout/learned-readings.ts).
-  .extend('facts', WORKER, ({ run }) => new LearnedFacts(run.layout?.file))
+  // The target's facts, each read where its layout file says, or by key names and journalled when the run learns.
+  .extend('facts', WORKER, ({ run }) => new LearnedFacts(run.layout?.file, run.learning?.journal))
   // Each client of the run, its pace and token shared by every test: the run's own work (cleanup, renewals).
   .extend('clients', WORKER, ({ run }) => {
     const { config, tokens } = run;
@@ -88,15 +88,15 @@ const test = base
   .extend('api', TEST, ({ clients, work }) => clients.primary.forWork(work))
   .extend('secondApi', TEST, ({ clients, work }): ApiClient | undefined => clients.second?.forWork(work))
   .extend('data', TEST, ({ config, work }) => createDataFactory({ ...config, scope: work.name }))
-  .extend('persons', TEST, async ({ api, config, data }, { onCleanup }) => {
-    const persons = new SandboxPersons(api, config, data);
+  .extend('persons', TEST, async ({ api, config, data, facts }, { onCleanup }) => {
+    const persons = new SandboxPersons(api, config, data, facts);
     onCleanup(() => persons.cleanUp());
     return persons;
   })
   // The second client's own persons (write-isolation checks), cleaned up alike; undefined without a second client.
-  .extend('secondPersons', TEST, async ({ secondApi, config, data }, { onCleanup }) => {
+  .extend('secondPersons', TEST, async ({ secondApi, config, data, facts }, { onCleanup }) => {
     if (!secondApi || !config.secondClient) return undefined;
-    const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data);
+    const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data, facts);
     onCleanup(() => persons.cleanUp());
     return persons;
   })

@@ -4,6 +4,7 @@ import { NotSentError, type ApiClient, type ApiResponse } from '../transport/htt
 import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
+import { LayoutChangedError, LearnedFacts, type Subject } from '../layout/learned-readings.js';
 import { findValues } from '../readings/json.js';
 import type { RecordReading } from '../layout/learned-readings.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -62,6 +63,8 @@ export class SandboxPersons {
     private readonly api: ApiClient,
     private readonly config: ContractConfig,
     private readonly data: DataFactory,
+    /** Where the target's find answers hold their persons (support/layout/learned-readings.ts `foundIn`). */
+    private readonly facts = new LearnedFacts(undefined),
   ) {}
 
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
@@ -188,8 +191,9 @@ export class SandboxPersons {
     ).catch(async (error: unknown) => {
       // A record that never satisfied a learned location may hold the fact elsewhere: the layout moved.
       const last = error instanceof NotConsistentError && error.lastResponse.ok ? error.lastResponse : undefined;
-      throw (last && shows.relocate?.(last.body)) || (await this.neverRetrievable(gedi, error));
+      throw (last && (await shows.settle?.(last.body, false))) || (await this.neverRetrievable(gedi, error));
     });
+    await shows.settle?.(response.body, true);
     // The gate counts it apart from the rules proven: this target shows back what it was sent.
     if (value.asSent) await labels({ evidence: 'as-sent', links: [] });
     return { reading: value, record: response.body };
@@ -201,7 +205,7 @@ export class SandboxPersons {
     const notFound = error instanceof NotConsistentError && error.lastResponse.status === 404;
     if (!notFound || this.seen.has(gedi) || legalId === undefined) return error;
     const found = await this.find(legalId).catch(() => undefined);
-    if (found?.ok && personWithLegalId(found.body, legalId).holds) {
+    if (found?.ok && personWithLegalId(this.facts.foundIn(found.body), legalId).holds) {
       const detail = `operation 4 finds the person by its legal id ${legalId}: it exists, with gedi ${gedi}`;
       return operationNotFound('op3', error.lastResponse, detail);
     }
@@ -221,9 +225,40 @@ export class SandboxPersons {
         const own = listsPerson(body, stored);
         return own.holds && shows ? shows(body) : own;
       },
-      { relocate: shows?.relocate },
+      { settle: shows?.settle },
     );
     return this.awaitRecord(stored.gedi, `(id ${stored.person.id}) ${what}`, ownAndShows, transition);
+  }
+
+  /**
+   * What learning compares `stored`'s answers with (support/layout/learning.ts): its own generated data, and
+   * `control`'s answer once two reads in a row agree, read only when a run learns or a strict reading failed.
+   * `relative`: the control's parent is the relative its locations select, as the subject's is.
+   */
+  withControl(
+    stored: StoredPerson,
+    control: StoredPerson,
+    { relative = false } = {},
+  ): Pick<Subject, 'own' | 'control'> {
+    const controlRelative = control.person.relationshipList?.[0]?.legalId?.socialSecurityNumber;
+    const bindings = relative ? { relative: controlRelative } : {};
+    return {
+      own: { given: stored.person, identity: [stored.gedi, stored.person.id] },
+      control: async () => {
+        let previous: string | undefined;
+        const { response } = await eventually(
+          `control person ${control.gedi} to answer the same twice in a row`,
+          () => this.retrieve(control.gedi, 'read the control'),
+          (answer) => {
+            const same = answer.ok && JSON.stringify(answer.body) === previous;
+            previous = JSON.stringify(answer.body);
+            return same;
+          },
+          this.waiting(),
+        );
+        return { record: response.body, bindings, given: control.person, identity: [control.gedi, control.person.id] };
+      },
+    };
   }
 
   /** Reads by gedi for `windowMs` (what positive controls took): the first answer `changed` holds for, or the last. */
@@ -249,8 +284,9 @@ export class SandboxPersons {
    */
   async awaitFindable(stored: StoredPerson, others: StoredPerson[] = []): Promise<Shown> {
     const namesSomeone = (body: unknown) => {
-      const own = personWithLegalId(body, stored.person.legalId);
-      return own.holds ? own : (others.map((other) => listsPerson(body, other)).find((read) => read.holds) ?? own);
+      const persons = this.facts.foundIn(body);
+      const own = personWithLegalId(persons, stored.person.legalId);
+      return own.holds ? own : (others.map((other) => listsPerson(persons, other)).find((read) => read.holds) ?? own);
     };
     const { value, response } = await eventually<Reading>(
       `person ${stored.gedi} to be found by legal id ${stored.person.legalId}`,
@@ -258,7 +294,12 @@ export class SandboxPersons {
       (response) => response.ok && namesSomeone(response.body),
       this.waiting(),
     ).catch((error: unknown) => {
-      throw new OtherRuleFailure('person.eventually-available', error);
+      throw error instanceof LayoutChangedError ? error : new OtherRuleFailure('person.eventually-available', error);
+    });
+    // A learning run compares the answer with a find for a legal id nobody has (support/layout/learning.ts).
+    await this.facts.observeFound(stored.person.legalId, response.body, async () => {
+      const legalId = this.data.unknownLegalId();
+      return { legalId, answer: (await this.find(legalId)).body };
     });
     return { reading: value, record: response.body };
   }
@@ -277,7 +318,8 @@ export class SandboxPersons {
       () => this.find(legalId),
       // Read as a find that found the person is read: a record of its own, never the query echoed back.
       (response) =>
-        GONE_STATUSES.has(response.status) || (response.ok && !personWithLegalId(response.body, legalId).holds),
+        GONE_STATUSES.has(response.status) ||
+        (response.ok && !personWithLegalId(this.facts.foundIn(response.body), legalId).holds),
       this.waiting(),
     );
   }

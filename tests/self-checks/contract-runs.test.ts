@@ -82,6 +82,19 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
     name: "the vendor's shapes with a one-word status",
     simulator: { SIMULATOR_LAYOUT: 'vendor', SIMULATOR_STATUS_FORM: 'word', ...SMALL_PAGES },
   },
+  // Per-list screening counts, a find answer wrapped beside an echo under a key no vocabulary lists, and every page
+  // stating its size, so a last page holds exactly its pageSize with no continuation: read at the learned container
+  // and continuation.
+  {
+    name: "the vendor's shapes with per-list screening, a find echo under searchParameters, stated page sizes",
+    simulator: {
+      SIMULATOR_LAYOUT: 'vendor',
+      SIMULATOR_SCREENING_PER_LIST: '1',
+      SIMULATOR_FIND_ECHO: 'searchParameters',
+      SIMULATOR_STATED_PAGE_SIZE: '1',
+      ...SMALL_PAGES,
+    },
+  },
   // Every fault pauses every test of its client for its Retry-After (1 s), and the pace learns the
   // lower rate those pauses leave: on a loaded machine a request queued behind the rest once waited
   // past the 30 s deadline, and a test once ran out of its 120 s, failing, rightly, as "Target

@@ -59,6 +59,7 @@ describe('readSettings', () => {
       requestTimeoutMs: 10_000,
       maxRps: undefined,
       seed: undefined,
+      layout: { kind: 'simulator' },
     });
   });
 
@@ -248,7 +249,7 @@ describe('describeTarget', () => {
       maxRps: undefined,
       pageSize: undefined,
       seed: 7,
-      layoutFile: undefined,
+      layout: { kind: 'simulator' } as const,
       runId: 'r1',
     };
     const summary = describeTarget(config);
@@ -316,5 +317,33 @@ describe('assertSandboxTarget', () => {
     expect(() =>
       assertSandboxTarget({ baseUrl: 'https://sandbox.example.test', prodBaseUrl: undefined }, 'operation 1'),
     ).not.toThrow();
+  });
+});
+
+describe('where facts are read, or learned into (CONTRACT_LAYOUT, CONTRACT_LEARN)', () => {
+  const existing = join(mkdtempSync(join(tmpdir(), 'layout-')), 'sandbox.json');
+  writeFileSync(existing, '{}');
+  const missing = join(tmpdir(), 'no-such-dir', 'new-target.json');
+  const plan = (env: Record<string, string>) => readSettings(env, NO_FILE).layout;
+
+  it('reads a layout file that exists, and the simulator its own', () => {
+    expect(plan({ ...remote, CONTRACT_LAYOUT: existing })).toEqual({ kind: 'read', path: existing });
+    expect(plan({})).toEqual({ kind: 'simulator' });
+  });
+
+  it('learns without one: into the file named, else the reports; always when npm run learn asks', () => {
+    expect(plan({ ...remote, CONTRACT_LAYOUT: missing })).toEqual({ kind: 'learn', into: missing });
+    expect(plan(remote)).toEqual({ kind: 'learn', into: 'reports/layout-proposal.json' });
+    expect(plan({ CONTRACT_LEARN: 'always', CONTRACT_LAYOUT: existing })).toEqual({ kind: 'learn', into: existing });
+  });
+
+  it('is a configuration error for the release gate, in one line saying how to make one', () => {
+    const error = configError({ ...remote, CONTRACT_LEARN: 'never' });
+    expect(error.variable).toBe('CONTRACT_LAYOUT');
+    expect(error.message).toMatch(
+      /release gate reads a reviewed layout file and never learns; make one with npm run learn/,
+    );
+    expect(error.message).not.toContain('\n');
+    expect(plan({ CONTRACT_LEARN: 'never' })).toEqual({ kind: 'simulator' });
   });
 });

@@ -69,7 +69,7 @@ describe('LearnedFacts', () => {
     });
   });
 
-  it('reads the computed relative, not the one listed as sent beside it', () => {
+  it('reads the computed relative, not the one listed as sent beside it', async () => {
     const answer = {
       relationshipList: [{ legalId: { socialSecurityNumber: RELATIVE }, dateOfDeath: '2001-01-01' }],
       relations: [{ legalId: { identityNumber: RELATIVE }, status: { deceased: false, deregistered: false } }],
@@ -77,27 +77,43 @@ describe('LearnedFacts', () => {
     const read = facts.reading('relative.deceased', { relative: RELATIVE });
     expect(read(answer).holds).toBe(false);
     // Its shape is intact and the sent date is the client's own: a broken rule, not a changed layout.
-    expect(read.relocate!(answer)).toBeUndefined();
+    expect(await read.settle!(answer, false)).toBeUndefined();
   });
 
-  it('reads an absent flag of a sparse status as no, and a status turned into a word as a changed layout', () => {
+  it('reads an absent flag of a sparse status as no, and a status turned into a word as a changed layout', async () => {
     const read = new LearnedFacts(sparse).reading('person.deregistered');
     expect(read({ status: { active: true }, lastWrite: { deregistered: true } })).toMatchObject({
       holds: false,
       found: '/status/deregistered: absent, which reads as no',
     });
-    expect(read.relocate!({ status: { active: true } })).toBeUndefined();
-    const changed = read.relocate!({ status: 'DEREGISTERED' });
+    expect(await read.settle!({ status: { active: true } }, false)).toBeUndefined();
+    const changed = await read.settle!({ status: 'DEREGISTERED' }, false);
     expect(changed).toBeInstanceOf(LayoutChangedError);
     expect(changed).toMatchObject({ fact: 'person.deregistered', learned: '/status/deregistered = true' });
     expect(changed!.changes).toEqual(['/status was object, now string "DEREGISTERED"']);
   });
 
-  it('proposes the place where the server now shows the yes, never the client mark shown back', () => {
-    const read = facts.reading('person.deregistered');
-    const moved = read.relocate!({ status: { active: false }, state: { deregistered: true } });
-    expect(moved?.proposed).toBe('$.state.deregistered');
-    expect(read.relocate!({ status: { deregistered: false }, lastWrite: { deregistered: true } })).toBeUndefined();
+  it('proposes, against the control, where the server now shows the yes, not the client mark shown back', async () => {
+    const given = {
+      id: 'p-1',
+      firstName: 'Ada',
+      familyName: 'Lovelace',
+      legalId: '19121210-1234',
+      deregistered: false,
+    };
+    const sent = { ...given, deregistered: true };
+    const control = { status: { deregistered: false }, state: { deregistered: false }, lastWrite: given };
+    const read = facts.reading('person.deregistered', {
+      sent,
+      own: { given, identity: ['G1'] },
+      control: async () => ({ record: control, bindings: {}, given: { id: 'p-2' }, identity: ['G2'] }),
+    });
+    const moved = await read.settle!({ status: { deregistered: false }, state: { deregistered: true } }, false);
+    expect(moved?.proposed).toBe('/state/deregistered = true');
+    const copied = { status: { deregistered: false }, state: { deregistered: false }, lastWrite: sent };
+    expect(await read.settle!(copied, false)).toBeUndefined();
+    // A reading that held reads no control.
+    expect(await read.settle!({ status: { deregistered: true } }, true)).toBeUndefined();
   });
 
   it("reads a consumer's state on its own entry where it was learned, not a word beside it", () => {
@@ -131,7 +147,9 @@ describe('readLayoutFile', () => {
     const path = write(
       JSON.stringify({
         learned: { by: 'a person', date: '2026-12-02' },
-        facts: { 'person.deregistered': { operation: 'op3', location: 'status', predicate: 'true', by: 'guess' } },
+        facts: {
+          'person.deregistered': { operation: 'op3', location: 'status.deregistered', predicate: 'true', by: 'guess' },
+        },
       }),
     );
     expect(() => readLayoutFile(path)).toThrow(/"location" must be a JSON Pointer/);

@@ -1,0 +1,113 @@
+// Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
+// written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
+// (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
+// request in each record, entries keyed by personGedi, per-list screening, a stated page size) learn the layout's own
+// file. And `npm run learn` says first and last that its verdicts are provisional.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { readLayoutFile, type LayoutFile } from '../../support/layout/layout-file.js';
+import { writeProposal } from '../../support/layout/learning-journal.js';
+import { runContract } from './commands.js';
+import { ownReports } from './own-reports.js';
+
+const LEARNED_SPECS = [
+  'specs/persons/deregister.spec.ts',
+  'specs/persons/remove.spec.ts',
+  'specs/persons/merge.spec.ts',
+  'specs/persons/relationship-death.spec.ts',
+  'specs/persons/relationship-deregistered.spec.ts',
+  'specs/consumers/identification.spec.ts',
+  'specs/persons/find-by-legal-id.spec.ts',
+];
+// Five records a page over 12 background records: every list has a second page, so its continuation is learned.
+const FAST = {
+  SIMULATOR_AVAILABILITY_DELAY_MS: '50',
+  CONTRACT_AVAILABILITY_TIMEOUT_MS: '8000',
+  SIMULATOR_PAGE_SIZE: '5',
+  SIMULATOR_BACKGROUND_RECORDS: '12',
+};
+const MOVES_NOTHING = {
+  SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
+  SIMULATOR_ENTRY_KEYS: 'personGedi',
+  SIMULATOR_SCREENING_PER_LIST: '1',
+  SIMULATOR_STATED_PAGE_SIZE: '1',
+};
+const FIND_ECHO = { SIMULATOR_FIND_ECHO: 'searchParameters' };
+
+const handWritten = (name: string) =>
+  readLayoutFile(fileURLToPath(new URL(`../../schemas/layouts/simulator/${name}.json`, import.meta.url)));
+
+/** What the check compares: each fact's location and predicate. */
+const locations = ({ facts }: LayoutFile) =>
+  Object.fromEntries(
+    Object.entries(facts).map(([fact, { location, predicate }]) => [fact, `${location} ${predicate}`]),
+  );
+
+const LAYOUTS = ['standard', 'alternate', 'vendor'] as const;
+
+test.concurrent.for<{ file: string; simulator: Record<string, string> }>([
+  ...LAYOUTS.flatMap((layout) => [
+    { file: layout, simulator: { SIMULATOR_LAYOUT: layout } },
+    { file: layout, simulator: { SIMULATOR_LAYOUT: layout, ...MOVES_NOTHING } },
+    // Find answers wrapped as `{ results, searchParameters }`: where the standard layout's persons were already.
+    {
+      file: layout === 'standard' ? layout : `${layout}-find-echo`,
+      simulator: { SIMULATOR_LAYOUT: layout, ...FIND_ECHO },
+    },
+    ...(['sparse', 'word'] as const).map((form) => ({
+      file: `${layout}-status-${form}`,
+      simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_STATUS_FORM: form },
+    })),
+  ]),
+  ...(['standard', 'alternate'] as const).map((layout) => ({
+    file: `${layout}-relations-as-sent`,
+    simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_RELATIONS_AS_SENT: '1' },
+  })),
+  {
+    file: 'vendor-merges-by-target',
+    simulator: {
+      SIMULATOR_LAYOUT: 'vendor',
+      SIMULATOR_RECORDS_WITHOUT_GEDI: '1',
+      SIMULATOR_MERGES_SHOWN_BY_TARGET: '1',
+    },
+  },
+  ...(['flat', 'data', 'person', 'attributes'] as const).map((form) => ({
+    file: `as-sent-${form}`,
+    simulator: { SIMULATOR_STORE_AS_SENT: form },
+  })),
+])('learning with $simulator proposes the locations of $file', async ({ file, simulator }, context) => {
+  const reports = ownReports(context);
+  const { output, results } = await runVitestWithResults(['--project', 'contract', ...LEARNED_SPECS], {
+    ...process.env,
+    CONTRACT_BASE_URL: '',
+    CONTRACT_LEARN: 'always',
+    ...FAST,
+    ...simulator,
+    ...reports.env,
+  });
+  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
+  const proposal = writeProposal(reports.paths.learningJournal, reports.paths.layoutProposal, 'self-check');
+  expect(proposal.unlearned ?? {}).toEqual({});
+  expect(locations(proposal)).toEqual(locations(handWritten(file)));
+});
+
+test('npm run learn says first and last that its verdicts are provisional, and names the file', async (context) => {
+  const reports = ownReports(context);
+  const into = `${reports.paths.root}/new-target.json`;
+  const { code, output } = await runContract(['--learn', 'specs/persons/deregister.spec.ts'], {
+    ...process.env,
+    CONTRACT_BASE_URL: '',
+    CONTRACT_LAYOUT: into,
+    ...FAST,
+    ...reports.env,
+  });
+  expect(code, output).toBe(0);
+  const lines = output.trim().split('\n');
+  for (const line of [lines[0], lines.at(-1)]) expect(line).toMatch(new RegExp(`provisional; it proposes ${into}`));
+  expect(output).toContain('learn: person.deregistered at /deregistered = true (by as-sent)');
+  expect(locations(JSON.parse(readFileSync(into, 'utf8')) as LayoutFile)).toEqual({
+    'person.deregistered': '/deregistered = true',
+  });
+});
