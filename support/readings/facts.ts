@@ -25,8 +25,6 @@ export interface Reading {
   found: string;
   /** It held on the client's own value shown back at the path it was sent (a layout file's `by: as-sent`). */
   asSent?: boolean;
-  /** Where a state reading held: each evidence field's path, and whether it is the client's own mark shown back. */
-  located?: { path: string; asSent: boolean }[];
 }
 
 /** A reading that holds on its evidence; `found` is the evidence, or what was there instead. */
@@ -310,7 +308,6 @@ function flagAt(
   const kind = (text: string) => (field: Field) =>
     mark === undefined ? fieldText(field) : `${fieldText(field)} (${text})`;
   const markWord = markKey === undefined || markKey === wanted ? '' : `, and ${mark} as the request sends it`;
-  const located = (fields: Field[], asSent: boolean) => fields.map((field) => ({ path: field.path, asSent }));
   return {
     ...reading(
       denied ? [] : [...computed.map(kind(COMPUTED)), ...sent.map(kind(AS_SENT))],
@@ -319,7 +316,6 @@ function flagAt(
       [...new Set([...named, ...states, ...sent])].map(fieldText).join(', ') ||
         `${flag}: not in ${path === '$' ? 'the record' : path}`,
     ),
-    located: denied ? [] : [...located(computed, false), ...located(sent, true)],
   };
 }
 
@@ -344,7 +340,6 @@ export function relativeFlag(record: unknown, legalId: string, flag: string): Re
       found,
       found,
     ),
-    located: readings.flatMap((each) => each.located ?? []),
   };
 }
 
@@ -368,23 +363,19 @@ export function mergedInto(record: unknown, source: KnownPerson, target: KnownPe
   const naming = denied ? [] : mergeFields.filter(({ value }) => namesTarget(value));
   const sent = naming.filter((field) => normalKey(field.key) === 'merged' && !underState(field));
   // Each field that shows the merge, with why it counts: the server's own first, the client's mark last.
-  const shown: { field: { path: string; value: unknown }; why: string; asSent: boolean }[] = [
+  const shown: { field: { path: string; value: unknown }; why: string }[] = [
     ...(hasGedi(target.gedi) && !hasGedi(source.gedi)
       ? gedis
           .filter(({ value }) => value === target.gedi)
-          .map((field) => ({
-            field,
-            why: `${COMPUTED}: the source gedi answers the target's own record`,
-            asSent: false,
-          }))
+          .map((field) => ({ field, why: `${COMPUTED}: the source gedi answers the target's own record` }))
       : []),
     ...legalIds
       .filter(({ value }) => !hasSourceId && value === target.person.legalId)
-      .map((field) => ({ field, why: `${COMPUTED}: ${BY_LEGAL_ID}`, asSent: false })),
+      .map((field) => ({ field, why: `${COMPUTED}: ${BY_LEGAL_ID}` })),
     ...naming
       .filter((field) => !sent.includes(field))
-      .map((field) => ({ field, why: `${COMPUTED}: a merge field the client does not send`, asSent: false })),
-    ...sent.map((field) => ({ field, why: AS_SENT, asSent: true })),
+      .map((field) => ({ field, why: `${COMPUTED}: a merge field the client does not send` })),
+    ...sent.map((field) => ({ field, why: AS_SENT })),
   ];
   const evidence = shown.map(({ field, why }) => `${fieldText(field)} (${why})`);
   const [targetId, sourceId] = [show(target.person.legalId), show(source.person.legalId)];
@@ -399,7 +390,6 @@ export function mergedInto(record: unknown, source: KnownPerson, target: KnownPe
         ...[...mergeFields, ...gedis, ...legalIds].map(fieldText),
       ]),
     ),
-    located: shown.map(({ field, asSent }) => ({ path: field.path, asSent })),
   };
 }
 
