@@ -29,14 +29,17 @@ function unread(path: string, what: string, read: ListRead): Error {
 
 /**
  * A read of a list as a report step titled with what it cost (`Read the consumers: 31 pages, 33 requests`), so a list
- * that has grown shows in the report where its pages were read.
+ * that has grown shows in the report where its pages were read. `unlearned`: the layout file names no continuation
+ * for its lists, so a read that ended on its first page says that it read one page.
  */
-function reportedRead(list: ListName, read: () => Promise<ListRead>): Promise<ListRead> {
+function reportedRead(list: ListName, read: () => Promise<ListRead>, unlearned: boolean): Promise<ListRead> {
   return step(`Read the ${list}`, async ({ rename }) => {
     const done = await read();
     const { complete, pages } = done.paging;
     const end = complete
-      ? 'to its end'
+      ? unlearned && pages === 1
+        ? 'to its end, one page: the layout file names no continuation, as learning saw no second page'
+        : 'to its end'
       : done.ok
         ? 'up to what it looked for'
         : `page ${pages + 1} answered ${done.status}`;
@@ -99,7 +102,8 @@ export class ConsumerData {
    */
   private async read(list: ListName, path: string, options: RequestOptions, until?: (bodies: unknown[]) => boolean) {
     const continuation = this.facts.continuation();
-    const done = await reportedRead(list, () => readPages(this.api, path, options, until, { continuation }));
+    const unlearned = this.facts.layout !== undefined && continuation === undefined;
+    const done = await reportedRead(list, () => readPages(this.api, path, options, until, { continuation }), unlearned);
     this.facts.observeContinuation(LISTS[list].operation, done.continuedBy);
     return done;
   }
