@@ -5,7 +5,7 @@
 import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
 import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js';
-import { candidatesOf, type Observation, type Observed } from './learning.js';
+import { candidatesOf, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
 
@@ -117,15 +117,13 @@ function readAt(name: FactName, fact: LearnedFact, record: unknown, bindings: Bi
 /** The observation of `record` beside the control's settled answer, or undefined where the fact has no control. */
 async function observe(name: FactName, operation: string, record: unknown, subject: Subject) {
   if (!subject.control || !subject.own) return undefined;
-  const control = await subject.control();
-  const observation: Observation = {
+  return {
     fact: name,
     operation,
     ...(subject.sent ? { sent: subject.sent } : {}),
     subject: { record, bindings: bindingsOf(subject), ...subject.own },
-    control,
+    control: await subject.control(),
   };
-  return observation;
 }
 
 /**
@@ -137,8 +135,7 @@ async function observe(name: FactName, operation: string, record: unknown, subje
 async function relocation(name: FactName, fact: LearnedFact, record: unknown, subject: Subject) {
   const gone = shapeChanges(record, fact.shape, bindingsOf(subject));
   const observation = gone.length === 0 ? await observe(name, fact.operation, record, subject) : undefined;
-  const yes = (predicate: string) =>
-    predicate === fact.predicate || (name === 'person.merged' && /= target\./.test(predicate));
+  const yes = (predicate: string) => predicate === fact.predicate || (NAMES_TARGET.has(name) && namesTarget(predicate));
   const elsewhere = (observation ? candidatesOf(observation) : []).filter(
     ({ kind, location, predicate }) => kind !== 'same-path' && location !== fact.location && yes(predicate),
   );

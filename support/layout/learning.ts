@@ -4,8 +4,7 @@
 // timestamps, versions and counters never qualify. It knows nothing of HTTP: it reads answers a run already has.
 import { isRecord } from '../readings/json.js';
 import { personRecords, personWithLegalId } from '../readings/facts.js';
-import type { Bindings } from './locations.js';
-import { resolve } from './locations.js';
+import { bound, jsonType, resolve, segmentsOf, type Bindings } from './locations.js';
 import { FACT_NAMES, type FactName, type LayoutFile, type LearnedFact, type Shape } from './layout-file.js';
 
 /** One answer of a learning pair: the record, the words its locations bind, and the body its Given wrote. */
@@ -68,16 +67,14 @@ const WORD = /^[A-Za-z][A-Za-z_ -]{0,39}$/;
 /** The bindings a server's own value may name: the identities of the persons a merge is about. */
 const IDENTITY_WORDS = ['target.gedi', 'target.legalId'];
 /** Facts whose yes must name someone: a merge is "into whom", not a word. */
-const NAMES_TARGET: ReadonlySet<FactName> = new Set(['person.merged']);
+export const NAMES_TARGET: ReadonlySet<FactName> = new Set(['person.merged']);
+/** A predicate that names a merge's target by its identity (`= target.gedi`, `= target.legalId`). */
+export const namesTarget = (predicate: string): boolean => /= target\./.test(predicate);
 /** The selector binding a list entry is chosen by: the relative the fact is about. */
 const SELECTOR_WORD = 'relative';
 
 const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
-const depthOf = (location: string) => location.split(/\/(?![^[]*\])/).length - 1;
-
-function bound(word: string, bindings: Bindings): unknown {
-  return word.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), bindings);
-}
+const depthOf = (location: string) => (location === '' ? 0 : segmentsOf(location).length);
 
 /** The scalar leaves of `value` by pointer; a list entry holding the relative is named by a selector, not an index. */
 function leaves(value: unknown, bindings: Bindings, pointer = '', out = new Map<string, unknown>()) {
@@ -98,13 +95,18 @@ function selectorOf(entry: unknown, bindings: Bindings): string | undefined {
   return undefined;
 }
 
-/** The answer's leaves with its own generated data and identity written as one placeholder, so two persons compare. */
-function comparable({ record, bindings, given, identity }: Observed): Map<string, unknown> {
+/**
+ * The answer's leaves (`all`, already taken) with its own generated data and identity written as one placeholder, so
+ * two persons compare.
+ */
+function comparable(
+  { record, bindings, given, identity }: Observed,
+  all = leaves(record, bindings),
+): Map<string, unknown> {
   const own = new Set<unknown>([...identity, ...[...leaves(given, {}).values()].filter((v) => typeof v === 'string')]);
   const named = new Set(IDENTITY_WORDS.map((word) => bound(word, bindings)));
   const out = new Map<string, unknown>();
-  for (const [pointer, value] of leaves(record, bindings))
-    out.set(pointer, own.has(value) && !named.has(value) ? OWN_PLACEHOLDER : value);
+  for (const [pointer, value] of all) out.set(pointer, own.has(value) && !named.has(value) ? OWN_PLACEHOLDER : value);
   return out;
 }
 
@@ -125,17 +127,17 @@ function copyRoots(answer: Map<string, unknown>, sent: Map<string, unknown>): st
 
 /** `sent.deregisteredReason`, or `sentRelative.dateOfDeath` under the relative's entry. */
 function sentWord(path: string): string {
-  const segments = path.slice(1).split(/\/(?![^[]*\])/);
+  const segments = segmentsOf(path);
   const selector = segments.findIndex((segment) => segment.startsWith('['));
   return selector < 0 ? `sent.${segments.join('.')}` : `sentRelative.${segments.slice(selector + 1).join('.')}`;
 }
 
 /** Every location where the subject's answer differs from the control's, with what it would read and of what kind. */
 export function candidatesOf(observation: Observation): Candidate[] {
-  const subject = comparable(observation.subject);
+  const raw = leaves(observation.subject.record, observation.subject.bindings);
+  const subject = comparable(observation.subject, raw);
   const control = comparable(observation.control);
   const sent = observation.sent ? leaves(observation.sent, observation.subject.bindings) : new Map<string, unknown>();
-  const raw = leaves(observation.subject.record, observation.subject.bindings);
   const roots = copyRoots(raw, sent);
   const sentStrings = new Set([...sent.values()].filter((value) => typeof value === 'string'));
   const candidates: Candidate[] = [];
@@ -174,8 +176,7 @@ function shapeOf(observation: Observation, location: string): Shape {
   const control = resolve(observation.control.record, location, observation.control.bindings).along;
   for (const [i, step] of subject.entries()) {
     if (!step.present || !control[i]?.present) break;
-    const { value } = step;
-    shape[step.pointer] = value === null ? 'null' : Array.isArray(value) ? 'array' : (typeof value as Shape[string]);
+    shape[step.pointer] = jsonType(step.value);
   }
   return shape;
 }
@@ -191,7 +192,7 @@ const valueRank = (value: unknown) => (typeof value === 'boolean' ? 0 : 1);
 export function learnFact(observation: Observation, shared: ReadonlySet<string> = new Set()): Learned {
   const { fact } = observation;
   const all = candidatesOf(observation);
-  const fitting = NAMES_TARGET.has(fact) ? all.filter(({ predicate }) => /= target\./.test(predicate)) : all;
+  const fitting = NAMES_TARGET.has(fact) ? all.filter(({ predicate }) => namesTarget(predicate)) : all;
   const ranked = [...fitting].sort(
     (a, b) =>
       KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
@@ -278,7 +279,7 @@ export function learnContainer(observation: Observation): Learned {
     operation: observation.operation,
     location: best.location,
     predicate: best.predicate,
-    shape: best.location === '' ? {} : { [best.location]: Array.isArray(at) ? 'array' : 'object' },
+    shape: best.location === '' ? {} : { [best.location]: jsonType(at) },
     by: 'difference',
     seen: best.seen,
   };

@@ -9,7 +9,7 @@ export type Bindings = Record<string, unknown>;
 const unescape = (segment: string): string => segment.replaceAll('~1', '/').replaceAll('~0', '~');
 
 /** `/a/[b/c=x]/d` → ["a", "[b/c=x]", "d"]: a selector's inner slashes are its own. */
-function segmentsOf(location: string): string[] {
+export function segmentsOf(location: string): string[] {
   const segments: string[] = [];
   let depth = 0;
   let current = '';
@@ -25,7 +25,7 @@ function segmentsOf(location: string): string[] {
 }
 
 /** The value a binding word names (`target.gedi`, `sent.deregisteredReason`), or undefined. */
-function bound(word: string, bindings: Bindings): unknown {
+export function bound(word: string, bindings: Bindings): unknown {
   return word.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), bindings);
 }
 
@@ -71,7 +71,8 @@ export function resolve(answer: unknown, location: string, bindings: Bindings): 
   return { path, found: true, value, along };
 }
 
-const jsonType = (value: unknown): Shape[string] =>
+/** The JSON type of a value, as a layout file's shape names it. */
+export const jsonType = (value: unknown): Shape[string] =>
   value === null
     ? 'null'
     : Array.isArray(value)
