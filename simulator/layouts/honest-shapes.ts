@@ -163,18 +163,21 @@ export function honestShapes(layout: ResponseLayout, options: ResolvedSimulatorO
   if (options.findEcho === 'searchParameters') {
     const inner = shaped;
     // The vendor's one object (or 204) and the alternate's 404 give way to the wrapper: a list of every person found.
+    // A mutant's echo is this shape's own: the query under searchParameters, and a `field` echo's legal id beside it.
     shaped = {
       ...inner,
-      found: (views, echo, query) =>
-        echo || query === undefined
-          ? inner.found(views, echo, query)
-          : {
-              status: 200,
-              body: {
-                results: views.map((view) => places.record(inner.person(view).body as Json)),
-                searchParameters: { legalId: query.legalId },
-              },
-            },
+      found: (views, echo, query) => {
+        const legalId = echo?.legalId ?? query?.legalId;
+        if (legalId === undefined) return inner.found(views, echo, query);
+        return {
+          status: 200,
+          body: {
+            results: views.map((view) => places.record(inner.person(view).body as Json)),
+            searchParameters: { legalId },
+            ...(echo?.as === 'field' ? { legalId } : {}),
+          },
+        };
+      },
     };
   }
   if (options.screeningPerList) {

@@ -8,6 +8,7 @@ import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js'
 import { candidatesOf, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
+import { attachText } from '../evidence/report.js';
 
 interface Person {
   gedi: string;
@@ -53,7 +54,6 @@ export class LayoutChangedError extends Error {
   }
 }
 
-/** The fact as support/readings/facts.ts reads it by key names, everywhere in the record. */
 /** The facts of one record's state, each read by a predicate at its location. */
 type StateFact = Exclude<FactName, 'person.found' | 'list.continuation'>;
 
@@ -114,15 +114,29 @@ function readAt(name: FactName, fact: LearnedFact, record: unknown, bindings: Bi
   };
 }
 
-/** The observation of `record` beside the control's settled answer, or undefined where the fact has no control. */
+/**
+ * The observation of `record` beside the control's settled answer, or undefined where the fact has no control, or
+ * where the control could not be read (it never settled, was throttled or refused): then the report says so, nothing
+ * is learned from this answer, and the wait's own verdict stands.
+ */
 async function observe(name: FactName, operation: string, record: unknown, subject: Subject) {
   if (!subject.control || !subject.own) return undefined;
+  let control: Observed;
+  try {
+    control = await subject.control();
+  } catch (error) {
+    await attachText(
+      `${name}: the control could not be read`,
+      `${(error as Error).message}\nNothing is learned from this answer, and the wait's own verdict stands.`,
+    );
+    return undefined;
+  }
   return {
     fact: name,
     operation,
     ...(subject.sent ? { sent: subject.sent } : {}),
     subject: { record, bindings: bindingsOf(subject), ...subject.own },
-    control: await subject.control(),
+    control,
   };
 }
 
@@ -187,7 +201,10 @@ export class LearnedFacts {
   /** A learning run journals the find for a person beside the find for a legal id nobody has, its control. */
   async observeFound(legalId: string, answer: unknown, control: () => Promise<{ legalId: string; answer: unknown }>) {
     if (!this.journal) return;
-    const other = await control();
+    const other = await control().catch(async (error: unknown) => {
+      await attachText('person.found: the control find could not be read', `${(error as Error).message}`);
+    });
+    if (!other) return;
     const side = (record: unknown, id: string) => ({ record, bindings: { legalId: id }, given: {}, identity: [] });
     recordObservation(this.journal, {
       fact: 'person.found',

@@ -80,3 +80,19 @@ test.concurrent.for([
   expect(mutants, 'the mutants').not.toEqual([]);
   expect(survivors(verdicts), 'surviving mutants').toEqual([]);
 });
+
+// A find that shows only the query, or the query beside wrong results, is a broken find rule, never a layout that
+// moved: strict, the learned container holds no person, and an echo beside it is no evidence either way.
+const FIND_MUTANTS = ['find-echoes-query', 'find-repeats-query-beside-results', 'gedi-missing'] as const;
+
+test.concurrent('the find and gedi mutants stay broken rules beside an echo under an unlisted key', async (context) => {
+  const env = { ...ownReports(context).env, SIMULATOR_FIND_ECHO: 'searchParameters' };
+  const verdicts = await runMutantMatrix({
+    mutants: [...FIND_MUTANTS],
+    layouts: ['standard', 'alternate', 'vendor'],
+    env,
+  });
+  console.log(formatMatrix(verdicts));
+  expect(verdicts, 'three mutants in three layouts').toHaveLength(9);
+  expect(survivors(verdicts), 'find and gedi mutants not killed by their own rule').toEqual([]);
+});

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readLayoutFile, type LayoutFile } from '../../support/layout/layout-file.js';
 import { LayoutChangedError, LearnedFacts } from '../../support/layout/learned-readings.js';
 import { resolve, satisfies, shapeChanges } from '../../support/layout/locations.js';
+import { readObservations } from '../../support/layout/learning-journal.js';
 
 const RELATIVE = '194001019802';
 const vendor: LayoutFile = readLayoutFile(
@@ -114,6 +115,20 @@ describe('LearnedFacts', () => {
     expect(await read.settle!(copied, false)).toBeUndefined();
     // A reading that held reads no control.
     expect(await read.settle!({ status: { deregistered: true } }, true)).toBeUndefined();
+  });
+
+  it("lets the wait's own verdict stand when the control cannot be read, in strict and learning runs", async () => {
+    const given = { id: 'p-1', deregistered: false };
+    const unreadable = async (): Promise<never> => {
+      throw new Error('control person G2 to answer the same twice in a row: 429 until the deadline');
+    };
+    const subject = { sent: { ...given, deregistered: true }, own: { given, identity: ['G1'] }, control: unreadable };
+    const moved = { status: { deregistered: false }, state: { deregistered: true } };
+    expect(await facts.reading('person.deregistered', subject).settle!(moved, false)).toBeUndefined();
+    const journal = mkdtempSync(join(tmpdir(), 'journal-'));
+    const learning = new LearnedFacts(undefined, journal).reading('person.deregistered', subject);
+    expect(await learning.settle!(moved, true)).toBeUndefined();
+    expect(readObservations(journal)).toEqual([]);
   });
 
   it("reads a consumer's state on its own entry where it was learned, not a word beside it", () => {
