@@ -191,11 +191,17 @@ export class LearnedFacts {
     return this.layout?.facts['list.continuation']?.location;
   }
 
-  /** A learning run journals where a list read past its first page found its next one (`by: vocabulary`). */
-  observeContinuation(operation: string, continuedBy: Continuation | undefined): void {
-    if (!this.journal || !continuedBy) return;
+  /**
+   * A learning run journals where a list read past its first page found its next one (`by: vocabulary`), or why a
+   * list that ended on its first page showed none.
+   */
+  observeContinuation(operation: string, continuedBy: Continuation | string | undefined): void {
+    if (!this.journal || continuedBy === undefined) return;
+    const fact = 'list.continuation';
+    if (typeof continuedBy === 'string')
+      return recordObservation(this.journal, { fact, operation, unseen: continuedBy });
     const predicate = continuedBy.param ? `continues by ${continuedBy.param}` : 'continues';
-    recordObservation(this.journal, { fact: 'list.continuation', operation, location: continuedBy.at, predicate });
+    recordObservation(this.journal, { fact, operation, location: continuedBy.at, predicate });
   }
 
   /** A learning run journals the find for a person beside the find for a legal id nobody has, its control. */

@@ -27,13 +27,13 @@ export interface Observation {
   control: Observed;
 }
 
-/** A fact the suite's own vocabulary found (where a list names its next page): proposed as seen, `by: vocabulary`. */
-export interface Seen {
-  fact: FactName;
-  operation: string;
-  location: string;
-  predicate: string;
-}
+/**
+ * A fact the suite's own vocabulary found (where a list names its next page): proposed as seen, `by: vocabulary`; or,
+ * `unseen`, why a read could not show it (the list ended on its first page), listed as unlearned unless another saw it.
+ */
+export type Seen = { fact: FactName; operation: string } & (
+  { location: string; predicate: string } | { unseen: string }
+);
 
 /** One line of a learning run's journal. */
 export type JournalEntry = Observation | Seen;
@@ -301,8 +301,15 @@ export function proposeLayout(entries: JournalEntry[], learned: LayoutFile['lear
         .flatMap((other) => candidatesOf(other).map(({ location, predicate }) => `${location} ${predicate}`)),
     );
   const file: LayoutFile = { learned, facts: {} };
-  for (const { fact, operation, location, predicate } of entries.filter((entry): entry is Seen => 'location' in entry))
-    file.facts[fact] = { operation, location, predicate, shape: {}, by: 'vocabulary', why: 'seen on a second page' };
+  const seen = entries.filter((entry): entry is Seen => !('subject' in entry));
+  for (const entry of seen)
+    if ('location' in entry) {
+      const { fact, operation, location, predicate } = entry;
+      file.facts[fact] = { operation, location, predicate, shape: {}, by: 'vocabulary', why: 'seen on a second page' };
+    }
+  for (const entry of seen)
+    if ('unseen' in entry && !file.facts[entry.fact])
+      file.unlearned = { ...file.unlearned, [entry.fact]: entry.unseen };
   for (const name of FACT_NAMES) {
     const observation = latest.get(name);
     if (!observation) continue;

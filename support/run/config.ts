@@ -138,10 +138,17 @@ const FORMS = {
   },
 } satisfies Record<string, Form>;
 
+/** Two records a page: the fewest that still show a page holding more than one entry. */
+const LEARNING_PAGE_SIZE = 2;
+
 /** Where a run reads the target's facts, or learns them into (docs/DESIGN.md, "Learning"). */
 export type LayoutPlan =
   | { kind: 'read'; path: string }
-  | { kind: 'learn'; into: string }
+  /**
+   * `smallPage`: where CONTRACT_PAGE_SIZE sets none, how learning asks a list that ended on one page for a second page,
+   * so that its continuation is learned (support/verbs/consumers.ts).
+   */
+  | { kind: 'learn'; into: string; smallPage?: { size: number; parameter: string } }
   /** The embedded simulator's own file for its options (simulator/layouts/layout-files.ts). */
   | { kind: 'simulator' };
 
@@ -199,8 +206,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
       "is required when CONTRACT_BASE_URL is set; set it to the code of the service's own screening provider",
     );
   }
-  const pageSize = (size: number | undefined) =>
-    size === undefined ? undefined : { size, parameter: read('CONTRACT_PAGE_SIZE_PARAMETER') ?? 'pageSize' };
+  const parameter = read('CONTRACT_PAGE_SIZE_PARAMETER') ?? 'pageSize';
+  const size = number('CONTRACT_PAGE_SIZE');
+  const layout = layoutPlan(read('CONTRACT_LAYOUT'), (checked('CONTRACT_LEARN') ?? 'auto') as LearnMode, !!baseUrl);
   return {
     baseUrl,
     authUrl: authUrl ?? baseUrl,
@@ -214,10 +222,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env, dotenvPath = 
     availabilityTimeoutMs: number('CONTRACT_AVAILABILITY_TIMEOUT_MS') ?? 30_000,
     requestTimeoutMs: number('CONTRACT_REQUEST_TIMEOUT_MS') ?? DEFAULT_REQUEST_TIMEOUT_MS,
     maxRps: number('CONTRACT_MAX_RPS'),
-    pageSize: pageSize(number('CONTRACT_PAGE_SIZE')),
+    pageSize: size === undefined ? undefined : { size, parameter },
     seed: number('CONTRACT_SEED'),
     /** The target's reviewed layout file (support/layout/layout-file.ts), or where this run learns one. */
-    layout: layoutPlan(read('CONTRACT_LAYOUT'), (checked('CONTRACT_LEARN') ?? 'auto') as LearnMode, !!baseUrl),
+    layout:
+      layout.kind === 'learn' && size === undefined
+        ? { ...layout, smallPage: { size: LEARNING_PAGE_SIZE, parameter } }
+        : layout,
   };
 }
 

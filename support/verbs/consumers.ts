@@ -4,7 +4,14 @@ import type { ApiClient, ApiResponse, RequestOptions } from '../transport/http.j
 import type { Consumer } from '../data/factories.js';
 import type { Shown, StoredPerson } from './persons.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
-import { ListIncompleteError, readCost, readPages, type ListRead } from '../readings/list-reader.js';
+import {
+  continuationOf,
+  ListIncompleteError,
+  readCost,
+  readPages,
+  type Continuation,
+  type ListRead,
+} from '../readings/list-reader.js';
 import { listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import type { LearnedFacts, RecordReading } from '../layout/learned-readings.js';
@@ -76,6 +83,9 @@ export class ConsumerData {
     private readonly facts: LearnedFacts,
   ) {}
 
+  /** What a learning run's one ask for a second page of each list showed (`askSecondPage`). */
+  private readonly secondPages = new Map<ListName, Promise<Continuation | string>>();
+
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
   private waiting(transition?: Transition): WaitOptions {
     return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
@@ -104,8 +114,39 @@ export class ConsumerData {
     const continuation = this.facts.continuation();
     const unlearned = this.facts.layout !== undefined && continuation === undefined;
     const done = await reportedRead(list, () => readPages(this.api, path, options, until, { continuation }), unlearned);
-    this.facts.observeContinuation(LISTS[list].operation, done.continuedBy);
+    const { layout } = this.config;
+    const onePage = done.ok && done.paging.complete && done.paging.pages === 1 && !done.continuedBy;
+    const learnFromSmallPage = layout.kind === 'learn' && layout.smallPage && onePage;
+    const continuedBy = learnFromSmallPage
+      ? await this.askSecondPage(list, path, options, layout.smallPage!)
+      : undefined;
+    this.facts.observeContinuation(LISTS[list].operation, done.continuedBy ?? continuedBy);
     return done;
+  }
+
+  /**
+   * Learning only: a list that ended on its first page is asked once for pages of `size`, so that its continuation is
+   * seen; the reason a second page stayed out of sight, where it did.
+   */
+  private askSecondPage(
+    list: ListName,
+    path: string,
+    options: RequestOptions,
+    { size, parameter }: { size: number; parameter: string },
+  ): Promise<Continuation | string> {
+    const asked = this.secondPages.get(list);
+    if (asked) return asked;
+    const ask = `${parameter}=${size}`;
+    const answer = step(`Ask the ${list} for ${ask}, to learn how a page names its next one`, async () => {
+      const query = { ...options.query, [parameter]: String(size) };
+      const page = await this.api.request('GET', path, { ...options, query, purpose: `learn how the ${list} page` });
+      const onePage = `every read of the ${list} ended on its first page, and asked for ${ask}`;
+      const fix = 'set CONTRACT_PAGE_SIZE_PARAMETER to its page size parameter and learn again';
+      if (!page.ok) return `${onePage}, the target answered ${page.status}: ${fix}`;
+      return continuationOf(page) ?? `${onePage}, it still showed no next page: ${fix}`;
+    });
+    this.secondPages.set(list, answer);
+    return answer;
   }
 
   /** Where a list is served and how its reads are published, with the page size when one is set. */

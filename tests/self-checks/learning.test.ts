@@ -93,6 +93,37 @@ test.concurrent.for<{ file: string; simulator: Record<string, string> }>([
   expect(locations(proposal)).toEqual(locations(handWritten(file)));
 });
 
+// Lists that fit on one page at the target's own size: learning asks for pages of two, by the parameter it is told
+// (pageSize by default), and says why a continuation stayed unlearned where the target does not take it.
+test.concurrent.for([
+  { layout: 'vendor', settings: {}, continuation: '/nextPageToken continues by pageToken' },
+  { layout: 'standard', settings: { CONTRACT_PAGE_SIZE_PARAMETER: 'limit' }, continuation: '/next continues' },
+  { layout: 'standard', settings: {}, continuation: undefined },
+])('learning a list of one page with $settings on $layout asks for pages of two', async (run, context) => {
+  const reports = ownReports(context);
+  const { output, results } = await runVitestWithResults(
+    ['--project', 'contract', 'specs/consumers/identification.spec.ts'],
+    {
+      ...process.env,
+      CONTRACT_BASE_URL: '',
+      CONTRACT_LEARN: 'always',
+      ...FAST,
+      SIMULATOR_PAGE_SIZE: '500',
+      SIMULATOR_LAYOUT: run.layout,
+      ...run.settings,
+      ...reports.env,
+    },
+  );
+  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
+  const proposal = writeProposal(reports.paths.learningJournal, reports.paths.layoutProposal, 'self-check');
+  const learned = locations(proposal)['list.continuation'];
+  expect(learned, JSON.stringify(proposal.unlearned)).toBe(run.continuation);
+  if (run.continuation === undefined)
+    expect(proposal.unlearned?.['list.continuation']).toMatch(
+      /asked for pageSize=2, it still showed no next page: set CONTRACT_PAGE_SIZE_PARAMETER/,
+    );
+});
+
 test('npm run learn says first and last that its verdicts are provisional, and names the file', async (context) => {
   const reports = ownReports(context);
   const into = `${reports.paths.root}/new-target.json`;

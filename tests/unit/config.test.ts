@@ -332,9 +332,13 @@ describe('where facts are read, or learned into (CONTRACT_LAYOUT, CONTRACT_LEARN
   });
 
   it('learns without one: into the file named, else the reports; always when npm run learn asks', () => {
-    expect(plan({ ...remote, CONTRACT_LAYOUT: missing })).toEqual({ kind: 'learn', into: missing });
-    expect(plan(remote)).toEqual({ kind: 'learn', into: 'reports/layout-proposal.json' });
-    expect(plan({ CONTRACT_LEARN: 'always', CONTRACT_LAYOUT: existing })).toEqual({ kind: 'learn', into: existing });
+    const smallPage = { size: 2, parameter: 'pageSize' };
+    expect(plan({ ...remote, CONTRACT_LAYOUT: missing })).toEqual({ kind: 'learn', into: missing, smallPage });
+    expect(plan(remote)).toEqual({ kind: 'learn', into: 'reports/layout-proposal.json', smallPage });
+    const always = { CONTRACT_LEARN: 'always', CONTRACT_LAYOUT: existing };
+    expect(plan(always)).toEqual({ kind: 'learn', into: existing, smallPage });
+    // A page size the run sets is what learning reads with: it asks no other.
+    expect(plan({ ...always, CONTRACT_PAGE_SIZE: '50' })).toEqual({ kind: 'learn', into: existing });
   });
 
   it('is a configuration error for the release gate, in one line saying how to make one', () => {

@@ -31,7 +31,13 @@ describe('the consumer verbs', () => {
   const consumersAt = (url: string, settings: Partial<ContractConfig> = {}) =>
     new ConsumerData(
       new ApiClient({ baseUrl: url }),
-      { baseUrl: url, paths: DEFAULT_PATHS, availabilityTimeoutMs: 300, ...settings } as ContractConfig,
+      {
+        baseUrl: url,
+        paths: DEFAULT_PATHS,
+        availabilityTimeoutMs: 300,
+        layout: { kind: 'simulator' },
+        ...settings,
+      } as ContractConfig,
       new LearnedFacts(undefined),
     );
 

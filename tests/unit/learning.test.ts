@@ -119,3 +119,31 @@ describe('learning the find result container against a find for a legal id nobod
     expect(echo.chosen).toBeUndefined();
   });
 });
+
+describe("learning a list's continuation by the reader's words", () => {
+  const learned = { by: 'test', date: '2026-12-03' };
+  const unseen = 'every read of the consumers ended on its first page, and asked for pageSize=2, it answered 400';
+
+  it('proposes where a second page was named, whatever a list of one page said', () => {
+    const file = proposeLayout(
+      [
+        { fact: 'list.continuation', operation: 'op6', unseen },
+        {
+          fact: 'list.continuation',
+          operation: 'op7',
+          location: '/nextPageToken',
+          predicate: 'continues by pageToken',
+        },
+      ],
+      learned,
+    );
+    expect(file.facts['list.continuation']).toMatchObject({ location: '/nextPageToken', by: 'vocabulary' });
+    expect(file.unlearned).toBeUndefined();
+  });
+
+  it('says why, where no read saw a second page', () => {
+    const file = proposeLayout([{ fact: 'list.continuation', operation: 'op6', unseen }], learned);
+    expect(file.facts).toEqual({});
+    expect(file.unlearned).toEqual({ 'list.continuation': unseen });
+  });
+});
