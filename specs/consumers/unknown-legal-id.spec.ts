@@ -48,7 +48,7 @@ rule('consumer.unknown-not-identified').test(
     await Then('no subscribed person carries the unknown legal id', async () => {
       const subscribed = await consumers.listWhole('subscribed persons');
       await expectNoFact(
-        personWithLegalId(subscribed.body, unknownLegalId),
+        personWithLegalId(consumers.entriesOf('subscribed persons', subscribed), unknownLegalId),
         `a subscribed person carries unknown legal id ${unknownLegalId} as its own`,
       );
     });

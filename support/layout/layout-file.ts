@@ -13,6 +13,8 @@ export const FACT_NAMES = [
   'consumer.identified',
   'person.found',
   'list.continuation',
+  'consumers.entries',
+  'subscriptions.entries',
 ] as const;
 export type FactName = (typeof FACT_NAMES)[number];
 
@@ -37,9 +39,15 @@ export interface LearnedFact {
   /**
    * `= true`, `= "REMOVED"`, `= target.gedi`, `> 0`: what the value at the location is when the fact holds; `lists
    * legalId`: the persons there (a list's entries, or the object itself) include one with the legal id asked for;
-   * `continues`: a list page names its next one there, and a page without it is the last.
+   * `continues`: a list page names its next one there, and a page without it is the last; `holds entries`: a list
+   * page's records are there, and nowhere else.
    */
   predicate: string;
+  /**
+   * A list's entries: every key its learned pages carried beside them, counts aside (a stated size, a total). A page
+   * with another is a changed layout: a marker nobody learned may name a next page.
+   */
+  pageKeys?: string[];
   /** The location, when absent under an intact shape, reads as "no" (a status that lists only what is true). */
   absentMeansNo?: boolean;
   /** What the control's answer and the subject's both had around the location: a changed layout no longer has it. */
@@ -70,8 +78,19 @@ function problemOf(name: string, fact: Partial<LearnedFact>): string | undefined
   if (typeof fact.operation !== 'string') return `${name}: "operation" must name a catalogue operation (op3)`;
   if (typeof fact.location !== 'string' || !/^($|\/|[A-Za-z-]+$)/.test(fact.location))
     return `${name}: "location" must be a JSON Pointer ("" or starting with "/"), or a header's name`;
-  if (typeof fact.predicate !== 'string' || !/^((=|>)\s*\S|lists legalId$|continues( by \S+)?$)/.test(fact.predicate))
-    return `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId" or "continues [by <param>]"`;
+  if (
+    typeof fact.predicate !== 'string' ||
+    !/^((=|>)\s*\S|lists legalId$|holds entries$|continues( by \S+)?$)/.test(fact.predicate)
+  )
+    return (
+      `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId", "holds entries" or ` +
+      '"continues [by <param>]"'
+    );
+  if (
+    fact.pageKeys !== undefined &&
+    !(Array.isArray(fact.pageKeys) && fact.pageKeys.every((k) => typeof k === 'string'))
+  )
+    return `${name}: "pageKeys" must list the keys of its pages`;
   if (!BY.includes(fact.by as LearnedBy)) return `${name}: "by" must be one of ${BY.join(', ')}`;
   const shape = fact.shape ?? {};
   const bad = Object.entries(shape).find(([, type]) => !TYPES.has(type));

@@ -4,11 +4,12 @@
 // deadline, learning on the answers it has tells a layout that moved (Layout changed) from a broken rule.
 import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
-import { resolve, satisfies, shapeChanges, type Bindings } from './locations.js';
+import { resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
 import { candidatesOf, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
 import { attachText } from '../evidence/report.js';
+import { isRecord } from '../readings/json.js';
 
 interface Person {
   gedi: string;
@@ -54,8 +55,11 @@ export class LayoutChangedError extends Error {
   }
 }
 
+/** Where a list's pages hold its records: the consumers (operation 6), the subscribed persons (operation 7). */
+export type EntriesFact = 'consumers.entries' | 'subscriptions.entries';
+
 /** The facts of one record's state, each read by a predicate at its location. */
-type StateFact = Exclude<FactName, 'person.found' | 'list.continuation'>;
+type StateFact = Exclude<FactName, 'person.found' | 'list.continuation' | EntriesFact>;
 
 const VOCABULARY: Record<StateFact, (record: unknown, subject: Subject) => Reading> = {
   'person.deregistered': (record) => personFlag(record, 'deregistered'),
@@ -160,6 +164,22 @@ async function relocation(name: FactName, fact: LearnedFact, record: unknown, su
 }
 
 /**
+ * Where a page holds its records, by the reader's words: the page itself when it is a list, else its one top-level
+ * list, or the one holding records when it has several; undefined when it has none.
+ */
+function entriesLocation(page: unknown): string | undefined {
+  if (Array.isArray(page)) return '';
+  if (!isRecord(page)) return undefined;
+  const lists = Object.entries(page).filter(([, value]) => Array.isArray(value));
+  const [key] = lists.length === 1 ? lists[0]! : (lists.find(([, value]) => (value as unknown[]).some(isRecord)) ?? []);
+  return key === undefined ? undefined : `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** A page's keys that are not counts (a stated size, a total, an offset): what a changed page may add or lose. */
+const keysOf = (page: unknown): string[] =>
+  isRecord(page) ? Object.keys(page).filter((key) => typeof page[key] !== 'number') : [];
+
+/**
  * The facts of one target. With its layout file, each fact is read at its learned location only; a fact the file
  * does not hold, or a run without a file, is read by the key vocabulary, and such verdicts are provisional.
  */
@@ -184,6 +204,46 @@ export class LearnedFacts {
     const gone = shapeChanges(answer, fact.shape, {});
     const learned = `${fact.location || '(the answer itself)'} ${fact.predicate}`;
     throw new LayoutChangedError('person.found', learned, undefined, gone, excerpt(answer));
+  }
+
+  /**
+   * The records of a list's pages, at the learned location alone: a page without it is a changed layout, and so is a
+   * read that `ended` on pages with a key beside it that the learned pages never had (a marker nobody learned may name
+   * a next page; a read that stopped at the record it looked for relied on no end). Without a layout file, the body as
+   * read (one page's, or the list of them), which the reader's words search whole.
+   */
+  entriesOf(name: EntriesFact, pages: unknown[], ended = false): unknown {
+    const fact = this.layout?.facts[name];
+    if (!fact) return pages.length === 1 ? pages[0] : pages;
+    const continuation = this.continuation();
+    const known = new Set([
+      ...(fact.pageKeys ?? []),
+      ...[fact.location, continuation ?? ''].filter((at) => at.startsWith('/')).map((at) => segmentsOf(at)[0]!),
+    ]);
+    const learned = `${fact.location || '(the page itself)'} ${fact.predicate}`;
+    return pages.flatMap((page, index) => {
+      const at = resolve(page, fact.location, {});
+      const proposed = entriesLocation(page);
+      if (!at.found || !Array.isArray(at.value)) {
+        const gone = at.found ? [`page ${index + 1} has no list there`] : [`page ${index + 1} has nothing there`];
+        throw new LayoutChangedError(name, learned, proposed, gone, excerpt(page));
+      }
+      const unknown = ended && fact.location !== '' ? keysOf(page).filter((key) => !known.has(key)) : [];
+      if (unknown.length > 0) {
+        const beside = `page ${index + 1} carries ${unknown.join(', ')}, which the learned pages never had`;
+        throw new LayoutChangedError(name, learned, fact.location, [beside], excerpt(page));
+      }
+      return at.value as unknown[];
+    });
+  }
+
+  /** A learning run journals where a list's pages held their records (`by: vocabulary`), and the keys beside them. */
+  observeEntries(name: EntriesFact, operation: string, pages: unknown[]): void {
+    const location = pages.length > 0 ? entriesLocation(pages[0]) : undefined;
+    if (!this.journal || location === undefined) return;
+    const items = location === '' ? undefined : segmentsOf(location)[0];
+    const pageKeys = [...new Set(pages.flatMap(keysOf))].filter((key) => key !== items).sort();
+    recordObservation(this.journal, { fact: name, operation, location, predicate: 'holds entries', pageKeys });
   }
 
   /** Where the consumer and subscription lists name their next page, as learned; undefined: by the reader's words. */

@@ -32,7 +32,7 @@ export interface Observation {
  * `unseen`, why a read could not show it (the list ended on its first page), listed as unlearned unless another saw it.
  */
 export type Seen = { fact: FactName; operation: string } & (
-  { location: string; predicate: string } | { unseen: string }
+  { location: string; predicate: string; pageKeys?: string[] } | { unseen: string }
 );
 
 /** One line of a learning run's journal. */
@@ -304,8 +304,22 @@ export function proposeLayout(entries: JournalEntry[], learned: LayoutFile['lear
   const seen = entries.filter((entry): entry is Seen => !('subject' in entry));
   for (const entry of seen)
     if ('location' in entry) {
-      const { fact, operation, location, predicate } = entry;
-      file.facts[fact] = { operation, location, predicate, shape: {}, by: 'vocabulary', why: 'seen on a second page' };
+      const { fact, operation, location, predicate, pageKeys } = entry;
+      const earlier = file.facts[fact]?.pageKeys ?? [];
+      const entries = pageKeys && {
+        pageKeys: [...new Set([...earlier, ...pageKeys])].sort(),
+        shape: location === '' ? {} : { [location]: 'array' as const },
+        why: 'where every page read held its records',
+      };
+      file.facts[fact] = {
+        operation,
+        location,
+        predicate,
+        shape: {},
+        by: 'vocabulary',
+        why: 'seen on a second page',
+        ...entries,
+      };
     }
   for (const entry of seen)
     if ('unseen' in entry && !file.facts[entry.fact])

@@ -307,6 +307,8 @@ export interface ListPaging {
 
 export interface ListRead extends ApiResponse {
   paging: ListPaging;
+  /** The bodies of the pages read, in order; none when its first page was refused. */
+  pages: unknown[];
   /** Where its pages named their next one (`continuationOf`), when one did: what learning records. */
   continuedBy?: Continuation;
 }
@@ -373,7 +375,8 @@ export async function readPages(
         ? api.request('GET', at.url, { ...options, query: undefined })
         : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
       const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
-      if (!page.ok) return { ...page, exchanges, paging: counted(false, exchanges) };
+      if (!page.ok)
+        return { ...page, exchanges, pages: read.map((each) => each.body), paging: counted(false, exchanges) };
       read.push(page);
       laterPages ??= api.work?.laterPages();
       const via = continuationOf(page);
@@ -387,10 +390,12 @@ export async function readPages(
       const complete = !step.next && !step.unreachable && !beyond;
       if (complete || until(read.map((each) => each.body))) {
         const paging = counted(complete, exchanges);
-        if (read.length === 1) return { ...page, paging, continuedBy };
+        const pages = read.map((each) => each.body);
+        if (read.length === 1) return { ...page, paging, pages, continuedBy };
         return {
           ...page,
           paging,
+          pages,
           continuedBy,
           body: read.map((each) => each.body),
           text: read.map((each) => each.text).join('\n'),

@@ -21,8 +21,8 @@ import { step } from '../evidence/report.js';
 
 /** Each list's path setting and operation; its reads' purpose is `list <name>`. */
 const LISTS = {
-  consumers: { path: 'consumers', operation: 'op6' },
-  'subscribed persons': { path: 'subscribedPersons', operation: 'op7' },
+  consumers: { path: 'consumers', operation: 'op6', entries: 'consumers.entries' },
+  'subscribed persons': { path: 'subscribedPersons', operation: 'op7', entries: 'subscriptions.entries' },
 } as const;
 type ListName = keyof typeof LISTS;
 
@@ -110,18 +110,34 @@ export class ConsumerData {
    * One read of a list, reported, its pages followed by the continuation the layout file names (a page without it
    * ends the list); a learning run journals where its pages named their next one.
    */
-  private async read(list: ListName, path: string, options: RequestOptions, until?: (bodies: unknown[]) => boolean) {
+  private async read(list: ListName, path: string, options: RequestOptions, until?: (entries: unknown) => boolean) {
     const continuation = this.facts.continuation();
     const unlearned = this.facts.layout !== undefined && continuation === undefined;
-    const done = await reportedRead(list, () => readPages(this.api, path, options, until, { continuation }), unlearned);
-    const { layout } = this.config;
-    const onePage = done.ok && done.paging.complete && done.paging.pages === 1 && !done.continuedBy;
-    const learnFromSmallPage = layout.kind === 'learn' && layout.smallPage && onePage;
-    const continuedBy = learnFromSmallPage
-      ? await this.askSecondPage(list, path, options, layout.smallPage!)
-      : undefined;
-    this.facts.observeContinuation(LISTS[list].operation, done.continuedBy ?? continuedBy);
+    const enough = until && ((pages: unknown[]) => until(this.facts.entriesOf(LISTS[list].entries, pages)));
+    const done = await reportedRead(
+      list,
+      () => readPages(this.api, path, options, enough, { continuation }),
+      unlearned,
+    );
+    this.facts.observeEntries(LISTS[list].entries, LISTS[list].operation, done.pages);
+    this.facts.observeContinuation(LISTS[list].operation, await this.continuationSeen(list, path, options, done));
     return done;
+  }
+
+  /**
+   * Learning only: where a read's pages named their next one, or why none showed; a list that ended on its first page
+   * is asked for a small page first (`askSecondPage`).
+   */
+  private async continuationSeen(list: ListName, path: string, options: RequestOptions, done: ListRead) {
+    const { layout } = this.config;
+    if (layout.kind !== 'learn' || !done.ok) return undefined;
+    if (done.continuedBy) return done.continuedBy;
+    const { pages, complete, convention } = done.paging;
+    // Page numbers and offsets are computed: a list read past its first page by them names no continuation.
+    if (pages > 1) return `the ${list} were read past their first page by ${convention}: no page names its next one`;
+    if (!complete) return `every read of the ${list} stopped on its first page, which names no next one`;
+    if (!layout.smallPage) return `every read of the ${list} ended on its first page, at the page size set`;
+    return this.askSecondPage(list, path, options, layout.smallPage);
   }
 
   /**
@@ -143,6 +159,7 @@ export class ConsumerData {
       const onePage = `every read of the ${list} ended on its first page, and asked for ${ask}`;
       const fix = 'set CONTRACT_PAGE_SIZE_PARAMETER to its page size parameter and learn again';
       if (!page.ok) return `${onePage}, the target answered ${page.status}: ${fix}`;
+      this.facts.observeEntries(LISTS[list].entries, LISTS[list].operation, [page.body]);
       return continuationOf(page) ?? `${onePage}, it still showed no next page: ${fix}`;
     });
     this.secondPages.set(list, answer);
@@ -172,13 +189,23 @@ export class ConsumerData {
     return read;
   }
 
+  /**
+   * The records a read of a list showed: where the layout file says its pages hold them, and nowhere else (a page
+   * that moved them, or a read ended on pages with a key nobody learned, is a changed layout); without a layout file,
+   * every page's body whole.
+   */
+  entriesOf(list: ListName, read: ApiResponse | ListRead): unknown {
+    if (!('pages' in read)) return this.facts.entriesOf(LISTS[list].entries, [read.body]);
+    return this.facts.entriesOf(LISTS[list].entries, read.pages, read.paging.complete);
+  }
+
   /** Operation 6: a consumer's record as the list shows it now, or undefined after every page was read. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
-    const found = (bodies: unknown[]) => ownRecord(bodies, consumerId) !== undefined;
+    const found = (entries: unknown) => ownRecord(entries, consumerId) !== undefined;
     const read = await this.read('consumers', path, options, found);
     if (!read.ok) throw unread(path, 'the consumers', read);
-    return ownRecord(read.body, consumerId);
+    return ownRecord(this.entriesOf('consumers', read), consumerId);
   }
 
   /**
@@ -221,11 +248,11 @@ export class ConsumerData {
     const { value, response } = await eventually<Reading>(
       what,
       async () => {
-        const found = (bodies: unknown[]) => find(bodies) !== undefined;
+        const found = (entries: unknown) => find(entries) !== undefined;
         return (last = await this.read(list, path, options, found));
       },
       (response) => {
-        const found = response.ok ? find(response.body) : undefined;
+        const found = response.ok ? find(this.entriesOf(list, response)) : undefined;
         if (found === undefined) return response.ok && reading([], looked, 'no such record');
         return shows
           ? shows(found)
@@ -237,10 +264,12 @@ export class ConsumerData {
         throw unread(path, `the ${list}`, last);
       // An entry that never satisfied a learned location may hold the fact elsewhere: the layout moved.
       const entry =
-        error instanceof NotConsistentError && error.lastResponse.ok ? find(error.lastResponse.body) : undefined;
+        error instanceof NotConsistentError && error.lastResponse.ok
+          ? find(this.entriesOf(list, error.lastResponse))
+          : undefined;
       throw (entry !== undefined && (await shows?.settle?.(entry, false))) || error;
     });
-    const record = find(response.body);
+    const record = find(this.entriesOf(list, response));
     await shows?.settle?.(record, true);
     return { reading: value, record };
   }
@@ -291,7 +320,7 @@ export class ConsumerData {
     const seen = await watch<Reading>(
       `${what} (it must not)`,
       () => this.listWhole(list),
-      (response) => listsPerson(response.body, stored),
+      (response) => listsPerson(this.entriesOf(list, response), stored),
       { ...this.waiting(), timeoutMs: windowMs },
     );
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;

@@ -2,8 +2,8 @@
 // naming the fact and the location learned, never as a pass and never as a broken rule (docs/DESIGN.md, "Strict
 // readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
 // shape gone), relations
-// learned beside the sent ones and now gone, and a merge learned as the target's record that now names the target in
-// a merge field (its yes found elsewhere).
+// learned beside the sent ones and now gone, a merge learned as the target's record that now names the target in
+// a merge field (its yes found elsewhere), and list pages that now hold their records under another key.
 import { expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runVitestWithResults } from '../../support/run/child-runs.js';
@@ -30,6 +30,13 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
     simulator: { SIMULATOR_LAYOUT: layout },
     specs: RELATIVE_SPECS,
   })),
+  // Page numbers put each page's records under `content`: the learned key of the entries is gone.
+  ...(['standard', 'alternate', 'vendor'] as const).map((layout) => ({
+    name: `the ${layout} layout's file, its list pages now numbered, their records under content`,
+    layout: file(layout),
+    simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_PAGING: 'page-number' },
+    specs: ['specs/consumers/identification.spec.ts'],
+  })),
   {
     name: "the vendor's file learned with merges shown by the target, now shown by a merge field",
     layout: file('vendor-merges-by-target'),
@@ -55,7 +62,7 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
   // One failure for each transition spec (merge.spec.ts's second test, a refusal, reads no layout and passes).
   expect(failures, output.slice(-3000)).toHaveLength(specs.length);
   for (const failure of failures) {
-    expect(failure).toMatch(/^LayoutChangedError: Layout changed: (person|relative)\.\w+ was learned at \//);
+    expect(failure).toMatch(/^LayoutChangedError: Layout changed: (person|relative|consumers)\.\w+ was learned at \//);
     expect(failure).not.toMatch(/Broken rule/);
   }
 });

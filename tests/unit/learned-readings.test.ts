@@ -140,6 +140,43 @@ describe('LearnedFacts', () => {
     expect(read({ consumerId: 'c-1', status: 'UNIDENTIFIED', state: 'IDENTIFIED' }).holds).toBe(false);
   });
 
+  it("reads a list's records only where its pages were learned to hold them", () => {
+    const pages = [
+      { persons: [{ legalId: 'L-1' }], nextPageToken: 't1', pageSize: 1 },
+      { persons: [{ legalId: 'L-2' }], query: { legalId: 'L-3' } },
+    ];
+    expect(facts.entriesOf('subscriptions.entries', pages)).toEqual([{ legalId: 'L-1' }, { legalId: 'L-2' }]);
+    const moved = () => facts.entriesOf('subscriptions.entries', [{ items: [{ legalId: 'L-1' }] }]);
+    expect(moved).toThrow(/subscriptions.entries was learned at \/persons holds entries; page 1 has nothing there/);
+    expect(moved).toThrow(/now proposed at \/items/);
+  });
+
+  it('takes a read that ended on a page with a key its learned pages never had as a changed layout', () => {
+    const page = { consumers: [{ consumerId: 'c-1' }], pageSize: 1, nextPage: 'MTA' };
+    expect(facts.entriesOf('consumers.entries', [page])).toEqual([{ consumerId: 'c-1' }]);
+    expect(() => facts.entriesOf('consumers.entries', [page], true)).toThrow(LayoutChangedError);
+    expect(() => facts.entriesOf('consumers.entries', [page], true)).toThrow(
+      /page 1 carries nextPage, which the learned pages never had/,
+    );
+  });
+
+  it("journals where a learning run's pages held their records, and the keys beside them, counts aside", () => {
+    const journal = mkdtempSync(join(tmpdir(), 'journal-'));
+    new LearnedFacts(undefined, journal).observeEntries('consumers.entries', 'op6', [
+      { data: [{ consumerId: 'c-1' }], meta: { nextCursor: 'x' }, total: 3 },
+      { data: [], meta: {}, links: { self: '/c' } },
+    ]);
+    expect(readObservations(journal)).toEqual([
+      {
+        fact: 'consumers.entries',
+        operation: 'op6',
+        location: '/data',
+        predicate: 'holds entries',
+        pageKeys: ['links', 'meta'],
+      },
+    ]);
+  });
+
   it('reads by the key vocabulary where the target has no layout file', () => {
     expect(new LearnedFacts(undefined).reading('person.removed')({ status: 'REMOVED' }).holds).toBe(true);
   });

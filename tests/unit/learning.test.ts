@@ -147,3 +147,23 @@ describe("learning a list's continuation by the reader's words", () => {
     expect(file.unlearned).toEqual({ 'list.continuation': unseen });
   });
 });
+
+describe("learning where a list's pages hold their records", () => {
+  it('proposes the location with every key its pages carried beside it, from every read', () => {
+    const seen = (pageKeys: string[]) => ({
+      fact: 'consumers.entries' as const,
+      operation: 'op6',
+      location: '/consumers',
+      predicate: 'holds entries',
+      pageKeys,
+    });
+    const file = proposeLayout([seen(['nextPageToken']), seen([])], { by: 'test', date: '2026-12-03' });
+    expect(file.facts['consumers.entries']).toMatchObject({
+      location: '/consumers',
+      predicate: 'holds entries',
+      pageKeys: ['nextPageToken'],
+      shape: { '/consumers': 'array' },
+      by: 'vocabulary',
+    });
+  });
+});
