@@ -10,16 +10,16 @@
  * nor is a match whose own category names another list, whatever datasets were searched; an answer whose
  * outcome or hit count says "no match" is never a hit, whatever words it contains elsewhere (the lists it
  * checked, "No PEP match found"). A former PEP (`active: false`) or an unreviewed hit (`confirmed: false`)
- * is still a hit. Not asserted (not shown): every other field of the response, its status beyond 2xx.
+ * is still a hit. With the target's layout file, only the match entries at its learned location count
+ * (`screening.pep`). Not asserted (not shown): every other field of the response, its status beyond 2xx.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { TEST_REFERENCES } from '../../support/verbs/screening.js';
-import { pepHit } from '../../support/readings/pep-hit.js';
 import { expectAccepted, expectFact } from '../../support/evidence/expectations.js';
 
 rule('screening.person-test-case').test(
   'screens person_test_case_01 as a politically exposed person',
-  async ({ screening, data }) => {
+  async ({ screening, data, facts }) => {
     const request = await Given("the person test reference with the service's own provider", async () =>
       screening.personRequest(TEST_REFERENCES.politician, data.personName()),
     );
@@ -28,7 +28,7 @@ rule('screening.person-test-case').test(
 
     await Then('the answer is 2xx and shows a politically exposed person', async () => {
       expectAccepted(response, 'the screening');
-      await expectFact(pepHit(response.body), `${request.reference} is a politically exposed person (PEP) hit`);
+      await expectFact(facts.pepHit(response.body), `${request.reference} is a politically exposed person (PEP) hit`);
     });
   },
 );

@@ -15,6 +15,7 @@ export const FACT_NAMES = [
   'list.continuation',
   'consumers.entries',
   'subscriptions.entries',
+  'screening.pep',
 ] as const;
 export type FactName = (typeof FACT_NAMES)[number];
 
@@ -39,8 +40,9 @@ export interface LearnedFact {
   /**
    * `= true`, `= "REMOVED"`, `= target.gedi`, `> 0`: what the value at the location is when the fact holds; `lists
    * legalId`: the persons there (a list's entries, or the object itself) include one with the legal id asked for;
-   * `continues`: a list page names its next one there, and a page without it is the last; `holds entries`: a list
-   * page's records are there, and nowhere else.
+   * `lists PEP`: the match entries there include one whose own category says PEP, and no field of the answer or the
+   * entry says it is no match; `continues`: a list page names its next one there, and a page without it is the last;
+   * `holds entries`: a list page's records are there, and nowhere else.
    */
   predicate: string;
   /**
@@ -80,10 +82,10 @@ function problemOf(name: string, fact: Partial<LearnedFact>): string | undefined
     return `${name}: "location" must be a JSON Pointer ("" or starting with "/"), or a header's name`;
   if (
     typeof fact.predicate !== 'string' ||
-    !/^((=|>)\s*\S|lists legalId$|holds entries$|continues( by \S+)?$)/.test(fact.predicate)
+    !/^((=|>)\s*\S|lists (legalId|PEP)$|holds entries$|continues( by \S+)?$)/.test(fact.predicate)
   )
     return (
-      `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId", "holds entries" or ` +
+      `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId", "lists PEP", "holds entries" or ` +
       '"continues [by <param>]"'
     );
   if (

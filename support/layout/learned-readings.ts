@@ -3,8 +3,9 @@
 // verdicts are provisional, and each wait's last answer goes to the learning journal beside its control's. At a wait's
 // deadline, learning on the answers it has tells a layout that moved (Layout changed) from a broken rule.
 import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
-import type { FactName, LayoutFile, LearnedFact } from './layout-file.js';
-import { resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
+import type { FactName, LayoutFile, LearnedFact, Shape } from './layout-file.js';
+import { jsonType, resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
+import { pepHit, pepHitAmong, pepListLocation } from '../readings/pep-hit.js';
 import { candidatesOf, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
@@ -59,7 +60,7 @@ export class LayoutChangedError extends Error {
 export type EntriesFact = 'consumers.entries' | 'subscriptions.entries';
 
 /** The facts of one record's state, each read by a predicate at its location. */
-type StateFact = Exclude<FactName, 'person.found' | 'list.continuation' | EntriesFact>;
+type StateFact = Exclude<FactName, 'person.found' | 'list.continuation' | 'screening.pep' | EntriesFact>;
 
 const VOCABULARY: Record<StateFact, (record: unknown, subject: Subject) => Reading> = {
   'person.deregistered': (record) => personFlag(record, 'deregistered'),
@@ -243,7 +244,17 @@ export class LearnedFacts {
     if (!this.journal || location === undefined) return;
     const items = location === '' ? undefined : segmentsOf(location)[0];
     const pageKeys = [...new Set(pages.flatMap(keysOf))].filter((key) => key !== items).sort();
-    recordObservation(this.journal, { fact: name, operation, location, predicate: 'holds entries', pageKeys });
+    const shape = location === '' ? {} : { [location]: 'array' as const };
+    const why = 'where every page read held its records';
+    recordObservation(this.journal, {
+      fact: name,
+      operation,
+      location,
+      predicate: 'holds entries',
+      why,
+      shape,
+      pageKeys,
+    });
   }
 
   /** Where the consumer and subscription lists name their next page, as learned; undefined: by the reader's words. */
@@ -261,7 +272,56 @@ export class LearnedFacts {
     if (typeof continuedBy === 'string')
       return recordObservation(this.journal, { fact, operation, unseen: continuedBy });
     const predicate = continuedBy.param ? `continues by ${continuedBy.param}` : 'continues';
-    recordObservation(this.journal, { fact, operation, location: continuedBy.at, predicate });
+    const why = 'where a page read past the first named its next one';
+    recordObservation(this.journal, { fact, operation, location: continuedBy.at, predicate, why });
+  }
+
+  /**
+   * Whether a screening answer (operation 8) shows a PEP hit: among the match entries at the learned location alone,
+   * unless the answer or the entry says no match. A location gone, where the reader's words find the PEP match at
+   * another, or where the shape around it is gone, is a changed layout; a learning run journals where they found it.
+   */
+  pepHit(body: unknown): Reading {
+    const fact = this.layout?.facts['screening.pep'];
+    if (!fact) {
+      const seen = pepHit(body);
+      if (this.journal && seen.holds) this.observePep(body);
+      return seen;
+    }
+    const looked =
+      `the match entries at ${fact.location} ${fact.predicate}, and nothing else (the layout file's screening.pep, ` +
+      `by ${fact.by}, learned on ${this.layout!.learned.date}), unless the answer or an entry says it is no match`;
+    const at = resolve(body, fact.location, {});
+    if (at.found && Array.isArray(at.value)) return pepHitAmong(body, at.value, at.path, looked);
+    const gone = shapeChanges(body, fact.shape, {});
+    const now = pepListLocation(body);
+    const elsewhere = typeof now === 'string' && now !== fact.location ? now : undefined;
+    if (gone.length > 0 || elsewhere) {
+      const changes = gone.length > 0 ? gone : [`${fact.location} is not in the answer`];
+      throw new LayoutChangedError(
+        'screening.pep',
+        `${fact.location} ${fact.predicate}`,
+        elsewhere,
+        changes,
+        excerpt(body),
+      );
+    }
+    return reading([], looked, `${fact.location}: not in the answer`);
+  }
+
+  /** Where the reader's words found the PEP match of a hit, with the shape on the way to it, or why none is named. */
+  private observePep(body: unknown): void {
+    const fact = 'screening.pep';
+    const location = pepListLocation(body);
+    if (typeof location !== 'string')
+      return recordObservation(this.journal!, { fact, operation: 'op8', unseen: location.unseen });
+    const shape: Shape = {};
+    for (const { pointer, value } of resolve(body, location, {}).along) {
+      if (pointer.includes('[')) break;
+      shape[pointer] = jsonType(value);
+    }
+    const why = "where the politician test case's answer listed its PEP match, by the reader's words";
+    recordObservation(this.journal!, { fact, operation: 'op8', location, predicate: 'lists PEP', why, shape });
   }
 
   /** A learning run journals the find for a person beside the find for a legal id nobody has, its control. */

@@ -32,7 +32,7 @@ export interface Observation {
  * `unseen`, why a read could not show it (the list ended on its first page), listed as unlearned unless another saw it.
  */
 export type Seen = { fact: FactName; operation: string } & (
-  { location: string; predicate: string; pageKeys?: string[] } | { unseen: string }
+  { location: string; predicate: string; why: string; shape?: Shape; pageKeys?: string[] } | { unseen: string }
 );
 
 /** One line of a learning run's journal. */
@@ -304,22 +304,10 @@ export function proposeLayout(entries: JournalEntry[], learned: LayoutFile['lear
   const seen = entries.filter((entry): entry is Seen => !('subject' in entry));
   for (const entry of seen)
     if ('location' in entry) {
-      const { fact, operation, location, predicate, pageKeys } = entry;
+      const { fact, operation, location, predicate, why, shape = {}, pageKeys } = entry;
       const earlier = file.facts[fact]?.pageKeys ?? [];
-      const entries = pageKeys && {
-        pageKeys: [...new Set([...earlier, ...pageKeys])].sort(),
-        shape: location === '' ? {} : { [location]: 'array' as const },
-        why: 'where every page read held its records',
-      };
-      file.facts[fact] = {
-        operation,
-        location,
-        predicate,
-        shape: {},
-        by: 'vocabulary',
-        why: 'seen on a second page',
-        ...entries,
-      };
+      const keys = pageKeys && { pageKeys: [...new Set([...earlier, ...pageKeys])].sort() };
+      file.facts[fact] = { operation, location, predicate, shape, by: 'vocabulary', why, ...keys };
     }
   for (const entry of seen)
     if ('unseen' in entry && !file.facts[entry.fact])

@@ -1,5 +1,6 @@
 // Owns the location syntax of layout files: a JSON Pointer (RFC 6901) whose segment `[inner/pointer=binding]` selects
-// the list entry carrying the binding's value at that inner pointer; the JSON types along it; and the predicates.
+// the list entry carrying the binding's value at that inner pointer (or a JSON string: `[listType="PEP"]`); the JSON
+// types along it; and the predicates.
 import { isRecord } from '../readings/json.js';
 import type { Shape } from './layout-file.js';
 
@@ -50,7 +51,7 @@ export function resolve(answer: unknown, location: string, bindings: Bindings): 
     const selector = /^\[(.+)=([^=\]]+)\]$/.exec(segment);
     if (selector) {
       const [, inner, word] = selector;
-      const wanted = bound(word!, bindings);
+      const wanted = word!.startsWith('"') ? (JSON.parse(word!) as unknown) : bound(word!, bindings);
       const index = Array.isArray(value)
         ? value.findIndex((entry) => wanted !== undefined && resolve(entry, `/${inner}`, bindings).value === wanted)
         : -1;

@@ -10,6 +10,8 @@ import {
   ownFields,
   parentsOf,
   words,
+  type Field,
+  type JsonRecord,
   type Located,
 } from './json.js';
 
@@ -57,12 +59,18 @@ const SUBJECT_ENVELOPES = new Set(['data', 'result', 'subject', 'person', 'scree
 
 const says = (value: unknown, word: RegExp): boolean => words(value).some((each) => word.test(each.trim()));
 
-/** The entry's own field that says it is not a match: `matched: false`, `status: "NO_MATCH"`. */
+/**
+ * The entry's own field that says it is not a match: `matched: false`, `status: "NO_MATCH"`; or, for an entry that
+ * stands for one list screened, a count of zero or an empty list of matches (`numberOfMatches: 0` beside its
+ * `listType`).
+ */
 function denialOf({ item, path }: Located): string | undefined {
   const [key, value] =
     Object.entries(item).find(([name, inner]) => {
       const normal = normalKey(name);
       if (ENTRY_VERDICT_KEY.test(normal)) return denies(inner);
+      if (COUNT_KEY.test(normal)) return inner === 0;
+      if (MATCH_LIST_KEYS.has(normal)) return Array.isArray(inner) && inner.length === 0;
       return OUTCOME_KEY.test(normal) && says(inner, NO_MATCH_WORD);
     }) ?? [];
   return key === undefined ? undefined : fieldText({ path: `${path}.${key}`, value });
@@ -96,6 +104,27 @@ function pepEvidenceOf({ item, path }: Located): string[] {
   });
 }
 
+/** An answer that says there is no match, whatever else it holds: an outcome saying so, a count of zero. */
+function answerDenial(body: unknown): Field | undefined {
+  return ownFields(body).find(({ key, value }) => {
+    const name = normalKey(key);
+    if (OUTCOME_KEY.test(name) && (value === false || says(value, NO_MATCH_WORD))) return true;
+    return (COUNT_KEY.test(name) || MATCH_LIST_KEYS.has(name)) && value === 0;
+  });
+}
+
+/** The match entries that affirm a PEP hit: those whose own category or flag says PEP, unless they say no match. */
+const affirmingEntries = (entries: Located[]): Located[] =>
+  entries.filter((entry) => denialOf(entry) === undefined && pepEvidenceOf(entry).length > 0);
+
+/** What a reading found among `entries` that is no PEP hit, in a phrase. */
+function noneAmong(entries: Located[]): string {
+  const denials = entries.flatMap((entry) => denialOf(entry) ?? []);
+  const listed = `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))})`;
+  const denied = denials.length === 0 ? '' : ` that says it is a match (${firstFew(denials)})`;
+  return entries.length === 0 ? 'no match entry' : `${listed} with no PEP category or flag${denied}`;
+}
+
 /**
  * A match entry whose category (type, list name) is PEP or that carries an affirmative PEP flag, or such a flag on
  * the screened subject; never an entry whose own field says it is not a match, nor in an answer whose outcome or hit
@@ -105,14 +134,9 @@ export function pepHit(body: unknown): Reading {
   const looked =
     `match entries under ${[...MATCH_LIST_KEYS].join('/')} (their category/categories/type/types/list/lists… ` +
     'fields and PEP flags, unless the entry itself says it is no match), and PEP flags on the subject';
-  const denial = ownFields(body).find(({ key, value }) => {
-    const name = normalKey(key);
-    if (OUTCOME_KEY.test(name) && (value === false || says(value, NO_MATCH_WORD))) return true;
-    return (COUNT_KEY.test(name) || MATCH_LIST_KEYS.has(name)) && value === 0;
-  });
+  const denial = answerDenial(body);
   if (denial) return reading([], looked, `the answer says there is no match: ${fieldText(denial)}`);
   const entries = listItems(body, (key) => MATCH_LIST_KEYS.has(normalKey(key)));
-  const denials = entries.flatMap((entry) => denialOf(entry) ?? []);
   const fromSubject = ownFields(body).flatMap((field) => {
     const name = normalKey(field.key);
     if (!parentsOf(field.path).every((parent) => SUBJECT_ENVELOPES.has(parent))) return [];
@@ -122,12 +146,51 @@ export function pepHit(body: unknown): Reading {
       return [`${field.path}[0] (an entry of a PEP match list)`];
     return [];
   });
-  const listed = `${entries.length} match entr(ies) (${firstFew(entries.map(({ path }) => path))})`;
-  const denied = denials.length === 0 ? '' : ` that says it is a match (${firstFew(denials)})`;
-  const matches = entries.length === 0 ? 'no match entry' : `${listed} with no PEP category or flag${denied}`;
   return reading(
-    [...entries.filter((entry) => denialOf(entry) === undefined).flatMap(pepEvidenceOf), ...fromSubject],
+    [...affirmingEntries(entries).flatMap(pepEvidenceOf), ...fromSubject],
     looked,
-    `${matches}, and no PEP flag on the subject`,
+    `${noneAmong(entries)}, and no PEP flag on the subject`,
   );
+}
+
+/**
+ * A PEP hit among the match entries of one list alone (`entries`, found at `path`: a learned location), by the words
+ * above; never in an answer whose outcome or count says "no match".
+ */
+export function pepHitAmong(body: unknown, entries: unknown[], path: string, looked: string): Reading {
+  const denial = answerDenial(body);
+  if (denial) return reading([], looked, `the answer says there is no match: ${fieldText(denial)}`);
+  const located = entries.flatMap((item, index) => (isRecord(item) ? [{ item, path: `${path}[${index}]` }] : []));
+  return reading(affirmingEntries(located).flatMap(pepEvidenceOf), looked, noneAmong(located));
+}
+
+/**
+ * Where, by the words above, the answer lists its PEP match: the JSON Pointer of the list holding the innermost entry
+ * that affirms one, an entry on the way (one list screened of several) selected by its own PEP category
+ * (`/screeningResult/matches/[listType="PEP"]/matches`); or why no location can be named.
+ */
+export function pepListLocation(body: unknown): string | { unseen: string } {
+  const hits = affirmingEntries(listItems(body, (key) => MATCH_LIST_KEYS.has(normalKey(key))));
+  const innermost = hits.find(({ path }) => !hits.some((other) => other.path.startsWith(`${path}.`)));
+  if (!innermost) return { unseen: 'no match entry of the answer says PEP: a PEP flag on the subject is no list' };
+  const tokens = [...innermost.path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)];
+  let value: unknown = body;
+  const segments: string[] = [];
+  for (const [index, [, key, position]] of tokens.entries()) {
+    if (key !== undefined) {
+      value = (value as JsonRecord)[key];
+      segments.push(key.replaceAll('~', '~0').replaceAll('/', '~1'));
+      continue;
+    }
+    value = (value as unknown[])[Number(position)];
+    if (index === tokens.length - 1) break;
+    const [name, category] =
+      Object.entries(value as JsonRecord).find(
+        ([field, inner]) =>
+          OWN_CATEGORY_KEY.test(normalKey(field)) && typeof inner === 'string' && says(inner, PEP_WORD),
+      ) ?? [];
+    if (name === undefined) return { unseen: `the PEP match lies at a position of ${segments.join('/')}, not by name` };
+    segments.push(`[${name}=${JSON.stringify(category)}]`);
+  }
+  return `/${segments.join('/')}`;
 }

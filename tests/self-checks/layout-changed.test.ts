@@ -3,7 +3,8 @@
 // readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
 // shape gone), relations
 // learned beside the sent ones and now gone, a merge learned as the target's record that now names the target in
-// a merge field (its yes found elsewhere), and list pages that now hold their records under another key.
+// a merge field (its yes found elsewhere), list pages that now hold their records under another key, and a PEP match
+// learned in a per-list answer's PEP list, now in one flat list.
 import { expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runVitestWithResults } from '../../support/run/child-runs.js';
@@ -37,6 +38,13 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
     simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_PAGING: 'page-number' },
     specs: ['specs/consumers/identification.spec.ts'],
   })),
+  // The PEP match learned in the PEP list's own entry of a per-list answer, now in one flat list of matches.
+  ...(['standard', 'alternate', 'vendor'] as const).map((layout) => ({
+    name: `the ${layout} layout's file learned with one entry per list screened, now one list of matches`,
+    layout: file(`${layout}-screening-per-list`),
+    simulator: { SIMULATOR_LAYOUT: layout },
+    specs: ['specs/screening/person-test-case.spec.ts'],
+  })),
   {
     name: "the vendor's file learned with merges shown by the target, now shown by a merge field",
     layout: file('vendor-merges-by-target'),
@@ -62,7 +70,9 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
   // One failure for each transition spec (merge.spec.ts's second test, a refusal, reads no layout and passes).
   expect(failures, output.slice(-3000)).toHaveLength(specs.length);
   for (const failure of failures) {
-    expect(failure).toMatch(/^LayoutChangedError: Layout changed: (person|relative|consumers)\.\w+ was learned at \//);
+    expect(failure).toMatch(
+      /^LayoutChangedError: Layout changed: (person|relative|consumers|screening)\.\w+ was learned at \//,
+    );
     expect(failure).not.toMatch(/Broken rule/);
   }
 });

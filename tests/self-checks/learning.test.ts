@@ -1,8 +1,8 @@
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
-// request in each record, entries keyed by personGedi, per-list screening, a stated page size) learn the layout's own
-// file. And `npm run learn` says first and last that its verdicts are provisional.
+// request in each record, entries keyed by personGedi, a stated page size) learn the layout's own file. And
+// `npm run learn` says first and last that its verdicts are provisional.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
@@ -21,6 +21,7 @@ const LEARNED_SPECS = [
   'specs/consumers/identification.spec.ts',
   'specs/consumers/subscription-created.spec.ts',
   'specs/persons/find-by-legal-id.spec.ts',
+  'specs/screening/person-test-case.spec.ts',
 ];
 // Five records a page over 12 background records: every list has a second page, so its continuation is learned.
 const FAST = {
@@ -32,7 +33,6 @@ const FAST = {
 const MOVES_NOTHING = {
   SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
   SIMULATOR_ENTRY_KEYS: 'personGedi',
-  SIMULATOR_SCREENING_PER_LIST: '1',
   SIMULATOR_STATED_PAGE_SIZE: '1',
 };
 const FIND_ECHO = { SIMULATOR_FIND_ECHO: 'searchParameters' };
@@ -50,9 +50,11 @@ const locations = ({ facts }: LayoutFile) =>
   );
 
 const LAYOUTS = ['standard', 'alternate', 'vendor'] as const;
+/** One learning run: its simulator settings, and the hand-written file it must propose. */
+type Learned = { file: string; simulator: Record<string, string> };
 
-test.concurrent.for<{ file: string; simulator: Record<string, string> }>([
-  ...LAYOUTS.flatMap((layout) => [
+test.concurrent.for<Learned>([
+  ...LAYOUTS.flatMap((layout): Learned[] => [
     { file: layout, simulator: { SIMULATOR_LAYOUT: layout } },
     { file: layout, simulator: { SIMULATOR_LAYOUT: layout, ...MOVES_NOTHING } },
     // Find answers wrapped as `{ results, searchParameters }`: where the standard layout's persons were already.
@@ -64,6 +66,11 @@ test.concurrent.for<{ file: string; simulator: Record<string, string> }>([
       file: `${layout}-status-${form}`,
       simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_STATUS_FORM: form },
     })),
+    // One entry per list screened, each with its count: the PEP match lies in the PEP list's own matches.
+    {
+      file: `${layout}-screening-per-list`,
+      simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_SCREENING_PER_LIST: '1' },
+    },
   ]),
   ...(['standard', 'alternate'] as const).map((layout) => ({
     file: `${layout}-relations-as-sent`,

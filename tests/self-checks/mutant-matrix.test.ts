@@ -53,9 +53,11 @@ test.concurrent('counts no kill where the specs fail without the mutant too, sam
 });
 
 // The shapes a vocabulary of key names misread, each read strict at its own layout file: a status that lists only
-// what is true beside a copy of the last write's flags, and relations shown as sent beside the computed ones.
+// what is true beside a copy of the last write's flags, relations shown as sent beside the computed ones, and one
+// screening entry per list screened, each with its count (a PEP list of none read as a PEP hit).
 const TRANSITIONS = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.'));
 const RELATIVES = TRANSITIONS.filter((name) => MUTANTS[name].rule.startsWith('transition.relationship-'));
+const PERSON_SCREENING = MUTANT_NAMES.filter((name) => MUTANTS[name].rule === 'screening.person-test-case');
 
 test.concurrent.for([
   {
@@ -70,7 +72,13 @@ test.concurrent.for([
     layouts: ['standard', 'alternate'] as const,
     env: { SIMULATOR_RELATIONS_AS_SENT: '1' },
   },
-])('every transition mutant is killed with $shape, in every layout', async ({ mutants, layouts, env }, context) => {
+  {
+    shape: 'one screening entry per list screened, with its count',
+    mutants: PERSON_SCREENING,
+    layouts: ['standard', 'alternate', 'vendor'] as const,
+    env: { SIMULATOR_SCREENING_PER_LIST: '1' },
+  },
+])('every mutant of its facts is killed with $shape, in every layout', async ({ mutants, layouts, env }, context) => {
   const verdicts = await runMutantMatrix({
     mutants,
     layouts: [...layouts],

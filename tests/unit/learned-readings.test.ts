@@ -172,8 +172,43 @@ describe('LearnedFacts', () => {
         operation: 'op6',
         location: '/data',
         predicate: 'holds entries',
+        why: 'where every page read held its records',
+        shape: { '/data': 'array' },
         pageKeys: ['links', 'meta'],
       },
+    ]);
+  });
+
+  it('reads a PEP hit only among the match entries where it was learned, and none in a PEP list of no matches', () => {
+    const perList = readLayoutFile(
+      new URL('../../schemas/layouts/simulator/vendor-screening-per-list.json', import.meta.url).pathname,
+    );
+    const read = (body: unknown) => new LearnedFacts(perList).pepHit(body);
+    const politician = { name: 'P', lists: [{ type: 'PEP' }] };
+    const lists = (pep: unknown[], sanctions: unknown[]) => ({
+      screeningResult: {
+        matches: [
+          { listType: 'PEP', numberOfMatches: pep.length, matches: pep },
+          { listType: 'SANCTION', numberOfMatches: sanctions.length, matches: sanctions },
+        ],
+      },
+    });
+    expect(read(lists([politician], [])).evidence).toEqual([
+      '$.screeningResult.matches[0].matches[0].lists[0].type = "PEP"',
+    ]);
+    // A PEP-typed match filed under the sanctions list is not where the PEP list was learned.
+    expect(read(lists([], [politician])).holds).toBe(false);
+    expect(() => read({ screeningResult: { hits: [politician] } })).toThrow(
+      /Layout changed: screening.pep was learned at \/screeningResult\/matches\/\[listType="PEP"\]\/matches/,
+    );
+  });
+
+  it("journals where a learning run's politician answer listed its PEP match", () => {
+    const journal = mkdtempSync(join(tmpdir(), 'journal-'));
+    const answer = { data: { outcome: 'HIT', hits: [{ type: 'SANCTIONS' }, { type: 'PEP', pep: true }] } };
+    expect(new LearnedFacts(undefined, journal).pepHit(answer).holds).toBe(true);
+    expect(readObservations(journal)).toMatchObject([
+      { fact: 'screening.pep', location: '/data/hits', predicate: 'lists PEP', shape: { '/data/hits': 'array' } },
     ]);
   });
 

@@ -133,6 +133,7 @@ describe("learning a list's continuation by the reader's words", () => {
           operation: 'op7',
           location: '/nextPageToken',
           predicate: 'continues by pageToken',
+          why: 'named on a second page',
         },
       ],
       learned,
@@ -155,6 +156,8 @@ describe("learning where a list's pages hold their records", () => {
       operation: 'op6',
       location: '/consumers',
       predicate: 'holds entries',
+      why: 'where every page read held its records',
+      shape: { '/consumers': 'array' as const },
       pageKeys,
     });
     const file = proposeLayout([seen(['nextPageToken']), seen([])], { by: 'test', date: '2026-12-03' });

@@ -166,6 +166,16 @@ describe('a PEP hit', () => {
       'a PEP entry under an overall outcome of no match',
       { screeningResult: { result: 'NO_MATCH', matches: [{ lists: [{ type: 'PEP' }] }] } },
     ],
+    // One entry per list screened, each with its count: the PEP list's own zero says no, whatever the others hold.
+    [
+      'a PEP list of no matches beside a sanctions list with one',
+      {
+        matches: [
+          { listType: 'PEP', numberOfMatches: 0, matches: [] },
+          { listType: 'SANCTION', numberOfMatches: 1, matches: [{ name: 'X', category: 'SANCTIONS' }] },
+        ],
+      },
+    ],
   ])('does not hold for %s', (_name, body) => {
     const reading = pepHit(body);
     expect(reading.holds).toBe(false);
