@@ -30,8 +30,7 @@ export interface Simulator {
 function shapedBy(options: ResolvedSimulatorOptions, isGedi: (value: string) => boolean): ResponseLayout {
   let layout = honestShapes(LAYOUTS[options.layout], options);
   if (options.storeAsSent !== undefined) layout = storingAsSent(layout, options.storeAsSent);
-  const personGedi = options.entryKeys === 'personGedi' || options.mutant === 'unsubscribed-listed-as-person-gedi';
-  if (personGedi) layout = keyedByPersonGedi(layout);
+  if (options.entryKeys === 'personGedi') layout = keyedByPersonGedi(layout);
   return options.recordsWithoutGedi ? withoutGedi(layout, isGedi) : layout;
 }
 

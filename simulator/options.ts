@@ -140,7 +140,8 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedSimulato
     storeAsSent: options.storeAsSent,
     requestCopyInRecords: options.requestCopyInRecords ?? false,
     placeholdersBeforeAvailable: options.placeholdersBeforeAvailable ?? false,
-    entryKeys: options.entryKeys ?? 'layout',
+    // The mutant that lists the unsubscribed keys its entries personGedi and nin, as this option does.
+    entryKeys: options.entryKeys ?? (options.mutant === 'unsubscribed-listed-as-person-gedi' ? 'personGedi' : 'layout'),
     statusForm: options.statusForm ?? 'layout',
     relationsAsSent: options.relationsAsSent ?? false,
     screeningPerList: options.screeningPerList ?? false,

@@ -10,13 +10,13 @@ const FOLDER = fileURLToPath(new URL('../../schemas/layouts/simulator/', import.
  * The layout file for these options: the layout's own, named further by each honest option that moves a fact (a body
  * stored as sent, a status form, relations beside the sent ones, a merge shown by the target's record, find answers
  * wrapped beside an echo, page-number paging, whose pages hold their records under `content`, screening answers with
- * one entry per list screened); the options that move
- * none (a copy of the request, placeholders, entry keys, the other paging conventions, whose counts a page's keys
- * leave out) keep the layout's file.
+ * one entry per list screened, list entries keyed `nin`); the options that move none (a copy of the request,
+ * placeholders, the other paging conventions, whose counts a page's keys leave out) keep the layout's file.
  */
 export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
   const { layout, storeAsSent, statusForm, relationsAsSent, mergesShownByTarget, findEcho, paging, screeningPerList } =
     options;
+  const { entryKeys } = options;
   if (storeAsSent) return `${FOLDER}as-sent-${storeAsSent}.json`;
   const name = [
     layout,
@@ -28,6 +28,7 @@ export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
     findEcho === 'searchParameters' && layout !== 'standard' ? 'find-echo' : undefined,
     paging === 'page-number' ? 'paging-page-number' : undefined,
     screeningPerList ? 'screening-per-list' : undefined,
+    entryKeys === 'personGedi' ? 'entry-keys' : undefined,
   ]
     .filter(Boolean)
     .join('-');

@@ -13,7 +13,6 @@
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
-import { listsPerson } from '../../support/readings/facts.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
   const person = await Given('a new custom person with every documented field group', async () => data.person());
@@ -27,7 +26,7 @@ rule('person.create-returns-gedi').test('answers a new sandbox person with its g
 
 rule('person.eventually-available').test(
   'makes a new person retrievable by gedi within the market and findable by legal id, eventually',
-  async ({ persons }) => {
+  async ({ persons, facts }) => {
     const stored = await Given('a person that was just created', () => persons.create());
 
     // The client's retries are the wait itself: the Then that waits is the verdict.
@@ -35,7 +34,7 @@ rule('person.eventually-available').test(
       persons.awaitRecord(
         stored.gedi,
         `(id ${stored.person.id}) to be retrievable by gedi as its own record`,
-        (record) => listsPerson(record, stored),
+        (record) => facts.ownRecord(record, stored),
         'create',
       ),
     );

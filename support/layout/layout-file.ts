@@ -16,6 +16,11 @@ export const FACT_NAMES = [
   'consumers.entries',
   'subscriptions.entries',
   'screening.pep',
+  'consumer.id',
+  'subscription.person',
+  'screening.company',
+  'person.gedi',
+  'person.legalId',
 ] as const;
 export type FactName = (typeof FACT_NAMES)[number];
 
@@ -42,7 +47,8 @@ export interface LearnedFact {
    * legalId`: the persons there (a list's entries, or the object itself) include one with the legal id asked for;
    * `lists PEP`: the match entries there include one whose own category says PEP, and no field of the answer or the
    * entry says it is no match; `continues`: a list page names its next one there, and a page without it is the last;
-   * `holds entries`: a list page's records are there, and nowhere else.
+   * `holds entries`: a list page's records are there, and nowhere else; `differs`: two answers that must differ (the
+   * company test cases) differ there.
    */
   predicate: string;
   /**
@@ -82,11 +88,11 @@ function problemOf(name: string, fact: Partial<LearnedFact>): string | undefined
     return `${name}: "location" must be a JSON Pointer ("" or starting with "/"), or a header's name`;
   if (
     typeof fact.predicate !== 'string' ||
-    !/^((=|>)\s*\S|lists (legalId|PEP)$|holds entries$|continues( by \S+)?$)/.test(fact.predicate)
+    !/^((=|>)\s*\S|lists (legalId|PEP)$|holds entries$|differs$|continues( by \S+)?$)/.test(fact.predicate)
   )
     return (
-      `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId", "lists PEP", "holds entries" or ` +
-      '"continues [by <param>]"'
+      `${name}: "predicate" must read "= <value>", "> <number>", "lists legalId", "lists PEP", "holds entries", ` +
+      '"differs" or "continues [by <param>]"'
     );
   if (
     fact.pageKeys !== undefined &&

@@ -2,14 +2,23 @@
 // readings"); without a layout file, the key vocabulary of support/readings/facts.ts reads it, the run says its
 // verdicts are provisional, and each wait's last answer goes to the learning journal beside its control's. At a wait's
 // deadline, learning on the answers it has tells a layout that moved (Layout changed) from a broken rule.
-import { identified, mergedInto, personFlag, relativeFlag, reading, type Reading } from '../readings/facts.js';
+import {
+  identified,
+  listsPerson,
+  mergedInto,
+  personFlag,
+  relativeFlag,
+  reading,
+  type Reading,
+} from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact, Shape } from './layout-file.js';
-import { jsonType, resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
+import { bound, jsonType, resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
 import { pepHit, pepHitAmong, pepListLocation } from '../readings/pep-hit.js';
-import { candidatesOf, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
+import { candidatesOf, differences, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
 import { attachText } from '../evidence/report.js';
+import { isDeepStrictEqual } from 'node:util';
 import { isRecord } from '../readings/json.js';
 
 interface Person {
@@ -59,8 +68,33 @@ export class LayoutChangedError extends Error {
 /** Where a list's pages hold its records: the consumers (operation 6), the subscribed persons (operation 7). */
 export type EntriesFact = 'consumers.entries' | 'subscriptions.entries';
 
+/** The facts naming whom a list entry is about, learned by their value: a consumer's id, a subscribed person's. */
+export type IdentityFact = 'consumer.id' | 'subscription.person';
+
+/** Where a person record carries whom it is about, learned by value: its own gedi (none is valid), its legal id. */
+type RecordIdentity = 'person.gedi' | 'person.legalId';
+const RECORD_IDENTITIES: [RecordIdentity, string][] = [
+  ['person.gedi', 'person.gedi'],
+  ['person.legalId', 'person.legalId'],
+];
+
+/** What an identity's predicate binds: `= consumerId`, `= person.legalId`, `= person.gedi`. */
+export interface Identity {
+  consumerId?: string;
+  person?: { gedi: string; legalId: string };
+}
+
 /** The facts of one record's state, each read by a predicate at its location. */
-type StateFact = Exclude<FactName, 'person.found' | 'list.continuation' | 'screening.pep' | EntriesFact>;
+type StateFact = Exclude<
+  FactName,
+  | 'person.found'
+  | 'list.continuation'
+  | 'screening.pep'
+  | 'screening.company'
+  | EntriesFact
+  | IdentityFact
+  | RecordIdentity
+>;
 
 const VOCABULARY: Record<StateFact, (record: unknown, subject: Subject) => Reading> = {
   'person.deregistered': (record) => personFlag(record, 'deregistered'),
@@ -173,7 +207,20 @@ function entriesLocation(page: unknown): string | undefined {
   if (!isRecord(page)) return undefined;
   const lists = Object.entries(page).filter(([, value]) => Array.isArray(value));
   const [key] = lists.length === 1 ? lists[0]! : (lists.find(([, value]) => (value as unknown[]).some(isRecord)) ?? []);
-  return key === undefined ? undefined : `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return key === undefined ? undefined : `/${escapeKey(key)}`;
+}
+
+const escapeKey = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** Where `value` shows in `item`: its shallowest pointer through objects, never into a list (a relative's). */
+function pointerTo(item: unknown, value: unknown, pointer = ''): string | undefined {
+  if (!isRecord(item)) return undefined;
+  const here = Object.keys(item).find((key) => item[key] === value);
+  if (here !== undefined) return `${pointer}/${escapeKey(here)}`;
+  const deeper = Object.entries(item).flatMap(
+    ([key, inner]) => pointerTo(inner, value, `${pointer}/${escapeKey(key)}`) ?? [],
+  );
+  return deeper.sort((a, b) => segmentsOf(a).length - segmentsOf(b).length)[0];
 }
 
 /** A page's keys that are not counts (a stated size, a total, an offset): what a changed page may add or lose. */
@@ -257,6 +304,110 @@ export class LearnedFacts {
     });
   }
 
+  /**
+   * The entry of a list's `entries` that names the identity where the layout file says (`consumer.id`,
+   * `subscription.person`); without that fact, the one the reader's words (`vocabulary`) find. A strict read that finds
+   * none where the reader's words find one is a changed layout: the identity moved, and an absence read at the old
+   * place would pass unseen.
+   */
+  entryNaming(name: IdentityFact, entries: unknown, identity: Identity, vocabulary: (entries: unknown) => unknown) {
+    const fact = this.layout?.facts[name];
+    if (!fact) return vocabulary(entries);
+    const bindings = identity as Bindings;
+    const names = (entry: unknown) => {
+      const at = resolve(entry, fact.location, bindings);
+      return at.found && satisfies(at.value, fact.predicate, bindings);
+    };
+    const found = (Array.isArray(entries) ? entries : []).find(names);
+    if (found !== undefined) return found;
+    const moved = vocabulary(entries);
+    if (moved === undefined) return undefined;
+    const wanted = bound(fact.predicate.replace(/^=\s*/, ''), bindings);
+    const learned = `${fact.location} ${fact.predicate}`;
+    const change = `no entry carries ${JSON.stringify(wanted)} there, and one carries it elsewhere`;
+    throw new LayoutChangedError(name, learned, pointerTo(moved, wanted), [change], excerpt(moved));
+  }
+
+  /**
+   * Whether an operation 3 answer is the person's own record: its gedi or legal id where the layout file says a record
+   * carries them (`person.gedi`, `person.legalId`), and, by the reader's words (`listsPerson`), more of the person
+   * than identifiers (a placeholder is not yet its record). A record that carries neither there, where the reader's
+   * words find it the person's own, is a changed layout; a learning run journals where they are, by value.
+   */
+  ownRecord(record: unknown, stored: Person): Reading {
+    const byWords = listsPerson(record, stored);
+    const person = { gedi: stored.gedi, legalId: stored.person.legalId };
+    const learned = RECORD_IDENTITIES.flatMap(([name]) => (this.layout?.facts[name] ? [name] : []));
+    if (learned.length === 0) {
+      if (byWords.holds)
+        for (const [name, word] of RECORD_IDENTITIES) this.observeRecordIdentity(name, record, word, person);
+      return byWords;
+    }
+    const bindings = { person };
+    const names = learned.some((name) => {
+      const fact = this.layout!.facts[name]!;
+      const at = resolve(record, fact.location, bindings);
+      return at.found && satisfies(at.value, fact.predicate, bindings);
+    });
+    if (names || !byWords.holds) return byWords;
+    const fact = this.layout!.facts[learned[0]!]!;
+    const wanted = bound(fact.predicate.replace(/^=\s*/, ''), bindings);
+    const change = `the record carries neither ${learned.join(' nor ')} there, and the reader's words find it its own`;
+    throw new LayoutChangedError(
+      learned[0]!,
+      `${fact.location} ${fact.predicate}`,
+      pointerTo(record, wanted),
+      [change],
+      excerpt(record),
+    );
+  }
+
+  /** Where a person's own record carries its gedi or legal id, by value; a record without a gedi is a valid answer. */
+  private observeRecordIdentity(name: RecordIdentity, record: unknown, word: string, person: Identity['person']) {
+    if (!this.journal) return;
+    const location = pointerTo(record, bound(word, { person }));
+    const why = "where the person's own record carried it";
+    if (location !== undefined)
+      return recordObservation(this.journal, {
+        fact: name,
+        operation: 'op3',
+        location,
+        predicate: `= ${word}`,
+        why,
+        by: 'value',
+      });
+    const what = word.split('.')[1];
+    const unseen = `the person's own record carries no ${what}: a valid answer (the vendor's carry no gedi)`;
+    recordObservation(this.journal, { fact: name, operation: 'op3', unseen });
+  }
+
+  /**
+   * A learning run journals where the entry a wait found carries its identity (`by: value`): a consumer's id; a
+   * subscribed person's legal id, else its gedi.
+   */
+  observeIdentity(name: IdentityFact, operation: string, entry: unknown, identity: Identity): void {
+    if (!this.journal) return;
+    const words = name === 'consumer.id' ? (['consumerId'] as const) : (['person.legalId', 'person.gedi'] as const);
+    for (const word of words) {
+      const location = pointerTo(entry, bound(word, identity as Bindings));
+      if (location === undefined) continue;
+      const why = 'where the entry a wait found carried its own value';
+      return recordObservation(this.journal, {
+        fact: name,
+        operation,
+        location,
+        predicate: `= ${word}`,
+        why,
+        by: 'value',
+      });
+    }
+    recordObservation(this.journal, {
+      fact: name,
+      operation,
+      unseen: `the entry found carries no ${words.join(' or ')}`,
+    });
+  }
+
   /** Where the consumer and subscription lists name their next page, as learned; undefined: by the reader's words. */
   continuation(): string | undefined {
     return this.layout?.facts['list.continuation']?.location;
@@ -322,6 +473,72 @@ export class LearnedFacts {
     }
     const why = "where the politician test case's answer listed its PEP match, by the reader's words";
     recordObservation(this.journal!, { fact, operation: 'op8', location, predicate: 'lists PEP', why, shape });
+  }
+
+  /**
+   * Whether the two company test cases' outcomes (`screeningOutcome`: identifiers, timestamps and the echoed input
+   * left out) differ, where the layout file says; without it, anywhere, and a learning run journals where, by
+   * difference, against a repeat of the first case (`again`, asked only then). Strict, a location in neither answer,
+   * or outcomes that differ only elsewhere, is a changed layout.
+   */
+  async companyCasesDiffer(first: unknown, second: unknown, again: () => Promise<unknown>): Promise<Reading> {
+    const fact = this.layout?.facts['screening.company'];
+    if (!fact) {
+      const differ = !isDeepStrictEqual(first, second);
+      if (this.journal && differ) this.observeCompany(first, second, await again());
+      const looked = 'the two outcomes whole, identifiers, timestamps and the echoed input left out';
+      return reading(differ ? ['the two outcomes differ'] : [], looked, 'the two outcomes are the same');
+    }
+    const looked = `${fact.location} in both outcomes, and nothing else (the layout file's screening.company)`;
+    const [a, b] = [first, second].map((outcome) => resolve(outcome, fact.location, {}));
+    const learned = `${fact.location} ${fact.predicate}`;
+    if (!a!.found && !b!.found)
+      throw new LayoutChangedError(
+        'screening.company',
+        learned,
+        differences(first, second, first)[0],
+        [`${fact.location} is in neither answer`],
+        excerpt(first),
+      );
+    const shown = (at: typeof a) => (at!.found ? JSON.stringify(at!.value) : 'absent');
+    const both = `${fact.location}: ${shown(a)} and ${shown(b)}`;
+    if (a!.found !== b!.found || !isDeepStrictEqual(a!.value, b!.value))
+      return reading([`${both} (as learned on ${this.layout!.learned.date})`], looked, both);
+    const elsewhere = differences(first, second, first);
+    if (elsewhere.length > 0)
+      throw new LayoutChangedError(
+        'screening.company',
+        learned,
+        elsewhere[0],
+        [`the outcomes are the same there and differ at ${elsewhere.join(', ')}`],
+        excerpt(first),
+      );
+    return reading([], looked, both);
+  }
+
+  /** Where the two company cases differ, and stay the same on a repeat of the first: by difference, for the review. */
+  private observeCompany(first: unknown, second: unknown, again: unknown): void {
+    const fact = 'screening.company';
+    const [location, ...others] = differences(first, second, again);
+    if (location === undefined)
+      return recordObservation(this.journal!, {
+        fact,
+        operation: 'op9',
+        unseen: 'the two company cases differ only in numbers, or in what a repeat of the first changed too',
+      });
+    const seen = { control: resolve(first, location, {}).value, subject: resolve(second, location, {}).value };
+    const why = 'where the two company cases differ, and a repeat of the first does not';
+    const candidates = [location, ...others].map((each) => `${each} differs`);
+    recordObservation(this.journal!, {
+      fact,
+      operation: 'op9',
+      location,
+      predicate: 'differs',
+      why,
+      by: 'difference',
+      seen,
+      candidates,
+    });
   }
 
   /** A learning run journals the find for a person beside the find for a legal id nobody has, its control. */

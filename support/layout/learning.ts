@@ -28,11 +28,22 @@ export interface Observation {
 }
 
 /**
- * A fact the suite's own vocabulary found (where a list names its next page): proposed as seen, `by: vocabulary`; or,
+ * A fact the suite's own vocabulary found (where a list names its next page), or an identity found by its value (where
+ * a list entry carries its consumer id): proposed as seen, `by: vocabulary` or `by: value`; or,
  * `unseen`, why a read could not show it (the list ended on its first page), listed as unlearned unless another saw it.
  */
 export type Seen = { fact: FactName; operation: string } & (
-  { location: string; predicate: string; why: string; shape?: Shape; pageKeys?: string[] } | { unseen: string }
+  | {
+      location: string;
+      predicate: string;
+      why: string;
+      by?: 'value' | 'difference';
+      shape?: Shape;
+      pageKeys?: string[];
+      seen?: LearnedFact['seen'];
+      candidates?: string[];
+    }
+  | { unseen: string }
 );
 
 /** One line of a learning run's journal. */
@@ -226,6 +237,25 @@ export function learnFact(observation: Observation, shared: ReadonlySet<string> 
   return { fact, chosen, candidates: ranked, why };
 }
 
+/**
+ * Where two answers that must differ (the two company test cases' outcomes) differ, best first: a string or boolean,
+ * never a number (a count) or bookkeeping, that stays the same between `first` and `again` (a repeat of the first
+ * case); then the shallowest.
+ */
+export function differences(first: unknown, second: unknown, again: unknown): string[] {
+  const [a, b, c] = [first, second, again].map((answer) => leaves(answer, {}));
+  const pointers = [...new Set([...a!.keys(), ...b!.keys()])];
+  const qualifies = (pointer: string) => {
+    const value = a!.get(pointer) ?? b!.get(pointer);
+    const key = pointer.split('/').at(-1) ?? '';
+    return (typeof value === 'string' || typeof value === 'boolean') && !BOOKKEEPING_KEY.test(key);
+  };
+  return pointers
+    .filter((pointer) => !Object.is(a!.get(pointer), b!.get(pointer)) && Object.is(a!.get(pointer), c!.get(pointer)))
+    .filter(qualifies)
+    .sort((x, y) => depthOf(x) - depthOf(y) || x.localeCompare(y));
+}
+
 /** `$.results[0]` → `/results`, `$` → `""`: the container a person record was found in, as a pointer. */
 function containerOf(path: string): string {
   const inner = path.replace(/\[\d+\]$/, '');
@@ -304,10 +334,10 @@ export function proposeLayout(entries: JournalEntry[], learned: LayoutFile['lear
   const seen = entries.filter((entry): entry is Seen => !('subject' in entry));
   for (const entry of seen)
     if ('location' in entry) {
-      const { fact, operation, location, predicate, why, shape = {}, pageKeys } = entry;
+      const { fact, operation, location, predicate, why, by = 'vocabulary', shape = {}, pageKeys, ...rest } = entry;
       const earlier = file.facts[fact]?.pageKeys ?? [];
       const keys = pageKeys && { pageKeys: [...new Set([...earlier, ...pageKeys])].sort() };
-      file.facts[fact] = { operation, location, predicate, shape, by: 'vocabulary', why, ...keys };
+      file.facts[fact] = { operation, location, predicate, shape, by, why, ...keys, ...rest };
     }
   for (const entry of seen)
     if ('unseen' in entry && !file.facts[entry.fact])

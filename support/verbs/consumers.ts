@@ -14,7 +14,7 @@ import {
 } from '../readings/list-reader.js';
 import { listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
-import type { LearnedFacts, RecordReading } from '../layout/learned-readings.js';
+import type { Identity, IdentityFact, LearnedFacts, RecordReading } from '../layout/learned-readings.js';
 import { expectAccepted } from '../evidence/expectations.js';
 import { notPermitted, OtherRuleFailure } from '../evidence/failures.js';
 import { step } from '../evidence/report.js';
@@ -55,20 +55,21 @@ function reportedRead(list: ListName, read: () => Promise<ListRead>, unlearned: 
   });
 }
 
-/** How a wait knows the entry it waits for, and what the timeout says it looked for. */
+/** How a wait knows the entry it waits for, what the timeout says it looked for, and whose identity it carries. */
 interface Entry {
-  find: (body: unknown) => unknown;
+  find: (entries: unknown) => unknown;
   looked: string;
+  identity: { fact: IdentityFact; of: Identity };
 }
 
 /** What a wait reads on a list's record of its own: a fact of its (IDENTIFIED, a family name). */
 type ItemReading = RecordReading;
 
-/** The record of a list that carries `value` as a field of its own. */
-const ownRecord = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
+/** By the reader's words: the record of a list that carries `value` as a field of its own. */
+const recordOwning = (body: unknown, value: string): unknown => recordsOwning(body, value)[0]?.item;
 
-/** The person's entry by the reading absence checks use (`listsPerson`), so that found and not found are one. */
-const personEntry = (body: unknown, stored: StoredPerson): unknown =>
+/** By the reader's words: the person's own record in a list (`listsPerson`), so that found and not found are one. */
+const recordOfPerson = (body: unknown, stored: StoredPerson): unknown =>
   personRecords(body).find(({ item }) => listsPerson(item, stored).holds)?.item;
 
 /**
@@ -199,13 +200,24 @@ export class ConsumerData {
     return this.facts.entriesOf(LISTS[list].entries, read.pages, read.paging.complete);
   }
 
+  /** The consumer's own entry among a read's entries: where the layout file says an entry carries its id. */
+  private consumerEntry(entries: unknown, consumerId: string): unknown {
+    return this.facts.entryNaming('consumer.id', entries, { consumerId }, (all) => recordOwning(all, consumerId));
+  }
+
+  /** The person's own entry among the subscribed persons: where the layout file says an entry names its person. */
+  private personEntry(entries: unknown, stored: StoredPerson): unknown {
+    const person = { gedi: stored.gedi, legalId: stored.person.legalId };
+    return this.facts.entryNaming('subscription.person', entries, { person }, (all) => recordOfPerson(all, stored));
+  }
+
   /** Operation 6: a consumer's record as the list shows it now, or undefined after every page was read. */
   async lookUpConsumer(consumerId: string): Promise<unknown> {
     const { path, options } = this.listAt('consumers');
-    const found = (entries: unknown) => ownRecord(entries, consumerId) !== undefined;
+    const found = (entries: unknown) => this.consumerEntry(entries, consumerId) !== undefined;
     const read = await this.read('consumers', path, options, found);
     if (!read.ok) throw unread(path, 'the consumers', read);
-    return ownRecord(this.entriesOf('consumers', read), consumerId);
+    return this.consumerEntry(this.entriesOf('consumers', read), consumerId);
   }
 
   /**
@@ -216,8 +228,9 @@ export class ConsumerData {
    */
   awaitConsumer(consumerId: string, what: string, shows?: ItemReading, transition?: Transition): Promise<Shown> {
     const entry = {
-      find: (body: unknown) => ownRecord(body, consumerId),
+      find: (entries: unknown) => this.consumerEntry(entries, consumerId),
       looked: `every page of the consumers for a record carrying consumerId ${consumerId}`,
+      identity: { fact: 'consumer.id' as const, of: { consumerId } },
     };
     return this.awaitItem('consumers', `consumer ${consumerId} ${what}`, entry, shows, transition);
   }
@@ -229,8 +242,12 @@ export class ConsumerData {
   awaitSubscription(stored: StoredPerson, what = 'to be subscribed', shows?: ItemReading, transition?: Transition) {
     const subject = `person ${stored.gedi} (legal id ${stored.person.legalId})`;
     const entry = {
-      find: (body: unknown) => personEntry(body, stored),
+      find: (entries: unknown) => this.personEntry(entries, stored),
       looked: `every page of the subscribed persons for a record of ${subject} as its own (not a relative's)`,
+      identity: {
+        fact: 'subscription.person' as const,
+        of: { person: { gedi: stored.gedi, legalId: stored.person.legalId } },
+      },
     };
     return this.awaitItem('subscribed persons', `${subject} ${what}`, entry, shows, transition);
   }
@@ -239,7 +256,7 @@ export class ConsumerData {
   private async awaitItem(
     list: ListName,
     what: string,
-    { find, looked }: Entry,
+    { find, looked, identity }: Entry,
     shows?: ItemReading,
     transition?: Transition,
   ): Promise<Shown> {
@@ -270,6 +287,7 @@ export class ConsumerData {
       throw (entry !== undefined && (await shows?.settle?.(entry, false))) || error;
     });
     const record = find(this.entriesOf(list, response));
+    this.facts.observeIdentity(identity.fact, LISTS[list].operation, record, identity.of);
     await shows?.settle?.(record, true);
     return { reading: value, record };
   }
@@ -320,7 +338,13 @@ export class ConsumerData {
     const seen = await watch<Reading>(
       `${what} (it must not)`,
       () => this.listWhole(list),
-      (response) => listsPerson(this.entriesOf(list, response), stored),
+      (response) => {
+        const entries = this.entriesOf(list, response);
+        if (list === 'consumers') return listsPerson(entries, stored);
+        const entry = this.personEntry(entries, stored);
+        const shown = `an entry of the person: ${JSON.stringify(entry)?.slice(0, 300)}`;
+        return entry === undefined ? reading([], what, 'no entry of the person') : reading([shown], what, '');
+      },
       { ...this.waiting(), timeoutMs: windowMs },
     );
     const looked = `every page of the ${list}, read after ${windowMs} ms, for a record of ${what}`;

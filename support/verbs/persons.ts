@@ -222,7 +222,7 @@ export class SandboxPersons {
     // The record must be the person's own before what it shows of the person counts.
     const ownAndShows = Object.assign(
       (body: unknown) => {
-        const own = listsPerson(body, stored);
+        const own = this.facts.ownRecord(body, stored);
         return own.holds && shows ? shows(body) : own;
       },
       { settle: shows?.settle },

@@ -4,7 +4,7 @@
 // shape gone), relations
 // learned beside the sent ones and now gone, a merge learned as the target's record that now names the target in
 // a merge field (its yes found elsewhere), list pages that now hold their records under another key, and a PEP match
-// learned in a per-list answer's PEP list, now in one flat list.
+// learned in a per-list answer's PEP list, now in one flat list, and a subscribed person's legal id now keyed `nin`.
 import { expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runVitestWithResults } from '../../support/run/child-runs.js';
@@ -45,6 +45,13 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
     simulator: { SIMULATOR_LAYOUT: layout },
     specs: ['specs/screening/person-test-case.spec.ts'],
   })),
+  // A subscribed person's legal id learned under `legalId`, now keyed `nin`.
+  ...(['standard', 'alternate', 'vendor'] as const).map((layout) => ({
+    name: `the ${layout} layout's file, its list entries now keyed nin`,
+    layout: file(layout),
+    simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_ENTRY_KEYS: 'personGedi' },
+    specs: ['specs/consumers/subscription-created.spec.ts'],
+  })),
   {
     name: "the vendor's file learned with merges shown by the target, now shown by a merge field",
     layout: file('vendor-merges-by-target'),
@@ -71,7 +78,7 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
   expect(failures, output.slice(-3000)).toHaveLength(specs.length);
   for (const failure of failures) {
     expect(failure).toMatch(
-      /^LayoutChangedError: Layout changed: (person|relative|consumers|screening)\.\w+ was learned at \//,
+      /^LayoutChangedError: Layout changed: (person|relative|consumers|screening|subscription)\.\w+ was learned at \//,
     );
     expect(failure).not.toMatch(/Broken rule/);
   }

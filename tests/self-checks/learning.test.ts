@@ -1,7 +1,7 @@
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
-// request in each record, entries keyed by personGedi, a stated page size) learn the layout's own file. And
+// request in each record, a stated page size) learn the layout's own file. And
 // `npm run learn` says first and last that its verdicts are provisional.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ const LEARNED_SPECS = [
   'specs/consumers/subscription-created.spec.ts',
   'specs/persons/find-by-legal-id.spec.ts',
   'specs/screening/person-test-case.spec.ts',
+  'specs/screening/company-test-cases.spec.ts',
 ];
 // Five records a page over 12 background records: every list has a second page, so its continuation is learned.
 const FAST = {
@@ -32,7 +33,6 @@ const FAST = {
 };
 const MOVES_NOTHING = {
   SIMULATOR_REQUEST_COPY_IN_RECORDS: '1',
-  SIMULATOR_ENTRY_KEYS: 'personGedi',
   SIMULATOR_STATED_PAGE_SIZE: '1',
 };
 const FIND_ECHO = { SIMULATOR_FIND_ECHO: 'searchParameters' };
@@ -71,6 +71,8 @@ test.concurrent.for<Learned>([
       file: `${layout}-screening-per-list`,
       simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_SCREENING_PER_LIST: '1' },
     },
+    // List entries keyed personGedi and nin: a subscribed person's legal id under `nin`.
+    { file: `${layout}-entry-keys`, simulator: { SIMULATOR_LAYOUT: layout, SIMULATOR_ENTRY_KEYS: 'personGedi' } },
   ]),
   ...(['standard', 'alternate'] as const).map((layout) => ({
     file: `${layout}-relations-as-sent`,
@@ -156,5 +158,7 @@ test('npm run learn says first and last that its verdicts are provisional, and n
   expect(output).toContain('learn: person.deregistered at /deregistered = true (by as-sent)');
   expect(locations(JSON.parse(readFileSync(into, 'utf8')) as LayoutFile)).toEqual({
     'person.deregistered': '/deregistered = true',
+    'person.gedi': '/gedi = person.gedi',
+    'person.legalId': '/legalId = person.legalId',
   });
 });

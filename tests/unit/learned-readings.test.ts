@@ -212,6 +212,72 @@ describe('LearnedFacts', () => {
     ]);
   });
 
+  it('finds a list entry by its identity where it was learned, and a moved identity as a changed layout', () => {
+    const person = { gedi: 'G-1', legalId: 'L-1' };
+    const vocabulary = (entries: unknown) => (entries as { nin?: unknown }[]).find((entry) => entry.nin === 'L-1');
+    const entries = [{ legalId: { identityNumber: 'L-2' } }, { legalId: { identityNumber: 'L-1' }, copy: 'L-1' }];
+    expect(facts.entryNaming('subscription.person', entries, { person }, vocabulary)).toBe(entries[1]);
+    expect(facts.entryNaming('subscription.person', [entries[0]], { person }, vocabulary)).toBeUndefined();
+    expect(() => facts.entryNaming('subscription.person', [{ nin: 'L-1' }], { person }, vocabulary)).toThrow(
+      /subscription.person was learned at \/legalId\/identityNumber = person.legalId; no entry carries "L-1" there/,
+    );
+  });
+
+  it('journals where the entry a wait found carries its identity, by value, its shallowest place', () => {
+    const journal = mkdtempSync(join(tmpdir(), 'journal-'));
+    const entry = { person: { lastWrite: { legalId: 'L-1' }, relations: [{ legalId: 'L-9' }], legalId: 'L-1' } };
+    new LearnedFacts(undefined, journal).observeIdentity('subscription.person', 'op7', entry, {
+      person: { gedi: 'G-1', legalId: 'L-1' },
+    });
+    expect(readObservations(journal)).toMatchObject([
+      { fact: 'subscription.person', location: '/person/legalId', predicate: '= person.legalId', by: 'value' },
+    ]);
+  });
+
+  it('tells the company cases apart only where they were learned to differ', async () => {
+    const never = async () => {
+      throw new Error('a strict run asks for no repeat');
+    };
+    const company = (name: string, risk: string) => ({ verifiedCompany: { name }, screeningResult: { risk } });
+    const differ = (a: unknown, b: unknown) => facts.companyCasesDiffer(a, b, never);
+    expect((await differ(company('A', 'LOW'), company('B', 'HIGH'))).evidence).toEqual([
+      '/verifiedCompany/name: "A" and "B" (as learned on 2026-12-02)',
+    ]);
+    expect((await differ(company('A', 'LOW'), company('A', 'LOW'))).holds).toBe(false);
+    await expect(differ(company('A', 'LOW'), company('A', 'HIGH'))).rejects.toThrow(
+      /the outcomes are the same there and differ at \/screeningResult\/risk/,
+    );
+  });
+
+  it('learns where the company cases differ, leaving out what a repeat of the first changed too', async () => {
+    const journal = mkdtempSync(join(tmpdir(), 'journal-'));
+    const first = { risk: 'LOW', hits: 0, note: 'run 1' };
+    const again = async () => ({ risk: 'LOW', hits: 0, note: 'run 2' });
+    const read = await new LearnedFacts(undefined, journal).companyCasesDiffer(first, { risk: 'HIGH', hits: 2 }, again);
+    expect(read.holds).toBe(true);
+    expect(readObservations(journal)).toMatchObject([
+      {
+        fact: 'screening.company',
+        location: '/risk',
+        predicate: 'differs',
+        by: 'difference',
+        candidates: ['/risk differs'],
+      },
+    ]);
+  });
+
+  it("takes a record as the person's own by its legal id where it was learned, and not a placeholder", () => {
+    const stored = { gedi: 'G-1', person: { legalId: 'L-1' } };
+    const record = { legalId: { identityNumber: 'L-1' }, firstName: 'Ada', status: { active: true } };
+    expect(facts.ownRecord(record, stored).holds).toBe(true);
+    expect(facts.ownRecord({ legalId: { identityNumber: 'L-2' }, firstName: 'Ada' }, stored).holds).toBe(false);
+    expect(facts.ownRecord({ gedi: 'G-1', status: 'PENDING' }, stored).holds).toBe(false);
+    const moved = { nin: { identityNumber: 'L-1' }, legalId: 'L-1', firstName: 'Ada' };
+    expect(() => facts.ownRecord(moved, stored)).toThrow(
+      /person.legalId was learned at \/legalId\/identityNumber = person.legalId; the record carries neither/,
+    );
+  });
+
   it('reads by the key vocabulary where the target has no layout file', () => {
     expect(new LearnedFacts(undefined).reading('person.removed')({ status: 'REMOVED' }).holds).toBe(true);
   });
