@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { requestReport } from '../../simulator/control.js';
 import type { RunningSimulator } from '../../simulator/listen.js';
+import { simulatorLayoutFile } from '../../simulator/layouts/layout-files.js';
 import type { JsonTestResults } from 'vitest/node';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
@@ -77,7 +78,8 @@ export function runVitestWithResults(args: string[], env = process.env, options:
 
 /**
  * For runs that a simulator must outlive (to count its requests, list its tokens, sweep after a
- * kill): the suite's embedded simulator ends with its run. Empty values unset whatever a .env says.
+ * kill): the suite's embedded simulator ends with its run. Empty values unset whatever a .env says;
+ * the simulator's own layout file makes the run strict, as a night with its reviewed file is.
  */
 export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.ProcessEnv {
   const [client, second] = simulator.options.clients;
@@ -91,6 +93,8 @@ export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.Pro
     CONTRACT_SECOND_CLIENT_SECRET: second.secret,
     CONTRACT_SCREENING_PROVIDER: simulator.options.provider,
     CONTRACT_PROD_BASE_URL: '',
+    // Its own reviewed layout, as a night against a sandbox reads the one committed for it: a strict run, not learning.
+    CONTRACT_LAYOUT: simulatorLayoutFile(simulator.options),
   };
 }
 
