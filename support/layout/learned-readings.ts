@@ -19,7 +19,7 @@ import type { Continuation } from '../readings/list-reader.js';
 import { recordObservation } from './learning-journal.js';
 import { attachText } from '../evidence/report.js';
 import { isDeepStrictEqual } from 'node:util';
-import { isRecord } from '../readings/json.js';
+import { isRecord, pointerSegment } from '../readings/json.js';
 
 interface Person {
   gedi: string;
@@ -207,18 +207,16 @@ function entriesLocation(page: unknown): string | undefined {
   if (!isRecord(page)) return undefined;
   const lists = Object.entries(page).filter(([, value]) => Array.isArray(value));
   const [key] = lists.length === 1 ? lists[0]! : (lists.find(([, value]) => (value as unknown[]).some(isRecord)) ?? []);
-  return key === undefined ? undefined : `/${escapeKey(key)}`;
+  return key === undefined ? undefined : `/${pointerSegment(key)}`;
 }
-
-const escapeKey = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** Where `value` shows in `item`: its shallowest pointer through objects, never into a list (a relative's). */
 function pointerTo(item: unknown, value: unknown, pointer = ''): string | undefined {
   if (!isRecord(item)) return undefined;
   const here = Object.keys(item).find((key) => item[key] === value);
-  if (here !== undefined) return `${pointer}/${escapeKey(here)}`;
+  if (here !== undefined) return `${pointer}/${pointerSegment(here)}`;
   const deeper = Object.entries(item).flatMap(
-    ([key, inner]) => pointerTo(inner, value, `${pointer}/${escapeKey(key)}`) ?? [],
+    ([key, inner]) => pointerTo(inner, value, `${pointer}/${pointerSegment(key)}`) ?? [],
   );
   return deeper.sort((a, b) => segmentsOf(a).length - segmentsOf(b).length)[0];
 }

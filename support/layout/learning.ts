@@ -2,7 +2,7 @@
 // control's, written the same way without the When. A location qualifies only as the server's own: one where the
 // client's value shows at the path it was sent, or a string it sent shows under another key, is `as-sent`; identities,
 // timestamps, versions and counters never qualify. It knows nothing of HTTP: it reads answers a run already has.
-import { isRecord } from '../readings/json.js';
+import { isRecord, pointerSegment } from '../readings/json.js';
 import { personRecords, personWithLegalId } from '../readings/facts.js';
 import { bound, jsonType, resolve, segmentsOf, type Bindings } from './locations.js';
 import { FACT_NAMES, type FactName, type LayoutFile, type LearnedFact, type Shape } from './layout-file.js';
@@ -84,7 +84,6 @@ export const namesTarget = (predicate: string): boolean => /= target\./.test(pre
 /** The selector binding a list entry is chosen by: the relative the fact is about. */
 const SELECTOR_WORD = 'relative';
 
-const escape = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
 const depthOf = (location: string) => (location === '' ? 0 : segmentsOf(location).length);
 
 /** The scalar leaves of `value` by pointer; a list entry holding the relative is named by a selector, not an index. */
@@ -92,7 +91,7 @@ function leaves(value: unknown, bindings: Bindings, pointer = '', out = new Map<
   if (Array.isArray(value)) {
     value.forEach((entry, index) => leaves(entry, bindings, `${pointer}/${selectorOf(entry, bindings) ?? index}`, out));
   } else if (isRecord(value)) {
-    for (const [key, inner] of Object.entries(value)) leaves(inner, bindings, `${pointer}/${escape(key)}`, out);
+    for (const [key, inner] of Object.entries(value)) leaves(inner, bindings, `${pointer}/${pointerSegment(key)}`, out);
   } else out.set(pointer, value);
   return out;
 }
@@ -265,7 +264,7 @@ function containerOf(path: string): string {
         .slice(1)
         .replace(/\[(\d+)\]/g, '.$1')
         .split('.')
-        .map(escape)
+        .map(pointerSegment)
         .join('/');
 }
 

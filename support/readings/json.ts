@@ -23,6 +23,9 @@ export function containsValue(body: unknown, value: string | number | boolean): 
   return false;
 }
 
+/** A key as a segment of a JSON Pointer (RFC 6901): `~` and `/` escaped. */
+export const pointerSegment = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
 /** Keys compared without case, `_` or `-`: `is_removed`, `isRemoved` and `IS-REMOVED` are one name. */
 export function normalKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');

@@ -9,6 +9,7 @@ import {
   normalKey,
   ownFields,
   parentsOf,
+  pointerSegment,
   words,
   type Field,
   type JsonRecord,
@@ -179,7 +180,7 @@ export function pepListLocation(body: unknown): string | { unseen: string } {
   for (const [index, [, key, position]] of tokens.entries()) {
     if (key !== undefined) {
       value = (value as JsonRecord)[key];
-      segments.push(key.replaceAll('~', '~0').replaceAll('/', '~1'));
+      segments.push(pointerSegment(key));
       continue;
     }
     value = (value as unknown[])[Number(position)];
