@@ -73,10 +73,8 @@ export type IdentityFact = 'consumer.id' | 'subscription.person';
 
 /** Where a person record carries whom it is about, learned by value: its own gedi (none is valid), its legal id. */
 type RecordIdentity = 'person.gedi' | 'person.legalId';
-const RECORD_IDENTITIES: [RecordIdentity, string][] = [
-  ['person.gedi', 'person.gedi'],
-  ['person.legalId', 'person.legalId'],
-];
+/** Each is named as the binding its predicate compares with: `person.gedi = person.gedi`. */
+const RECORD_IDENTITIES: RecordIdentity[] = ['person.gedi', 'person.legalId'];
 
 /** What an identity's predicate binds: `= consumerId`, `= person.legalId`, `= person.gedi`. */
 export interface Identity {
@@ -335,10 +333,9 @@ export class LearnedFacts {
   ownRecord(record: unknown, stored: Person): Reading {
     const byWords = listsPerson(record, stored);
     const person = { gedi: stored.gedi, legalId: stored.person.legalId };
-    const learned = RECORD_IDENTITIES.flatMap(([name]) => (this.layout?.facts[name] ? [name] : []));
+    const learned = RECORD_IDENTITIES.filter((name) => this.layout?.facts[name]);
     if (learned.length === 0) {
-      if (byWords.holds)
-        for (const [name, word] of RECORD_IDENTITIES) this.observeRecordIdentity(name, record, word, person);
+      if (byWords.holds) for (const name of RECORD_IDENTITIES) this.observeRecordIdentity(name, record, person);
       return byWords;
     }
     const bindings = { person };
@@ -361,20 +358,20 @@ export class LearnedFacts {
   }
 
   /** Where a person's own record carries its gedi or legal id, by value; a record without a gedi is a valid answer. */
-  private observeRecordIdentity(name: RecordIdentity, record: unknown, word: string, person: Identity['person']) {
+  private observeRecordIdentity(name: RecordIdentity, record: unknown, person: Identity['person']) {
     if (!this.journal) return;
-    const location = pointerTo(record, bound(word, { person }));
+    const location = pointerTo(record, bound(name, { person }));
     const why = "where the person's own record carried it";
     if (location !== undefined)
       return recordObservation(this.journal, {
         fact: name,
         operation: 'op3',
         location,
-        predicate: `= ${word}`,
+        predicate: `= ${name}`,
         why,
         by: 'value',
       });
-    const what = word.split('.')[1];
+    const what = name.split('.')[1];
     const unseen = `the person's own record carries no ${what}: a valid answer (the vendor's carry no gedi)`;
     recordObservation(this.journal, { fact: name, operation: 'op3', unseen });
   }
