@@ -14,9 +14,17 @@ const FOLDER = fileURLToPath(new URL('../../schemas/layouts/simulator/', import.
  * placeholders, the other paging conventions, whose counts a page's keys leave out) keep the layout's file.
  */
 export function simulatorLayoutFile(options: ResolvedSimulatorOptions): string {
-  const { layout, storeAsSent, statusForm, relationsAsSent, mergesShownByTarget, findEcho, paging, screeningPerList } =
-    options;
-  const { entryKeys } = options;
+  const {
+    layout,
+    storeAsSent,
+    statusForm,
+    relationsAsSent,
+    mergesShownByTarget,
+    findEcho,
+    paging,
+    screeningPerList,
+    entryKeys,
+  } = options;
   if (storeAsSent) return `${FOLDER}as-sent-${storeAsSent}.json`;
   const name = [
     layout,

@@ -12,7 +12,16 @@ import {
   type Reading,
 } from '../readings/facts.js';
 import type { FactName, LayoutFile, LearnedFact, Shape } from './layout-file.js';
-import { bound, jsonType, resolve, satisfies, segmentsOf, shapeChanges, type Bindings } from './locations.js';
+import {
+  bound,
+  expectedValue,
+  jsonType,
+  resolve,
+  satisfies,
+  segmentsOf,
+  shapeChanges,
+  type Bindings,
+} from './locations.js';
 import { pepHit, pepHitAmong, pepListLocation } from '../readings/pep-hit.js';
 import { candidatesOf, differences, NAMES_TARGET, namesTarget, type Observed } from './learning.js';
 import type { Continuation } from '../readings/list-reader.js';
@@ -196,6 +205,12 @@ async function relocation(name: FactName, fact: LearnedFact, record: unknown, su
   return new LayoutChangedError(name, `${fact.location} ${fact.predicate}`, paths[0], changes, excerpt(record));
 }
 
+/** Whether `answer` holds the fact's predicate at its location. */
+function holdsAt(fact: LearnedFact, answer: unknown, bindings: Bindings): boolean {
+  const at = resolve(answer, fact.location, bindings);
+  return at.found && satisfies(at.value, fact.predicate, bindings);
+}
+
 /**
  * Where a page holds its records, by the reader's words: the page itself when it is a list, else its one top-level
  * list, or the one holding records when it has several; undefined when it has none.
@@ -267,10 +282,9 @@ export class LearnedFacts {
     const learned = `${fact.location || '(the page itself)'} ${fact.predicate}`;
     return pages.flatMap((page, index) => {
       const at = resolve(page, fact.location, {});
-      const proposed = entriesLocation(page);
       if (!at.found || !Array.isArray(at.value)) {
         const gone = at.found ? [`page ${index + 1} has no list there`] : [`page ${index + 1} has nothing there`];
-        throw new LayoutChangedError(name, learned, proposed, gone, excerpt(page));
+        throw new LayoutChangedError(name, learned, entriesLocation(page), gone, excerpt(page));
       }
       const unknown = ended && fact.location !== '' ? keysOf(page).filter((key) => !known.has(key)) : [];
       if (unknown.length > 0) {
@@ -283,8 +297,9 @@ export class LearnedFacts {
 
   /** A learning run journals where a list's pages held their records (`by: vocabulary`), and the keys beside them. */
   observeEntries(name: EntriesFact, operation: string, pages: unknown[]): void {
-    const location = pages.length > 0 ? entriesLocation(pages[0]) : undefined;
-    if (!this.journal || location === undefined) return;
+    if (!this.journal || pages.length === 0) return;
+    const location = entriesLocation(pages[0]);
+    if (location === undefined) return;
     const items = location === '' ? undefined : segmentsOf(location)[0];
     const pageKeys = [...new Set(pages.flatMap(keysOf))].filter((key) => key !== items).sort();
     const shape = location === '' ? {} : { [location]: 'array' as const };
@@ -310,15 +325,11 @@ export class LearnedFacts {
     const fact = this.layout?.facts[name];
     if (!fact) return vocabulary(entries);
     const bindings = identity as Bindings;
-    const names = (entry: unknown) => {
-      const at = resolve(entry, fact.location, bindings);
-      return at.found && satisfies(at.value, fact.predicate, bindings);
-    };
-    const found = (Array.isArray(entries) ? entries : []).find(names);
+    const found = (Array.isArray(entries) ? entries : []).find((entry) => holdsAt(fact, entry, bindings));
     if (found !== undefined) return found;
     const moved = vocabulary(entries);
     if (moved === undefined) return undefined;
-    const wanted = bound(fact.predicate.replace(/^=\s*/, ''), bindings);
+    const wanted = expectedValue(fact.predicate, bindings);
     const learned = `${fact.location} ${fact.predicate}`;
     const change = `no entry carries ${JSON.stringify(wanted)} there, and one carries it elsewhere`;
     throw new LayoutChangedError(name, learned, pointerTo(moved, wanted), [change], excerpt(moved));
@@ -339,14 +350,10 @@ export class LearnedFacts {
       return byWords;
     }
     const bindings = { person };
-    const names = learned.some((name) => {
-      const fact = this.layout!.facts[name]!;
-      const at = resolve(record, fact.location, bindings);
-      return at.found && satisfies(at.value, fact.predicate, bindings);
-    });
+    const names = learned.some((name) => holdsAt(this.layout!.facts[name]!, record, bindings));
     if (names || !byWords.holds) return byWords;
     const fact = this.layout!.facts[learned[0]!]!;
-    const wanted = bound(fact.predicate.replace(/^=\s*/, ''), bindings);
+    const wanted = expectedValue(fact.predicate, bindings);
     const change = `the record carries neither ${learned.join(' nor ')} there, and the reader's words find it its own`;
     throw new LayoutChangedError(
       learned[0]!,

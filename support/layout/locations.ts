@@ -105,6 +105,9 @@ function expected(predicate: string, bindings: Bindings): { operator: '=' | '>';
   }
 }
 
+/** The value an `=` or `>` predicate compares with, its binding resolved (`= person.legalId`: that legal id). */
+export const expectedValue = (predicate: string, bindings: Bindings): unknown => expected(predicate, bindings).value;
+
 /** Whether `value` satisfies the predicate; a value the binding leaves undefined satisfies nothing. */
 export function satisfies(value: unknown, predicate: string, bindings: Bindings): boolean {
   const { operator, value: wanted } = expected(predicate, bindings);
