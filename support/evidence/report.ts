@@ -62,6 +62,29 @@ export async function step<T>(name: string, body: StepBody<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `body` outside every test's report, keeping what it would have reported (its exchanges, as attachments) for
+ * `replay` into the reports of the tests it served: work done for several tests at once (a list's scan).
+ */
+export async function recorded<T>(body: () => Promise<T>): Promise<{ value?: T; error?: unknown; report: unknown[] }> {
+  const report: unknown[] = [];
+  if (reporting()) routedRuntime();
+  try {
+    return { value: await openSteps.run(report, body), report };
+  } catch (error) {
+    return { error, report };
+  }
+}
+
+/** Reports what `recorded` kept, in the running step, or the running test's report at the top. */
+export function replay(report: readonly unknown[]): void {
+  if (!reporting() || report.length === 0) return;
+  const deliver = routedRuntime();
+  const enclosing = openSteps.getStore();
+  if (enclosing) enclosing.push(...report);
+  else for (const message of report) void deliver(message);
+}
+
 async function attach(name: string, content: () => string, contentType: string): Promise<void> {
   if (reporting()) await allure.attachment(redactText(name), content(), { contentType });
 }

@@ -106,12 +106,13 @@ export class RunTime {
 
   private tellOfTheRate(): void {
     const rate = this.rateMet();
-    if (this.told || rate === undefined || this.queued.ms < 10_000) return;
+    // Waits on a list's scan hold tests as a queue does: the scan's pages are the run's requests.
+    if (this.told || rate === undefined || this.held.ms < 10_000) return;
     this.told = true;
     console.warn(
       `The target's rate makes this run take longer: ${this.spent.requests} request(s) so far, sent at about ` +
-        `${rate.toFixed(1)} a second while tests queued for them. Each test is charged only for its own requests ` +
-        'and waits, not for its turn behind the others; lists read to their end cost a request a page.',
+        `${rate.toFixed(1)} a second while tests queued for them or waited for lists' pages. Each test is charged ` +
+        'only for its own requests and waits, not for its turn behind the others; lists cost a request a page.',
     );
   }
 }

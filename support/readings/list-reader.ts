@@ -336,6 +336,119 @@ function elsewhere(next: NextPage | undefined, pageUrl: string | undefined): str
 }
 
 /**
+ * One read of a list from its first page, a page at a time (`next`), by whatever convention its pages follow; the
+ * read's state for `readPages` and for a run's scan of the list (support/readings/list-scan.ts).
+ */
+export class PageWalk {
+  /** The pages accepted so far, in order. */
+  readonly pages: ApiResponse[] = [];
+  /** Every request the read sent, refused and retried ones included. */
+  readonly exchanges: HttpExchange[] = [];
+  convention: PagingConvention = 'single page';
+  /** Where its pages named their next one (`continuationOf`), when one did: what learning records. */
+  continuedBy?: Continuation;
+  private firstPage: number | undefined;
+  private at: NextPage | undefined = { query: {} };
+  private readonly asked = new Set<string>();
+  /** Why the page after the last cannot be read, found when that page was. */
+  private unread: string | undefined;
+
+  constructor(
+    private readonly api: ApiClient,
+    readonly path: string,
+    private readonly options: RequestOptions,
+    /** The continuation the layout file names: a page without it ends the list. */
+    private readonly continuation?: string,
+    private readonly maxPages = 500,
+  ) {}
+
+  /** Its last page was read: no next one, and nothing beyond what was read. */
+  get complete(): boolean {
+    return this.at === undefined && this.unread === undefined;
+  }
+
+  /**
+   * GETs the next page: an accepted one is kept, a refused one answers as it is; a list that cannot be read further
+   * is a ListIncompleteError when its next page is asked for, so that a look that found its record on the last page
+   * read stands.
+   */
+  async next(): Promise<ApiResponse> {
+    if (this.unread !== undefined)
+      throw new ListIncompleteError(this.path, this.convention, this.pages.length, this.unread, this.exchanges);
+    const at = this.at ?? { query: {} };
+    const page = await ('url' in at
+      ? this.api.request('GET', at.url, { ...this.options, query: undefined })
+      : this.api.request('GET', this.path, { ...this.options, query: { ...this.options.query, ...at.query } }));
+    this.exchanges.push(...page.exchanges);
+    if (!page.ok) return page;
+    this.pages.push(page);
+    const via = continuationOf(page);
+    this.continuedBy ??= via;
+    // A page naming its next one anywhere is followed by the reader's words, as a list without a layout file is.
+    const step = nextPage(page, this.firstPage, this.continuation !== undefined && via === undefined);
+    // A last page names no next one: the list's convention is the one its earlier pages followed.
+    if (this.pages.length === 1 || step.convention !== 'single page') this.convention = step.convention;
+    this.firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
+    const beyond = step.next || step.unreachable ? undefined : beyondRead(page, this.pages);
+    if (!step.next && !step.unreachable && !beyond) {
+      this.at = undefined;
+      return page;
+    }
+    const key = JSON.stringify(step.next);
+    // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
+    this.unread =
+      step.unreachable ??
+      beyond ??
+      elsewhere(step.next, page.url) ??
+      (this.pages.length >= this.maxPages ? `a next page was still offered after ${this.maxPages} pages` : undefined) ??
+      (this.asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
+    this.asked.add(key);
+    this.at = step.next;
+    return page;
+  }
+
+  /** What the read cost so far, told to `onListRead`'s listeners. */
+  counted(operation?: string, purpose?: string): ListPaging {
+    const paging = pagingOf(this.convention, this.complete, this.pages, this.exchanges.length);
+    for (const listener of readListeners) listener({ ...paging, operation, purpose });
+    return paging;
+  }
+}
+
+/** What `pages`, read by `convention` with `requests` requests, cost and held. */
+export function pagingOf(
+  convention: PagingConvention,
+  complete: boolean,
+  pages: readonly ApiResponse[],
+  requests: number,
+): ListPaging {
+  const records = pages.map((page) => itemsOn(page.body));
+  return {
+    convention,
+    pages: pages.length,
+    complete,
+    requests,
+    records: records.reduce((sum, each) => sum + each, 0),
+    fullestPage: Math.max(0, ...records),
+  };
+}
+
+/** Pages read as one answer: the last response with `body` = the page bodies and every exchange. */
+export function asListRead(
+  last: ApiResponse,
+  pages: readonly ApiResponse[],
+  paging: ListPaging,
+  exchanges: readonly HttpExchange[],
+  continuedBy?: Continuation,
+): ListRead {
+  const bodies = pages.map((each) => each.body);
+  const read = { ...last, paging, pages: bodies, ...(continuedBy && { continuedBy }) };
+  if (pages.length <= 1 && last.ok) return read;
+  const text = last.ok ? pages.map((each) => each.text).join('\n') : last.text;
+  return { ...read, body: last.ok ? bodies : last.body, text, exchanges: [...exchanges] };
+}
+
+/**
  * GETs `path` and the pages after it until `until` holds for the bodies read so far. Several pages answer as the
  * last response with `body` = the page bodies and every exchange; the first failing page answers as it is, with the
  * exchanges of the pages before it.
@@ -347,75 +460,21 @@ export async function readPages(
   until: (bodies: unknown[]) => boolean = () => false,
   { maxPages = 500, continuation }: { maxPages?: number; continuation?: string } = {},
 ): Promise<ListRead> {
-  const read: ApiResponse[] = [];
-  const asked = new Set<string>();
-  let convention: PagingConvention = 'single page';
-  let firstPage: number | undefined;
-  let at: NextPage = { query: {} };
-  let continuedBy: Continuation | undefined;
-  const counted = (complete: boolean, exchanges: readonly HttpExchange[]): ListPaging => {
-    const records = read.map((page) => itemsOn(page.body));
-    const paging = {
-      convention,
-      pages: read.length,
-      complete,
-      requests: exchanges.length,
-      records: records.reduce((sum, each) => sum + each, 0),
-      fullestPage: Math.max(0, ...records),
-    };
-    for (const listener of readListeners)
-      listener({ ...paging, operation: options.operation, purpose: options.purpose });
-    return paging;
-  };
+  const walk = new PageWalk(api, path, options, continuation, maxPages);
   // Past its first page a read costs what the list's length costs: the run's time, not the test's own.
   let laterPages: (() => void) | undefined;
   try {
     for (;;) {
-      const page = await ('url' in at
-        ? api.request('GET', at.url, { ...options, query: undefined })
-        : api.request('GET', path, { ...options, query: { ...options.query, ...at.query } }));
-      const exchanges = [...read.flatMap((each) => each.exchanges), ...page.exchanges];
-      if (!page.ok)
-        return { ...page, exchanges, pages: read.map((each) => each.body), paging: counted(false, exchanges) };
-      read.push(page);
+      const page = await walk.next().catch((error: unknown) => {
+        if (error instanceof ListIncompleteError) walk.counted(options.operation, options.purpose);
+        throw error;
+      });
+      const bodies = walk.pages.map((each) => each.body);
+      if (!page.ok || walk.complete || until(bodies)) {
+        const paging = walk.counted(options.operation, options.purpose);
+        return asListRead(page, walk.pages, paging, walk.exchanges, walk.continuedBy);
+      }
       laterPages ??= api.work?.laterPages();
-      const via = continuationOf(page);
-      continuedBy ??= via;
-      // A page naming its next one anywhere is followed by the reader's words, as a list without a layout file is.
-      const step = nextPage(page, firstPage, continuation !== undefined && via === undefined);
-      // A last page names no next one: the list's convention is the one its earlier pages followed.
-      if (read.length === 1 || step.convention !== 'single page') convention = step.convention;
-      firstPage ??= numberAt(pagingFields(page.body), PAGE_NUMBER_KEYS)?.value;
-      const beyond = step.next || step.unreachable ? undefined : beyondRead(page, read);
-      const complete = !step.next && !step.unreachable && !beyond;
-      if (complete || until(read.map((each) => each.body))) {
-        const paging = counted(complete, exchanges);
-        const pages = read.map((each) => each.body);
-        if (read.length === 1) return { ...page, paging, pages, continuedBy };
-        return {
-          ...page,
-          paging,
-          pages,
-          continuedBy,
-          body: read.map((each) => each.body),
-          text: read.map((each) => each.text).join('\n'),
-          exchanges,
-        };
-      }
-      const key = JSON.stringify(step.next);
-      // Stopping silently at the cap would let "not on any page" pass when it was only on a later page.
-      const unread =
-        step.unreachable ??
-        beyond ??
-        elsewhere(step.next, page.url) ??
-        (read.length >= maxPages ? `a next page was still offered after ${maxPages} pages` : undefined) ??
-        (asked.has(key) ? `the next page ${key} was already read: the paging loops` : undefined);
-      if (unread !== undefined) {
-        counted(false, exchanges);
-        throw new ListIncompleteError(path, convention, read.length, unread, exchanges);
-      }
-      asked.add(key);
-      at = step.next!;
     }
   } finally {
     laterPages?.();

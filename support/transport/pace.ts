@@ -5,28 +5,26 @@ import type { Clock } from './clock.js';
 export const PACING = {
   /** Requests in flight at once: a run whose tests all start together opens with no burst. */
   maxInFlight: 4,
-  /** This many throttled answers within `burstWindowMs`, and this share of its answers, are a burst... */
-  burst: 2,
-  burstShare: 0.25,
-  burstWindowMs: 1_000,
-  /** ...which lowers the rate to this share of what it was, or of what the target accepted in that window. */
+  /**
+   * Each refusal adds 1 to a penalty that every answer multiplies by `penaltyDecay`: reaching `penaltyLimit` is a burst
+   * (three refusals within a few answers, or one in six for a while), which random faults of 3 % seldom make.
+   */
+  penaltyDecay: 0.9,
+  penaltyLimit: 2,
+  /** A burst, or a refusal at the last limit, lowers the rate to this share of what the target accepted... */
   decrease: 0.7,
+  /** ...over this long, if less than the rate: its own rate overstates it when other clients share the limit. */
+  acceptedMs: 5_000,
+  /** Below this a pace would take minutes to learn anything. */
   minRps: 0.2,
   /**
-   * Without a throttled answer for this long, while the rate held requests back, it rises by `increase`. Once the
-   * target refused a raise, the next also waits for `quietAnswers` answers, twice as many for each raise refused after,
-   * until a burst lowers the rate.
+   * The rate rises by `increaseRps` a second while it holds requests back and `quietMs` passed without a refusal: the
+   * same step for every client sharing a limit, so their shares converge (a step by a share would keep them apart).
    */
-  quietMs: 5_000,
-  quietAnswers: 20,
-  increase: 1.1,
-  /**
-   * More than this share of the last `shareOf` answers refused, too far apart for a burst, sets a first rate:
-   * `shareDecrease` of what the target accepted over the time those answers took.
-   */
-  refusedShare: 0.1,
-  shareOf: 20,
-  shareDecrease: 0.85,
+  increaseRps: 0.2,
+  quietMs: 2_000,
+  /** Back at the last limit it stays this long before rising past: at 1 a second, faster is one in two refused. */
+  holdMs: 20_000,
   /** The pause for a throttled answer without Retry-After. */
   defaultPauseMs: 1_000,
 };
@@ -46,15 +44,14 @@ export class Pace {
   private waiting: { placed: number; deadline: number; beyondCap: boolean; go: (heldMs: number | false) => void }[] =
     [];
   private releasing = false;
-  private recent: PacedAnswer[] = [];
   private lastAnswers: PacedAnswer[] = [];
+  private penalty = 0;
   private loweredAt = -Infinity;
-  /** The rate before the last raise, and when that raise was made: a refusal of the raised rate undoes it. */
-  private raisedFrom: { rps: number; at: number } | undefined;
-  /** Since when, and for how many answers, no answer was throttled and the rate was not raised. */
-  private quietSince: number;
-  private quietAnswers = 0;
-  private quietAnswersToRaise = 0;
+  /** What the target accepted at the last decrease (CUBIC's W_max), and since when the rate has been back at it. */
+  private lastLimit = Infinity;
+  private heldSince: number | undefined;
+  private refusedAt = -Infinity;
+  private raisedAt: number;
   private heldBack = false;
   private throttledAnswers = 0;
   private throttledSince: number | undefined;
@@ -65,7 +62,7 @@ export class Pace {
     private readonly ceilingRps?: number,
   ) {
     this.rps = ceilingRps;
-    this.quietSince = clock.now();
+    this.raisedAt = clock.now();
   }
 
   /**
@@ -129,64 +126,52 @@ export class Pace {
 
   private observe(answer: PacedAnswer): void {
     const now = this.clock.now();
-    this.recent = [...this.recent.filter((entry) => entry.sentAt > answer.sentAt - PACING.burstWindowMs), answer];
-    this.lastAnswers = [...this.lastAnswers, answer].slice(-PACING.shareOf);
-    if (!answer.throttled) {
-      this.quietAnswers += 1;
-      // Quiet in answers as well as in time once a raise was refused: at one request a second just below the limit, a
-      // raise every 5 s was one refusal in six.
-      const quiet = now - this.quietSince >= PACING.quietMs && this.quietAnswers >= this.quietAnswersToRaise;
-      if (this.rps === undefined || !quiet) return;
-      // A rate that held nothing back is not what limits the run: raising it would only be a guess.
-      if (this.heldBack) {
-        this.raisedFrom = { rps: this.rps, at: now };
-        this.rps = Math.min(this.ceilingRps ?? Infinity, this.rps * PACING.increase);
-      }
-      this.heldBack = false;
-      this.quietSince = now;
-      this.quietAnswers = 0;
-      return;
-    }
+    this.lastAnswers = [...this.lastAnswers.filter((entry) => entry.sentAt > now - PACING.acceptedMs), answer];
+    this.penalty = this.penalty * PACING.penaltyDecay + (answer.throttled ? 1 : 0);
+    if (!answer.throttled) this.raise(now);
+    else this.refused(answer, now);
+  }
+
+  /** Additive increase over time, after a while at the last limit past it. */
+  private raise(now: number): void {
+    const elapsedMs = now - Math.max(this.raisedAt, this.refusedAt + PACING.quietMs);
+    this.raisedAt = now;
+    // A rate that held nothing back is not what limits the run: raising it would only be a guess.
+    const heldBack = this.heldBack;
+    this.heldBack = false;
+    if (this.rps === undefined || !heldBack || now - this.refusedAt < PACING.quietMs) return;
+    if (this.rps >= this.lastLimit && now - (this.heldSince ??= now) < PACING.holdMs) return;
+    const raised = this.rps + (PACING.increaseRps * elapsedMs) / 1000;
+    const upTo = this.rps < this.lastLimit ? this.lastLimit : Infinity;
+    this.rps = Math.min(this.ceilingRps ?? Infinity, upTo, raised);
+  }
+
+  /** One refusal now and then costs only its own Retry-After (the retry waits for it); the limit costs the rate. */
+  private refused(answer: PacedAnswer, now: number): void {
     this.throttledAnswers += 1;
     this.throttledSince ??= now;
+    this.refusedAt = now;
+    // At or past the last limit one refusal says the limit is there; below it, only a burst does.
+    const atLimit = this.rps !== undefined && this.rps >= this.lastLimit;
+    const burst = this.penalty >= PACING.penaltyLimit;
+    // Once per burst: the answers to requests sent before the decrease tell of the rate before it.
+    if ((!atLimit && !burst) || answer.sentAt <= this.loweredAt) return;
+    // At the limit every request of the client would be refused until the Retry-After has passed.
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
-    this.quietSince = now;
-    this.quietAnswers = 0;
-    // A raise the target refused was one too many: below the limit the rate's own pauses would never end the
-    // refusals, each too far from the next to form a burst.
-    if (this.raisedFrom && answer.sentAt > this.raisedFrom.at) {
-      this.rps = this.raisedFrom.rps;
-      this.raisedFrom = undefined;
-      this.quietAnswersToRaise = Math.max(PACING.quietAnswers, 2 * this.quietAnswersToRaise);
-    }
-    // One refusal now and then only pauses; one burst lowers the rate once, for a request sent at the present rate.
-    const refused = this.recent.filter((entry) => entry.throttled).length;
-    const burst = refused >= PACING.burst && refused >= PACING.burstShare * this.recent.length;
-    // Refusals a pause apart never form a burst, yet a share of them over the bar says there is a limit to learn. Only
-    // the first rate: cutting a learned one again for shares (the release gate's shards) cost 2.2 times the wall.
-    const refusedOfLast = this.lastAnswers.filter((entry) => entry.throttled).length;
-    const overShare =
-      this.rps === undefined &&
-      this.lastAnswers.length === PACING.shareOf &&
-      refusedOfLast > PACING.refusedShare * PACING.shareOf;
-    if ((!burst && !overShare) || answer.sentAt <= this.loweredAt) return;
-    const lowered = burst
-      ? Math.min(this.rps ?? Infinity, Math.max(acceptedPerSecond(this.recent, PACING.burstWindowMs), PACING.minRps)) *
-        PACING.decrease
-      : Math.max(acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt), PACING.minRps) *
-        PACING.shareDecrease;
-    this.lastAnswers = [];
-    this.rps = Math.max(PACING.minRps, lowered);
+    const accepted = acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt);
+    const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted));
+    // The first rate is a guess from the first burst's few answers: no limit to hold at.
+    this.lastLimit = this.rps === undefined ? Infinity : measured;
+    this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
+    this.heldSince = undefined;
+    this.penalty = 0;
     this.loweredAt = now;
-    this.raisedFrom = undefined;
-    this.quietAnswersToRaise = 0;
-    this.heldBack = false;
   }
 }
 
-/** Answers the target accepted among `answers`, a second, over `spanMs`. */
+/** Answers the target accepted among `answers`, a second, over `spanMs` (a second at least). */
 function acceptedPerSecond(answers: PacedAnswer[], spanMs: number): number {
-  return (answers.filter((answer) => !answer.throttled).length * 1000) / Math.max(spanMs, PACING.burstWindowMs);
+  return (answers.filter((answer) => !answer.throttled).length * 1000) / Math.max(spanMs, 1_000);
 }
 
 const paces = new Map<string, Pace>();

@@ -12,6 +12,7 @@ import {
   type Continuation,
   type ListRead,
 } from '../readings/list-reader.js';
+import type { ListScans, ScanNeed } from '../readings/list-scan.js';
 import { listsPerson, personRecords, reading, recordsOwning, type Reading } from '../readings/facts.js';
 import { expectSchema } from '../readings/schemas.js';
 import type { Identity, IdentityFact, LearnedFacts, RecordReading } from '../layout/learned-readings.js';
@@ -39,8 +40,14 @@ function unread(path: string, what: string, read: ListRead): Error {
  * that has grown shows in the report where its pages were read. `unlearned`: the layout file names no continuation
  * for its lists, so a read that ended on its first page says that it read one page.
  */
-function reportedRead(list: ListName, read: () => Promise<ListRead>, unlearned: boolean): Promise<ListRead> {
-  return step(`Read the ${list}`, async ({ rename }) => {
+function reportedRead(
+  list: ListName,
+  read: () => Promise<ListRead>,
+  unlearned: boolean,
+  scanned = false,
+): Promise<ListRead> {
+  const title = `Read the ${list}${scanned ? " from the run's scan, pages asked since this look began" : ''}`;
+  return step(title, async ({ rename }) => {
     const done = await read();
     const { complete, pages } = done.paging;
     const end = complete
@@ -50,7 +57,7 @@ function reportedRead(list: ListName, read: () => Promise<ListRead>, unlearned: 
       : done.ok
         ? 'up to what it looked for'
         : `page ${pages + 1} answered ${done.status}`;
-    await rename(`Read the ${list}: ${readCost(done.paging)}, ${end}`);
+    await rename(`${title}: ${readCost(done.paging)}, ${end}`);
     return done;
   });
 }
@@ -82,6 +89,8 @@ export class ConsumerData {
     private readonly config: ContractConfig,
     /** Where the target shows a consumer's state (support/layout/learned-readings.ts). */
     private readonly facts: LearnedFacts,
+    /** The run's scans of this client's lists, which every wait reads (none: each wait reads alone). */
+    private readonly scans?: ListScans,
   ) {}
 
   /** What a learning run's one ask for a second page of each list showed (`askSecondPage`). */
@@ -92,7 +101,7 @@ export class ConsumerData {
     return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
   }
 
-  /** The same operations acting as another client (isolation checks). */
+  /** The same operations acting as another client (isolation checks), each of its reads alone. */
   as(api: ApiClient): ConsumerData {
     return new ConsumerData(api, this.config, this.facts);
   }
@@ -123,6 +132,30 @@ export class ConsumerData {
     this.facts.observeEntries(LISTS[list].entries, LISTS[list].operation, done.pages);
     this.facts.observeContinuation(LISTS[list].operation, await this.continuationSeen(list, path, options, done));
     return done;
+  }
+
+  /**
+   * A wait's read of a list: from the run's scan (support/readings/list-scan.ts), reported as `read` is, the time it
+   * waits for pages the run's and not the test's; a learning run reads alone, as it journals every read.
+   */
+  private async scanned(
+    list: ListName,
+    path: string,
+    options: RequestOptions,
+    need: Omit<ScanNeed, 'found' | 'work'> & { found?: (entries: unknown) => boolean },
+  ): Promise<ListRead> {
+    const { found } = need;
+    if (!this.scans || this.config.layout.kind === 'learn') return this.read(list, path, options, found);
+    const scan = this.scans.of(path, options, this.facts.continuation());
+    const onPage = found && ((page: unknown) => found(this.facts.entriesOf(LISTS[list].entries, [page])));
+    const unlearned = this.facts.layout !== undefined && this.facts.continuation() === undefined;
+    const stop = this.api.work?.laterPages();
+    try {
+      const read = () => scan.read({ kind: need.kind, found: onPage, work: this.api.work });
+      return await reportedRead(list, read, unlearned, true);
+    } finally {
+      stop?.();
+    }
   }
 
   /**
@@ -266,7 +299,7 @@ export class ConsumerData {
       what,
       async () => {
         const found = (entries: unknown) => find(entries) !== undefined;
-        return (last = await this.read(list, path, options, found));
+        return (last = await this.scanned(list, path, options, { kind: 'look', found }));
       },
       (response) => {
         const found = response.ok ? find(this.entriesOf(list, response)) : undefined;
@@ -337,7 +370,12 @@ export class ConsumerData {
     const what = `person ${stored.gedi} (legal id ${stored.person.legalId}) among the ${list}`;
     const seen = await watch<Reading>(
       `${what} (it must not)`,
-      () => this.listWhole(list),
+      async () => {
+        const { path, options } = this.listAt(list);
+        const read = await this.scanned(list, path, options, { kind: 'whole' });
+        if (!read.ok) throw unread(path, `the ${list}`, read);
+        return read;
+      },
       (response) => {
         const entries = this.entriesOf(list, response);
         if (list === 'consumers') return listsPerson(entries, stored);

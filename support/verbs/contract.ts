@@ -11,6 +11,7 @@ import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tok
 import { createDataFactory } from '../data/factories.js';
 import { SandboxPersons } from './persons.js';
 import { ConsumerData } from './consumers.js';
+import { ListScans } from '../readings/list-scan.js';
 import { AmlScreening } from './screening.js';
 import { onWait } from '../readings/eventually.js';
 import { LearnedFacts } from '../layout/learned-readings.js';
@@ -100,7 +101,9 @@ const test = base
     onCleanup(() => persons.cleanUp());
     return persons;
   })
-  .extend('consumers', TEST, ({ api, config, facts }) => new ConsumerData(api, config, facts))
+  // The run's scan of each of its lists, one read in flight per list, which every wait on it reads.
+  .extend('scans', WORKER, ({ clients }) => new ListScans(clients.primary))
+  .extend('consumers', TEST, ({ api, config, facts, scans }) => new ConsumerData(api, config, facts, scans))
   .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
   .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   // Skips the test with a reason that shows in the console and in the report, not only in a count.

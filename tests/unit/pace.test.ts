@@ -25,8 +25,13 @@ async function sendThrough(
   return sentAt;
 }
 
-/** Answers one after another at `rps` that make a quiet while. */
-const quietAt = (rps: number): number => Math.ceil((rps * PACING.quietMs) / 1000);
+/** Lets `count` requests go together and answers each, the first `accepted` accepted and the rest refused. */
+async function answerTogether(pace: Pace, clock: ReturnType<typeof fakeClock>, count: number, accepted: number) {
+  const sentAt = clock.now();
+  await Promise.all(Array.from({ length: count }, () => pace.acquire()));
+  for (let index = 0; index < count; index++)
+    pace.finished({ sentAt, throttled: index >= accepted, retryAfterMs: index >= accepted ? 1_000 : undefined });
+}
 
 /** A test of a new pace without a ceiling, on a clock whose sleeps return at once. */
 const withPace =
@@ -44,7 +49,9 @@ describe('Pace', () => {
       const asked = clock.now();
       clock.advance(1);
       expect(await pace.acquire(asked), 'goes at once').toBe(0);
-      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 1_000 });
+      pace.finished();
+      // A burst of refusals: the client pauses for their Retry-After of 1 s.
+      await answerTogether(pace, clock, 3, 0);
       expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
       // A ceiling of 1 a second: waiting for its turn is not held against the deadline.
       const paced = new Pace(clock, 1);
@@ -107,20 +114,25 @@ describe('Pace', () => {
   });
 
   it(
-    'pauses every caller until the Retry-After of one throttled answer has passed, ' +
-      'and sets no rate for one refusal',
+    'lets the other requests go on after one refusal, with no rate set, ' +
+      'and pauses every caller until the Retry-After of a burst of refusals has passed',
     withPace(async (pace, clock) => {
       await pace.acquire();
       pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
       const started = clock.now();
       await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
-      expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
+      expect(clock.now(), 'the refused request waits for its Retry-After alone').toBe(started);
       expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
+      for (let index = 0; index < 3; index++)
+        pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
+      await pace.acquire();
+      expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
+      expect(pace.state().throttledAnswers).toBe(4);
     }),
   );
 
   it(
-    'lets the requests waiting for their turn go in the order they asked ' + 'when a throttled answer pauses everyone',
+    'lets the requests waiting for their turn go in the order they asked ' + 'when a burst of refusals pauses everyone',
     async () => {
       // A clock whose sleeps end in the order of their deadlines, as the test moves time on.
       let now = 0;
@@ -146,14 +158,17 @@ describe('Pace', () => {
       const pace = new Pace(clock, 4);
       const wentAt: Record<string, number> = {};
       const send = (name: string) => pace.acquire().then(() => void (wentAt[name] = now));
+      const burst = ['a', 'b', 'c'].map(send);
       const queued = ['first', 'second', 'third'].map(send);
-      await runUntil(100);
-      // The first went at once; the others wait for 250 and 500 ms. Then its answer asks for a second's rest.
-      pace.finished({ sentAt: 0, throttled: true, retryAfterMs: 1_000 });
+      await runUntil(600);
+      // Three went at 0, 250 and 500 ms, the others wait their turns; then the three answers ask for a second's rest.
+      await Promise.all(burst);
+      for (let index = 0; index < 3; index++) pace.finished({ sentAt: 500, throttled: true, retryAfterMs: 1_000 });
       const later = send('later');
-      await runUntil(5_000);
+      await runUntil(60_000);
       await Promise.all([...queued, later]);
-      expect(wentAt).toEqual({ first: 0, second: 1_100, third: 1_350, later: 1_600 });
+      // Paused until 1.6 s, then one each 5 s: the rate fell to its least, nothing having been accepted.
+      expect(wentAt).toMatchObject({ first: 1_600, second: 6_600, third: 11_600, later: 16_600 });
     },
   );
 
@@ -161,13 +176,10 @@ describe('Pace', () => {
     'lowers the rate below what the target accepted when a burst is refused, once per burst, ' +
       'and not for one refusal now and then',
     withPace(async (pace, clock) => {
-      const sentAt = clock.now();
-      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
-      // Of one burst of four, the target accepted two.
-      for (let index = 0; index < PACING.maxInFlight; index++)
-        pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-      expect(pace.state().rps).toBeCloseTo(2 * PACING.decrease);
-      expect(pace.state().throttledAnswers).toBe(2);
+      // Of one burst of four, the target accepted one: one a second.
+      await answerTogether(pace, clock, 4, 1);
+      expect(pace.state().rps).toBeCloseTo(PACING.decrease);
+      expect(pace.state().throttledAnswers).toBe(3);
 
       const steady = new Pace(clock, 50);
       await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
@@ -175,61 +187,47 @@ describe('Pace', () => {
     }),
   );
 
-  it('sets a first rate when over a tenth of its last answers were refused, too far apart for a burst', async () => {
-    // Each refusal pauses the client a second, and the next five go at once: one refusal in six, never a burst.
-    const clock = fakeClock();
-    const pace = new Pace(clock);
-    await sendThrough(pace, clock, PACING.shareOf - 1, (index) => index % 6 === 5);
-    expect(pace.state().rps, 'too few answers to tell').toBeUndefined();
-    await sendThrough(pace, clock, 1, () => true);
-    expect(pace.state().rps).toBeGreaterThan(PACING.minRps);
-    const learned = new Pace(clock, 5);
-    await sendThrough(learned, clock, PACING.shareOf, (index) => index % 5 === 4);
-    expect(learned.state().rps, 'a learned rate is left to bursts').toBe(5);
-  });
-
   it(
-    'raises the rate again only after a quiet while in which it held requests back, ' + 'never above the ceiling',
+    'raises the rate by a step a second after a quiet while in which it held requests back, ' +
+      'holds it at what the target accepted before, and then raises it past that, never above the ceiling',
     async () => {
       const clock = fakeClock();
       const pace = new Pace(clock, 10);
-      const sentAt = clock.now();
-      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
-      const lowered = pace.state().rps!;
-      expect(lowered).toBeCloseTo(2 * PACING.decrease);
-      // Requests held back at the lowered rate for longer than the quiet period.
-      await sendThrough(pace, clock, quietAt(lowered) + 4);
-      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
-      await sendThrough(pace, clock, 1_000);
+      await answerTogether(pace, clock, 4, 1);
+      expect(pace.state().rps).toBeCloseTo(PACING.decrease);
+      const refusedAt = clock.now();
+      // Requests held back at the lowered rate: nothing rises within the quiet while.
+      while (clock.now() - refusedAt < PACING.quietMs - 1_000 / PACING.decrease) await sendThrough(pace, clock, 1);
+      expect(pace.state().rps).toBeCloseTo(PACING.decrease);
+      // Then by the step a second, up to the one a second the target accepted, and held there.
+      await sendThrough(pace, clock, 2);
+      expect(pace.state().rps).toBeGreaterThan(PACING.decrease);
+      while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
+      const heldFrom = clock.now();
+      while (clock.now() - heldFrom < PACING.holdMs - 1_000) await sendThrough(pace, clock, 1);
+      expect(pace.state().rps).toBe(1);
+      await sendThrough(pace, clock, 3);
+      expect(pace.state().rps).toBeGreaterThan(1);
+      await sendThrough(pace, clock, 500);
       expect(pace.state().rps).toBe(10);
     },
   );
 
   it(
-    'undoes a raise the target refused, even once, and keeps a rate it did not raise',
+    'lowers the rate for one refusal at the rate of the last decrease or past it, ' +
+      'and keeps it for one refusal below it and for one sent before the decrease',
     withPace(async (pace, clock) => {
-      const sentAt = clock.now();
-      await Promise.all(Array.from({ length: 4 }, () => pace.acquire()));
-      for (let index = 0; index < 4; index++) pace.finished({ sentAt, throttled: index >= 2, retryAfterMs: 1_000 });
+      await answerTogether(pace, clock, 4, 1);
       const lowered = pace.state().rps!;
-      await sendThrough(pace, clock, quietAt(lowered) + 4);
-      expect(pace.state().rps).toBeCloseTo(lowered * PACING.increase);
       await pace.acquire();
       pace.finished({ sentAt: clock.now() - 10_000, throttled: true, retryAfterMs: 1_000 });
-      expect(pace.state().rps, 'a refusal of a request sent before the raise').toBeCloseTo(lowered * PACING.increase);
+      expect(pace.state().rps, 'a refusal of a request sent before the decrease').toBe(lowered);
       await sendThrough(pace, clock, 1, () => true);
-      expect(pace.state().rps, 'the raise undone').toBeCloseTo(lowered);
+      expect(pace.state().rps, 'below the last limit').toBe(lowered);
+      while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
       await sendThrough(pace, clock, 1, () => true);
-      expect(pace.state().rps, 'no raise to undo').toBeCloseTo(lowered);
-      // A raise refused, the next waits for answers as well as time, twice as many for each one refused after.
-      for (const answers of [PACING.quietAnswers, 2 * PACING.quietAnswers]) {
-        await sendThrough(pace, clock, answers - 1);
-        expect(pace.state().rps, `${answers - 1} answers after a refused raise`).toBeCloseTo(lowered);
-        await sendThrough(pace, clock, 1);
-        expect(pace.state().rps, `${answers} answers after a refused raise`).toBeCloseTo(lowered * PACING.increase);
-        await sendThrough(pace, clock, 1, () => true);
-      }
+      expect(pace.state().rps, 'at the last limit').toBeLessThan(1);
+      expect(pace.pausedUntilMs(), 'paused as for a burst').toBeGreaterThan(clock.now());
     }),
   );
 });
@@ -298,7 +296,7 @@ describe('ApiClient with a shared pace', () => {
     expect(Math.min(...gaps), 'every request, the renewal among them, a second after the one before').toBe(1_000);
   });
 
-  it("holds another caller of the same client back for one caller's Retry-After", async () => {
+  it("holds another caller of the same client back for the Retry-After of one caller's burst", async () => {
     let calls = 0;
     const server = await listen((_request, response) =>
       ++calls === 1 ? sendJson(response, 429, {}, { 'retry-after': '5' }) : sendJson(response, 200, {}),
@@ -311,10 +309,11 @@ describe('ApiClient with a shared pace', () => {
     ];
     expect((await first.request('GET', '/a')).status).toBe(200);
     const before = clock.now();
-    // A throttled answer of a third caller of the same client: a caller arriving during the pause
-    // waits for what is left.
-    await pace.acquire();
-    pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 5_000 });
+    // A burst of throttled answers of a third caller of the same client: a caller arriving during the
+    // pause waits for what is left.
+    await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
+    for (let index = 0; index < 3; index++)
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 5_000 });
     expect((await second.request('GET', '/b')).status).toBe(200);
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
   });

@@ -153,7 +153,7 @@ describe('requestToken', () => {
       expect((error as Error).message).toMatch(
         joinedPattern(
           /^Target throttled: 127\.0\.0\.1:\d+ still answered \d+ to POST \/sandbox\/v1\/token\.oauth2 .*held to /,
-          /\d+\.\d requests a second \(CONTRACT_MAX_RPS=3\).*Set CONTRACT_MAX_RPS below/,
+          /\d+\.\d+ requests a second \(CONTRACT_MAX_RPS=3\).*Set CONTRACT_MAX_RPS below/,
         ),
       );
     },

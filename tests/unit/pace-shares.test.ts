@@ -1,0 +1,36 @@
+// The pace against a token bucket (simulator/rate-limit.ts) on a discrete-event clock: several clients sharing one
+// limit settle near equal shares, one alone comes near the limit, and at one request a second few are refused.
+import { describe, expect, it } from 'vitest';
+import { acceptedRps, refusedShare, send } from './paced-clients.js';
+
+/** Within 30 % of `share`. */
+const near = (share: number) => ({ least: 0.7 * share, most: 1.3 * share });
+
+describe('Pace against one token bucket', () => {
+  it.each([
+    { faults: 'no faults', faultRate: 0 },
+    { faults: '3 % random faults', faultRate: 0.03 },
+  ])('settles three clients sharing 5 requests a second within 30 % of equal shares, with $faults', async (sending) => {
+    const clients = await send({ limitRps: 5, clients: 3, seconds: 600, faultRate: sending.faultRate });
+    const { least, most } = near(5 / 3);
+    for (const [index, answers] of clients.entries()) {
+      const rps = acceptedRps(answers, 300, 600);
+      expect(rps, `client ${index + 1}, requests a second over the last 5 minutes`).toBeGreaterThan(least);
+      expect(rps, `client ${index + 1}`).toBeLessThan(most);
+    }
+  });
+
+  it('brings a client alone to 85 % of the limit within a minute, and to 70 % with 3 % random faults', async () => {
+    const [alone] = await send({ limitRps: 5, clients: 1, seconds: 60 });
+    expect(acceptedRps(alone!, 30, 60), 'requests a second over its second half-minute').toBeGreaterThanOrEqual(4.25);
+    const [faulted] = await send({ limitRps: 5, clients: 1, seconds: 60, faultRate: 0.03 });
+    expect(acceptedRps(faulted!, 30, 60), 'with faults').toBeGreaterThanOrEqual(3.5);
+  });
+
+  it('has at most a tenth of its requests refused at a limit of 1 a second, with and without faults', async () => {
+    const [alone] = await send({ limitRps: 1, clients: 1, seconds: 300 });
+    expect(refusedShare(alone!)).toBeLessThanOrEqual(0.1);
+    const [faulted] = await send({ limitRps: 1, clients: 1, seconds: 300, faultRate: 0.03 });
+    expect(refusedShare(faulted!), 'with faults').toBeLessThanOrEqual(0.1);
+  });
+});

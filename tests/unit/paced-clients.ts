@@ -1,0 +1,96 @@
+// Clients that always have requests waiting, each through a pace of its own, against one token bucket
+// (simulator/rate-limit.ts), on a discrete-event clock: minutes of sending run in milliseconds and repeat from a seed.
+import { RateLimiter } from '../../simulator/rate-limit.js';
+import { seededRandom } from '../../simulator/random.js';
+import type { Clock } from '../../support/transport/clock.js';
+import { PACING, Pace } from '../../support/transport/pace.js';
+
+/** A clock whose `sleep` waits for the driver: it runs the pending work, then moves to the earliest sleeper. */
+export class EventClock implements Clock {
+  private at = 0;
+  private sleepers: { at: number; wake: () => void }[] = [];
+
+  now(): number {
+    return this.at;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((wake) => this.sleepers.push({ at: this.at + Math.max(0, ms), wake }));
+  }
+
+  /** Runs every sleeper due by `untilMs`, in the order of their times, then sets the time to `untilMs`. */
+  async runUntil(untilMs: number): Promise<void> {
+    for (;;) {
+      await new Promise((settled) => setImmediate(settled));
+      let earliest = 0;
+      for (let index = 1; index < this.sleepers.length; index++)
+        if (this.sleepers[index]!.at < this.sleepers[earliest]!.at) earliest = index;
+      const next = this.sleepers[earliest];
+      if (!next || next.at > untilMs) break;
+      this.sleepers.splice(earliest, 1);
+      this.at = next.at;
+      next.wake();
+    }
+    this.at = untilMs;
+  }
+}
+
+export interface Sending {
+  /** The limit the clients share, requests a second (a bucket of a second's worth). */
+  limitRps: number;
+  clients: number;
+  seconds: number;
+  /** Share of admitted requests answered 429 with `Retry-After: 1` instead, at random. */
+  faultRate?: number;
+  seed?: number;
+}
+
+/** Per client, the times of its accepted and of its refused answers. */
+export interface Answers {
+  accepted: number[];
+  refused: number[];
+}
+
+/** Accepted answers a second between `fromS` and `toS`. */
+export const acceptedRps = (answers: Answers, fromS: number, toS: number): number =>
+  answers.accepted.filter((at) => at >= fromS * 1000 && at < toS * 1000).length / (toS - fromS);
+
+/** Share of answers refused. */
+export const refusedShare = (answers: Answers): number =>
+  answers.refused.length / (answers.refused.length + answers.accepted.length);
+
+/**
+ * Sends for `seconds` of simulated time, each client with more requests waiting than it has in flight, each request
+ * retried after its Retry-After, first, as support/transport/http.ts does.
+ */
+export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7 }: Sending): Promise<Answers[]> {
+  const clock = new EventClock();
+  const random = seededRandom(seed);
+  const bucket = new RateLimiter(limitRps);
+  const endMs = seconds * 1000;
+  const answers = Array.from({ length: clients }, (): Answers => ({ accepted: [], refused: [] }));
+  const sender = async (pace: Pace, own: Answers): Promise<void> => {
+    for (let retry = false; clock.now() < endMs;) {
+      await pace.acquire(Infinity, retry);
+      const sentAt = clock.now();
+      // It arrives 10 to 40 ms later and is answered 50 to 100 ms after it was sent.
+      const arriveMs = 10 + 30 * random();
+      await clock.sleep(arriveMs);
+      const admission = bucket.admit('shared client', clock.now());
+      const fault = admission.admitted && random() < faultRate;
+      await clock.sleep(50 + 50 * random() - arriveMs);
+      const retryAfterMs = admission.admitted ? (fault ? 1_000 : undefined) : admission.retryAfterS * 1000;
+      const throttled = retryAfterMs !== undefined;
+      (throttled ? own.refused : own.accepted).push(clock.now());
+      pace.finished({ sentAt, throttled, retryAfterMs });
+      retry = throttled;
+      if (retryAfterMs !== undefined) await clock.sleep(retryAfterMs);
+    }
+  };
+  for (const own of answers) {
+    const pace = new Pace(clock);
+    for (let index = 0; index < 2 * PACING.maxInFlight; index++) void sender(pace, own);
+  }
+  await clock.runUntil(endMs);
+  return answers;
+}
