@@ -11,7 +11,7 @@ export const PACING = {
    */
   penaltyDecay: 0.9,
   penaltyLimit: 2,
-  /** A burst, or a refusal at the last limit, lowers the rate to this share of what the target accepted... */
+  /** A burst, or a refusal past the last limit, lowers the rate to this share of what the target accepted... */
   decrease: 0.7,
   /** ...over this long, if less than the rate: its own rate overstates it when other clients share the limit. */
   acceptedMs: 5_000,
@@ -151,8 +151,9 @@ export class Pace {
     this.throttledAnswers += 1;
     this.throttledSince ??= now;
     this.refusedAt = now;
-    // At or past the last limit one refusal says the limit is there; below it, only a burst does.
-    const atLimit = this.rps !== undefined && this.rps >= this.lastLimit;
+    // Past the last limit (a probe) one refusal says the limit is there; at or below it, only a burst does: a random
+    // fault while the rate holds at the limit costs its Retry-After, not the rate.
+    const atLimit = this.rps !== undefined && this.rps > this.lastLimit;
     const burst = this.penalty >= PACING.penaltyLimit;
     // Once per burst: the answers to requests sent before the decrease tell of the rate before it.
     if ((!atLimit && !burst) || answer.sentAt <= this.loweredAt) return;

@@ -27,7 +27,7 @@ describe('Pace against one token bucket', () => {
     expect(acceptedRps(faulted!, 30, 60), 'with faults').toBeGreaterThanOrEqual(3.5);
   });
 
-  it('has at most a tenth of its requests refused at a limit of 1 a second, with and without faults', async () => {
+  it('has at most a tenth of its requests refused by a limit of 1 a second, with and without faults', async () => {
     const [alone] = await send({ limitRps: 1, clients: 1, seconds: 300 });
     expect(refusedShare(alone!)).toBeLessThanOrEqual(0.1);
     const [faulted] = await send({ limitRps: 1, clients: 1, seconds: 300, faultRate: 0.03 });

@@ -45,19 +45,20 @@ export interface Sending {
   seed?: number;
 }
 
-/** Per client, the times of its accepted and of its refused answers. */
+/** Per client, the times of its accepted answers, of those the limit refused, and of the random faults. */
 export interface Answers {
   accepted: number[];
   refused: number[];
+  faulted: number[];
 }
 
 /** Accepted answers a second between `fromS` and `toS`. */
 export const acceptedRps = (answers: Answers, fromS: number, toS: number): number =>
   answers.accepted.filter((at) => at >= fromS * 1000 && at < toS * 1000).length / (toS - fromS);
 
-/** Share of answers refused. */
-export const refusedShare = (answers: Answers): number =>
-  answers.refused.length / (answers.refused.length + answers.accepted.length);
+/** Share of answers the limit refused: the random faults come whatever the pace does. */
+export const refusedShare = ({ accepted, refused, faulted }: Answers): number =>
+  refused.length / (accepted.length + refused.length + faulted.length);
 
 /**
  * Sends for `seconds` of simulated time, each client with more requests waiting than it has in flight, each request
@@ -68,7 +69,7 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
   const random = seededRandom(seed);
   const bucket = new RateLimiter(limitRps);
   const endMs = seconds * 1000;
-  const answers = Array.from({ length: clients }, (): Answers => ({ accepted: [], refused: [] }));
+  const answers = Array.from({ length: clients }, (): Answers => ({ accepted: [], refused: [], faulted: [] }));
   const sender = async (pace: Pace, own: Answers): Promise<void> => {
     for (let retry = false; clock.now() < endMs;) {
       await pace.acquire(Infinity, retry);
@@ -81,7 +82,7 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
       await clock.sleep(50 + 50 * random() - arriveMs);
       const retryAfterMs = admission.admitted ? (fault ? 1_000 : undefined) : admission.retryAfterS * 1000;
       const throttled = retryAfterMs !== undefined;
-      (throttled ? own.refused : own.accepted).push(clock.now());
+      (fault ? own.faulted : throttled ? own.refused : own.accepted).push(clock.now());
       pace.finished({ sentAt, throttled, retryAfterMs });
       retry = throttled;
       if (retryAfterMs !== undefined) await clock.sleep(retryAfterMs);
