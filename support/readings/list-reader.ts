@@ -376,9 +376,10 @@ export class PageWalk {
     if (this.unread !== undefined)
       throw new ListIncompleteError(this.path, this.convention, this.pages.length, this.unread, this.exchanges);
     const at = this.at ?? { query: {} };
+    const options = { ...this.options, continues: this.pages.length > 0 };
     const page = await ('url' in at
-      ? this.api.request('GET', at.url, { ...this.options, query: undefined })
-      : this.api.request('GET', this.path, { ...this.options, query: { ...this.options.query, ...at.query } }));
+      ? this.api.request('GET', at.url, { ...options, query: undefined })
+      : this.api.request('GET', this.path, { ...options, query: { ...options.query, ...at.query } }));
     this.exchanges.push(...page.exchanges);
     if (!page.ok) return page;
     this.pages.push(page);

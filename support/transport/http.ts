@@ -50,6 +50,11 @@ export interface RequestOptions {
   operation?: string;
   /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
   token?: boolean;
+  /**
+   * A later page of a list read under way: it goes first, as a retry does, so that a read of many pages waits its
+   * turn behind the queue once rather than once a page.
+   */
+  continues?: boolean;
 }
 
 /** Nothing answered (refused, DNS, deadline, reset) after the retries the policy allows. */
@@ -210,7 +215,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       this.ensureWorkGoesOn(request);
       // A repeat with a renewed token goes first too: behind the queue the token could expire again.
-      let retry = firstSentAt !== undefined || earlier.length > 0;
+      let retry = firstSentAt !== undefined || earlier.length > 0 || options.continues === true;
       let held: number | false;
       for (let turnsGivenBack = 0; ; turnsGivenBack++) {
         // The headers (a token renewal among them, itself a request of this client) come before a place at the

@@ -296,6 +296,26 @@ describe('ApiClient with a shared pace', () => {
     expect(Math.min(...gaps), 'every request, the renewal among them, a second after the one before').toBe(1_000);
   });
 
+  it('sends a later page of a list read under way before the requests queued behind it', async () => {
+    const arrived: string[] = [];
+    const server = await listen((request, response) => {
+      arrived.push(request.url);
+      sendJson(response, 200, {});
+    });
+    const pace = new Pace(systemClock);
+    const api = new ApiClient({ baseUrl: server.url, pace });
+    // Every place in flight taken: what is asked for now queues.
+    await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
+    const queued = api.request('GET', '/persons');
+    const page = api.request('GET', '/consumers', { query: { cursor: '2' }, continues: true });
+    await new Promise((settled) => setImmediate(settled));
+    // One place given back: the first in the queue goes alone, the other once it is answered.
+    pace.finished();
+    await Promise.all([queued, page]);
+    expect(arrived).toEqual(['/consumers?cursor=2', '/persons']);
+    for (let index = 1; index < PACING.maxInFlight; index++) pace.finished();
+  });
+
   it("holds another caller of the same client back for the Retry-After of one caller's burst", async () => {
     let calls = 0;
     const server = await listen((_request, response) =>
