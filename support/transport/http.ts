@@ -51,8 +51,8 @@ export interface RequestOptions {
   /** A token request: what queued requests wait for goes before them (support/transport/pace.ts). */
   token?: boolean;
   /**
-   * A later page of a list read under way: it goes first, as a retry does, so that a read of many pages waits its
-   * turn behind the queue once rather than once a page.
+   * A later page of a list read under way: it goes before new requests (behind retries), so that a read of many pages
+   * waits its turn behind the queue once rather than once a page.
    */
   continues?: boolean;
 }
@@ -215,7 +215,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       this.ensureWorkGoesOn(request);
       // A repeat with a renewed token goes first too: behind the queue the token could expire again.
-      let retry = firstSentAt !== undefined || earlier.length > 0 || options.continues === true;
+      let retry = firstSentAt !== undefined || earlier.length > 0;
       let held: number | false;
       for (let turnsGivenBack = 0; ; turnsGivenBack++) {
         // The headers (a token renewal among them, itself a request of this client) come before a place at the
@@ -230,7 +230,11 @@ export class ApiClient {
         const waited = throttledAt === undefined ? this.work?.queued() : refusal;
         try {
           const deadline = (firstSentAt ?? this.clock.now()) + this.policy.maxTotalMs;
-          held = await this.pace.acquire(deadline, retry, options.token);
+          held = await this.pace.acquire(
+            deadline,
+            retry ? 'retry' : options.continues ? 'continues' : 'new',
+            options.token,
+          );
         } finally {
           waited?.();
         }

@@ -29,6 +29,9 @@ export const PACING = {
   defaultPauseMs: 1_000,
 };
 
+/** Where a request waits: a retry (or a token request) first, a later page of a list read next, a new one last. */
+export type Turn = 'retry' | 'continues' | 'new';
+
 /** One answer, as the pace learns from it (`throttled`: support/transport/retry.ts `isThrottled`). */
 export interface PacedAnswer {
   sentAt: number;
@@ -41,8 +44,13 @@ export class Pace {
   private inFlight = 0;
   private pausedUntil = 0;
   private nextSlotAt = 0;
-  private waiting: { placed: number; deadline: number; beyondCap: boolean; go: (heldMs: number | false) => void }[] =
-    [];
+  private waiting: {
+    placed: number;
+    deadline: number;
+    beyondCap: boolean;
+    turn: Turn;
+    go: (heldMs: number | false) => void;
+  }[] = [];
   private releasing = false;
   private lastAnswers: PacedAnswer[] = [];
   private penalty = 0;
@@ -66,16 +74,21 @@ export class Pace {
   }
 
   /**
-   * Resolves, in the order asked (a `retry`, whose deadline already runs, first), with how long the request waited,
-   * or false when a pause outlasts the time it had left (the test's timeout bounds its wait behind other requests).
-   * Every acquire is matched by one `finished`. A `token` request goes first and past the cap in flight: requests
-   * holding a place may wait for it.
+   * Resolves, in the order asked (a `retry`, whose deadline already runs, first, then a later page of a list read
+   * under way), with how long the request waited, or false when a pause outlasts the time it had left (the test's
+   * timeout bounds its wait behind other requests). Every acquire is matched by one `finished`. A `token` request goes
+   * first and past the cap in flight: requests holding a place may wait for it.
    */
-  acquire(deadline = Infinity, retry = false, token = false): Promise<number | false> {
+  acquire(deadline = Infinity, turn: Turn = 'new', token = false): Promise<number | false> {
     return new Promise((go) => {
-      const request = { placed: this.clock.now(), deadline, beyondCap: token, go };
-      if (retry || token) this.waiting.unshift(request);
-      else this.waiting.push(request);
+      const request = { placed: this.clock.now(), deadline, beyondCap: token, turn: token ? 'retry' : turn, go };
+      if (request.turn === 'retry') this.waiting.unshift(request);
+      else if (turn === 'new') this.waiting.push(request);
+      else {
+        // Behind every retry: a page may wait, a retry's deadline runs (at 1 a second pages cut in until it passed).
+        const at = this.waiting.findIndex((each) => each.turn === 'new');
+        this.waiting.splice(at === -1 ? this.waiting.length : at, 0, request);
+      }
       void this.release();
     });
   }

@@ -78,15 +78,17 @@ describe('Pace', () => {
   );
 
   it(
-    'lets a retry go before every request not yet sent, whose deadlines have not begun',
+    'lets a retry go before every request not yet sent, whose deadlines have not begun, and a later page of a list ' +
+      'read between them',
     withPace(async (pace, clock) => {
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       const order: string[] = [];
       const unsent = [pace.acquire(), pace.acquire()].map((held, index) => held.then(() => order.push(`new ${index}`)));
-      const retried = pace.acquire(Infinity, true).then(() => order.push('retry'));
-      for (let index = 0; index < 3; index++) pace.finished({ sentAt: clock.now(), throttled: false });
-      await Promise.all([...unsent, retried]);
-      expect(order).toEqual(['retry', 'new 0', 'new 1']);
+      const retried = pace.acquire(Infinity, 'retry').then(() => order.push('retry'));
+      const page = pace.acquire(Infinity, 'continues').then(() => order.push('page'));
+      for (let index = 0; index < 4; index++) pace.finished({ sentAt: clock.now(), throttled: false });
+      await Promise.all([...unsent, retried, page]);
+      expect(order).toEqual(['retry', 'page', 'new 0', 'new 1']);
     }),
   );
 
@@ -96,7 +98,7 @@ describe('Pace', () => {
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       const order: string[] = [];
       const unsent = pace.acquire().then(() => order.push('new'));
-      const token = pace.acquire(Infinity, false, true).then(() => order.push('token'));
+      const token = pace.acquire(Infinity, 'new', true).then(() => order.push('token'));
       await token;
       expect(order, 'the token went while every place was held').toEqual(['token']);
       for (let index = 0; index < 2; index++) pace.finished({ sentAt: clock.now(), throttled: false });

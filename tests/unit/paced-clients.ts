@@ -72,7 +72,7 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
   const answers = Array.from({ length: clients }, (): Answers => ({ accepted: [], refused: [], faulted: [] }));
   const sender = async (pace: Pace, own: Answers): Promise<void> => {
     for (let retry = false; clock.now() < endMs;) {
-      await pace.acquire(Infinity, retry);
+      await pace.acquire(Infinity, retry ? 'retry' : 'new');
       const sentAt = clock.now();
       // It arrives 10 to 40 ms later and is answered 50 to 100 ms after it was sent.
       const arriveMs = 10 + 30 * random();
