@@ -60,18 +60,10 @@ export const acceptedRps = (answers: Answers, fromS: number, toS: number): numbe
 export const refusedShare = ({ accepted, refused, faulted }: Answers): number =>
   refused.length / (accepted.length + refused.length + faulted.length);
 
-/**
- * Sends for `seconds` of simulated time, each client with more requests waiting than it has in flight, each request
- * retried after its Retry-After, first, as support/transport/http.ts does.
- */
-export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7 }: Sending): Promise<Answers[]> {
-  const clock = new EventClock();
-  const random = seededRandom(seed);
-  const bucket = new RateLimiter(limitRps);
-  const endMs = seconds * 1000;
-  const answers = Array.from({ length: clients }, (): Answers => ({ accepted: [], refused: [], faulted: [] }));
-  const sender = async (pace: Pace, own: Answers): Promise<void> => {
-    for (let retry = false; clock.now() < endMs;) {
+/** One client's requests against the shared bucket, each retried after its Retry-After, first, as http.ts does. */
+function requester(clock: EventClock, bucket: RateLimiter, random: () => number, faultRate: number) {
+  return async (pace: Pace, own: Answers, until = Infinity): Promise<void> => {
+    for (let retry = false; clock.now() < until;) {
       await pace.acquire(Infinity, retry ? 'retry' : 'new');
       const sentAt = clock.now();
       // It arrives 10 to 40 ms later and is answered 50 to 100 ms after it was sent.
@@ -84,9 +76,23 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
       const throttled = retryAfterMs !== undefined;
       (fault ? own.faulted : throttled ? own.refused : own.accepted).push(clock.now());
       pace.finished({ sentAt, throttled, retryAfterMs });
-      retry = throttled;
-      if (retryAfterMs !== undefined) await clock.sleep(retryAfterMs);
+      if (retryAfterMs === undefined) return;
+      retry = true;
+      await clock.sleep(retryAfterMs);
     }
+  };
+}
+
+const noAnswers = (): Answers => ({ accepted: [], refused: [], faulted: [] });
+
+/** Sends for `seconds` of simulated time, each client with more requests waiting than it has in flight. */
+export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7 }: Sending): Promise<Answers[]> {
+  const clock = new EventClock();
+  const request = requester(clock, new RateLimiter(limitRps), seededRandom(seed), faultRate);
+  const endMs = seconds * 1000;
+  const answers = Array.from({ length: clients }, noAnswers);
+  const sender = async (pace: Pace, own: Answers): Promise<void> => {
+    while (clock.now() < endMs) await request(pace, own, endMs);
   };
   for (const own of answers) {
     const pace = new Pace(clock);
@@ -94,4 +100,36 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
   }
   await clock.runUntil(endMs);
   return answers;
+}
+
+/**
+ * Tests as a run has them: chains of steps, each three requests at once and then an effect's delay of 1.5 to 3 s,
+ * all started together. `shards`: each a client of its own, on the tests given it, sharing one bucket. Says when each
+ * shard ended, in seconds.
+ */
+export async function runChains(
+  shards: number[][],
+  { limitRps, faultRate = 0, seed = 7 }: Omit<Sending, 'clients' | 'seconds'>,
+): Promise<{ endedS: number[]; answers: Answers[] }> {
+  const clock = new EventClock();
+  const random = seededRandom(seed);
+  const request = requester(clock, new RateLimiter(limitRps), random, faultRate);
+  const answers = shards.map(noAnswers);
+  const endedS: number[] = [];
+  const shard = async (steps: number[], index: number): Promise<void> => {
+    const pace = new Pace(clock);
+    const own = answers[index]!;
+    const chain = async (count: number) => {
+      for (let step = 0; step < count; step++) {
+        await Promise.all([request(pace, own), request(pace, own), request(pace, own)]);
+        await clock.sleep(1_500 + 1_500 * random());
+      }
+    };
+    await Promise.all(steps.map(chain));
+    endedS[index] = clock.now() / 1000;
+  };
+  let ended = false;
+  void Promise.all(shards.map(shard)).then(() => (ended = true));
+  for (let at = 1_000; !ended; at += 1_000) await clock.runUntil(at);
+  return { endedS, answers };
 }
