@@ -63,8 +63,6 @@ export class RunTime {
   readonly spent = nothingSpent();
   /** Time with a request queued for the pace or a later page asked for. */
   readonly held = new WaitClock();
-  /** Time with a request queued for the pace. */
-  readonly queued = new WaitClock([this.held]);
   private firstRequestAt: number | undefined;
   private requestsWhileHeld = 0;
   private told = false;
@@ -179,7 +177,7 @@ export class TestWork implements Work {
     private readonly runTime: RunTime,
     private readonly limits: { ownTimeMs: number; backstopMs: number },
   ) {
-    this.queuedClock = new WaitClock([runTime.queued, this.notOwn]);
+    this.queuedClock = new WaitClock([runTime.held, this.notOwn]);
     this.pages = new WaitClock([runTime.held, this.notOwn]);
   }
 

@@ -355,7 +355,7 @@ export class PageWalk {
 
   constructor(
     private readonly api: ApiClient,
-    readonly path: string,
+    private readonly path: string,
     private readonly options: RequestOptions,
     /** The continuation the layout file names: a page without it ends the list. */
     private readonly continuation?: string,

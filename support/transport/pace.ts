@@ -83,7 +83,7 @@ export class Pace {
     return new Promise((go) => {
       const request = { placed: this.clock.now(), deadline, beyondCap: token, turn: token ? 'retry' : turn, go };
       if (request.turn === 'retry') this.waiting.unshift(request);
-      else if (turn === 'new') this.waiting.push(request);
+      else if (request.turn === 'new') this.waiting.push(request);
       else {
         // Behind every retry: a page may wait, a retry's deadline runs (at 1 a second pages cut in until it passed).
         const at = this.waiting.findIndex((each) => each.turn === 'new');

@@ -142,16 +142,17 @@ export class ConsumerData {
     list: ListName,
     path: string,
     options: RequestOptions,
-    need: Omit<ScanNeed, 'found' | 'work'> & { found?: (entries: unknown) => boolean },
+    kind: ScanNeed['kind'],
+    found?: (entries: unknown) => boolean,
   ): Promise<ListRead> {
-    const { found } = need;
     if (!this.scans || this.config.layout.kind === 'learn') return this.read(list, path, options, found);
-    const scan = this.scans.of(path, options, this.facts.continuation());
+    const continuation = this.facts.continuation();
+    const scan = this.scans.of(path, options, continuation);
     const onPage = found && ((page: unknown) => found(this.facts.entriesOf(LISTS[list].entries, [page])));
-    const unlearned = this.facts.layout !== undefined && this.facts.continuation() === undefined;
+    const unlearned = this.facts.layout !== undefined && continuation === undefined;
     const stop = this.api.work?.laterPages();
     try {
-      const read = () => scan.read({ kind: need.kind, found: onPage, work: this.api.work });
+      const read = () => scan.read({ kind, found: onPage, work: this.api.work });
       return await reportedRead(list, read, unlearned, true);
     } finally {
       stop?.();
@@ -299,7 +300,7 @@ export class ConsumerData {
       what,
       async () => {
         const found = (entries: unknown) => find(entries) !== undefined;
-        return (last = await this.scanned(list, path, options, { kind: 'look', found }));
+        return (last = await this.scanned(list, path, options, 'look', found));
       },
       (response) => {
         const found = response.ok ? find(this.entriesOf(list, response)) : undefined;
@@ -372,7 +373,7 @@ export class ConsumerData {
       `${what} (it must not)`,
       async () => {
         const { path, options } = this.listAt(list);
-        const read = await this.scanned(list, path, options, { kind: 'whole' });
+        const read = await this.scanned(list, path, options, 'whole');
         if (!read.ok) throw unread(path, `the ${list}`, read);
         return read;
       },

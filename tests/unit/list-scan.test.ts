@@ -45,8 +45,17 @@ async function heldList() {
   };
 }
 
+/** A look for c-12 on page 3, and `need` begun once page 1 was answered and page 2 asked for, not yet answered. */
+async function joinedWhilePage2Asked(list: Awaited<ReturnType<typeof heldList>>, need: ScanNeed) {
+  const early = list.scan.read(lookFor('c-12'));
+  expect(await list.answer()).toBe(1);
+  expect(await list.asked(), 'page 2 asked, not answered').toBe(2);
+  return { early, late: list.scan.read(need) };
+}
+
 const lookFor = (id: string): ScanNeed => ({ kind: 'look', found: (page) => recordsOwning(page, id).length > 0 });
-const idsOn = (pages: unknown[]) => pages.flatMap((page) => (page as { items: { consumerId: string }[] }).items);
+const idsOn = (pages: unknown[]): string[] =>
+  pages.flatMap((page) => (page as { items: { consumerId: string }[] }).items.map(({ consumerId }) => consumerId));
 
 describe('ListScan', () => {
   it('serves two looks with one read, each answered with the page that held its record', async () => {
@@ -55,9 +64,9 @@ describe('ListScan', () => {
     const second = list.scan.read(lookFor('c-7'));
     expect([await list.answer(), await list.answer(), await list.answer()]).toEqual([1, 2, 3]);
     const [onThird, onSecond] = await Promise.all([first, second]);
-    expect(idsOn(onSecond.pages).map(({ consumerId }) => consumerId)).toContain('c-7');
+    expect(idsOn(onSecond.pages)).toContain('c-7');
     expect(onSecond.paging).toMatchObject({ pages: 1, complete: false });
-    expect(idsOn(onThird.pages).map(({ consumerId }) => consumerId)).toContain('c-12');
+    expect(idsOn(onThird.pages)).toContain('c-12');
     expect(list.server.received, 'one request a page').toHaveLength(3);
   });
 
@@ -74,24 +83,18 @@ describe('ListScan', () => {
 
   it('counts only pages asked after a look began: one that joined late reads round to where it joined', async () => {
     const list = await heldList();
-    const early = list.scan.read(lookFor('c-12'));
-    expect(await list.answer()).toBe(1);
-    expect(await list.asked(), 'page 2 asked, not answered').toBe(2);
-    const late = list.scan.read(lookFor('c-1'));
+    const { early, late } = await joinedWhilePage2Asked(list, lookFor('c-1'));
     expect([await list.answer(), await list.answer()]).toEqual([2, 3]);
     await early;
     expect(await list.answer(), 'the next read, for the late look').toBe(1);
     const read = await late;
-    expect(idsOn(read.pages).map(({ consumerId }) => consumerId)).toContain('c-1');
+    expect(idsOn(read.pages)).toContain('c-1');
     expect(list.server.received).toHaveLength(4);
   });
 
   it('says "no such record" to a late look only after it read the whole list round, from where it joined', async () => {
     const list = await heldList();
-    const early = list.scan.read(lookFor('c-12'));
-    expect(await list.answer()).toBe(1);
-    expect(await list.asked()).toBe(2);
-    const late = list.scan.read(lookFor('c-99'));
+    const { early, late } = await joinedWhilePage2Asked(list, lookFor('c-99'));
     expect([await list.answer(), await list.answer(), await list.answer(), await list.answer()]).toEqual([2, 3, 1, 2]);
     await early;
     const read = await late;
@@ -104,10 +107,7 @@ describe('ListScan', () => {
 
   it('gives an absence a whole read begun after it asked, not the rest of one under way', async () => {
     const list = await heldList();
-    const look = list.scan.read(lookFor('c-12'));
-    expect(await list.answer()).toBe(1);
-    expect(await list.asked()).toBe(2);
-    const absence = list.scan.read({ kind: 'whole' });
+    const { early: look, late: absence } = await joinedWhilePage2Asked(list, { kind: 'whole' });
     expect([await list.answer(), await list.answer()]).toEqual([2, 3]);
     await look;
     expect([await list.answer(), await list.answer(), await list.answer()]).toEqual([1, 2, 3]);
