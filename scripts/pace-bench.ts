@@ -1,9 +1,10 @@
 /**
  * npm run bench:pace: the pace against the simulator's token bucket on a discrete-event clock
  * (tests/unit/paced-clients.ts), over several seeds, in seconds of real time; it prints figures and asserts nothing.
- * Clients that always have requests waiting: the share each of three takes of 5 a second, one alone at 5 a second
- * with 3 % faults, the share refused by a limit of 1 a second. Test chains (a run's shape: steps of three requests
- * and an effect's delay): one client against three shards of the same tests, as the release gate runs them.
+ * Clients that always have requests waiting: the share each of three takes of 5 a second over the 25 minutes after
+ * the first 5, one alone at 5 a second with 3 % faults, the share refused by a limit of 1 a second. Test chains (a
+ * run's shape: steps of three requests and an effect's delay): one client against three shards of the same tests,
+ * as the release gate runs them.
  */
 import { seededRandom } from '../simulator/random.js';
 import { acceptedRps, refusedShare, runChains, send } from '../tests/unit/paced-clients.js';
@@ -13,7 +14,7 @@ const rate = (value: number): string => value.toFixed(2);
 const percent = (share: number): string => `${Math.round(share * 100)} %`;
 
 for (const seed of SEEDS) {
-  const three = await send({ limitRps: 5, clients: 3, seconds: 300, faultRate: 0.03, seed });
+  const three = await send({ limitRps: 5, clients: 3, seconds: 1_800, faultRate: 0.03, seed });
   const alone = await send({ limitRps: 5, clients: 1, seconds: 300, faultRate: 0.03, seed });
   const slow = await send({ limitRps: 1, clients: 1, seconds: 300, faultRate: 0.03, seed });
   const tests = Array.from({ length: 30 }, (_, index) => 2 + Math.floor(seededRandom(seed * 31 + index)() * 7));
@@ -28,7 +29,7 @@ for (const seed of SEEDS) {
   console.log(
     `pace: ${JSON.stringify({
       seed,
-      threeSharing5: three.map((answers) => rate(acceptedRps(answers, 60, 300))).join('/'),
+      threeSharing5: three.map((answers) => rate(acceptedRps(answers, 300, 1_800))).join('/'),
       alone5Faults3: rate(acceptedRps(alone[0]!, 60, 300)),
       refusedAt1: percent(refusedShare(slow[0]!)),
       chains: { requests, floorS: requests / 5 },

@@ -15,6 +15,11 @@ export const PACING = {
   decrease: 0.7,
   /** ...over this long, if less than the rate: its own rate overstates it when other clients share the limit. */
   acceptedMs: 5_000,
+  /**
+   * A decrease sets the last limit to what was accepted, but no lower than this share of the one before: a burst says
+   * the limit is lower, not how much (a client that sent little, or met a few faults at once, measures far below it).
+   */
+  limitFloor: 0.8,
   /** Below this a pace would take minutes to learn anything. */
   minRps: 0.2,
   /**
@@ -140,7 +145,8 @@ export class Pace {
   private observe(answer: PacedAnswer): void {
     const now = this.clock.now();
     this.lastAnswers = [...this.lastAnswers.filter((entry) => entry.sentAt > now - PACING.acceptedMs), answer];
-    this.penalty = this.penalty * PACING.penaltyDecay + (answer.throttled ? 1 : 0);
+    // A refusal of a request sent before the last decrease tells of the rate before it: it adds no penalty.
+    this.penalty = this.penalty * PACING.penaltyDecay + (answer.throttled && answer.sentAt > this.loweredAt ? 1 : 0);
     if (!answer.throttled) this.raise(now);
     else this.refused(answer, now);
   }
@@ -175,7 +181,9 @@ export class Pace {
     const accepted = acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt);
     const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted));
     // The first rate is a guess from the first burst's few answers: no limit to hold at.
-    this.lastLimit = this.rps === undefined ? Infinity : measured;
+    if (this.rps === undefined) this.lastLimit = Infinity;
+    else if (this.lastLimit === Infinity) this.lastLimit = measured;
+    else this.lastLimit = Math.max(measured, PACING.limitFloor * this.lastLimit);
     this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
     this.heldSince = undefined;
     this.penalty = 0;

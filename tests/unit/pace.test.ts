@@ -215,10 +215,27 @@ describe('Pace', () => {
     },
   );
 
+  it('lowers the last limit by at most a fifth a burst, however little the target accepted in it', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock, 10);
+    await answerTogether(pace, clock, 4, 1);
+    while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
+    // A burst of which nothing was accepted, its window holding nothing else: it measures the least rate.
+    clock.advance(PACING.acceptedMs);
+    await answerTogether(pace, clock, 4, 0);
+    expect(pace.state().rps).toBe(PACING.minRps);
+    while (pace.state().rps! < PACING.limitFloor) await sendThrough(pace, clock, 1);
+    await sendThrough(pace, clock, 5);
+    expect(pace.state().rps, 'back at the lowered last limit, and held there').toBeCloseTo(PACING.limitFloor);
+  });
+
   it(
-    'lowers the rate for one refusal at the rate of the last decrease or past it, ' +
-      'and keeps it for one refusal below it and for one sent before the decrease',
-    withPace(async (pace, clock) => {
+    'lowers the rate for one refusal past the last limit, and keeps it for one refusal at or below it ' +
+      'and for one sent before the decrease',
+    async () => {
+      const clock = fakeClock();
+      // A ceiling sets a rate from the start, so the first burst's decrease sets a last limit: one a second.
+      const pace = new Pace(clock, 10);
       await answerTogether(pace, clock, 4, 1);
       const lowered = pace.state().rps!;
       await pace.acquire();
@@ -228,9 +245,12 @@ describe('Pace', () => {
       expect(pace.state().rps, 'below the last limit').toBe(lowered);
       while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
       await sendThrough(pace, clock, 1, () => true);
-      expect(pace.state().rps, 'at the last limit').toBeLessThan(1);
+      expect(pace.state().rps, 'at the last limit').toBe(1);
+      while (pace.state().rps! <= 1) await sendThrough(pace, clock, 1);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'past the last limit').toBeLessThan(1);
       expect(pace.pausedUntilMs(), 'paused as for a burst').toBeGreaterThan(clock.now());
-    }),
+    },
   );
 });
 
