@@ -11,7 +11,7 @@ export const PACING = {
    */
   penaltyDecay: 0.9,
   penaltyLimit: 2,
-  /** A burst, or a refusal past the last limit, lowers the rate to this share of what the target accepted... */
+  /** A burst lowers the rate to this share of what the target accepted... */
   decrease: 0.7,
   /** ...over this long, if less than the rate: its own rate overstates it when other clients share the limit. */
   acceptedMs: 5_000,
@@ -180,11 +180,17 @@ export class Pace {
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     const accepted = acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt);
     const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted));
-    // The first rate is a guess from the first burst's few answers: no limit to hold at.
-    if (this.rps === undefined) this.lastLimit = Infinity;
-    else if (this.lastLimit === Infinity) this.lastLimit = measured;
-    else this.lastLimit = Math.max(measured, PACING.limitFloor * this.lastLimit);
-    this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
+    if (!burst) {
+      // A lone refusal of a probe says the limit is where it was, or where the target accepted: back to it, not below.
+      this.lastLimit = Math.max(this.lastLimit, measured);
+      this.rps = this.lastLimit;
+    } else {
+      // The first rate is a guess from the first burst's few answers: no limit to hold at.
+      if (this.rps === undefined) this.lastLimit = Infinity;
+      else if (this.lastLimit === Infinity) this.lastLimit = measured;
+      else this.lastLimit = Math.max(measured, PACING.limitFloor * this.lastLimit);
+      this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
+    }
     this.heldSince = undefined;
     this.penalty = 0;
     this.loweredAt = now;
