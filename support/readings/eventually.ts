@@ -7,10 +7,10 @@ import { redact, redactText } from '../transport/redact.js';
 import { attachText, step } from '../evidence/report.js';
 import type { Reading } from './facts.js';
 
-// The schedule: a wait for a write's effect reads first after 1 s, any other wait at once, then every half of
+// The schedule: a wait for a write's effect reads first after 1.5 s, any other wait at once, then every half of
 // the time it has waited, 100 ms to 2 s apart, or later on Retry-After. A watch reads once, at its window's end.
 export const POLLING = {
-  firstLookMs: 1_000,
+  firstLookMs: 1_500,
   shareOfElapsed: 1 / 2,
   minIntervalMs: 100,
   maxIntervalMs: 2_000,

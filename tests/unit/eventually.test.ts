@@ -285,7 +285,7 @@ describe('eventually', () => {
 });
 
 describe('a wait for a transition', () => {
-  it('reads first after 1 s, then half the time waited apart', async () => {
+  it('reads first after 1.5 s, then half the time waited apart', async () => {
     const clock = fakeClock();
     const { read } = reads(clock, [answer(404), answer(404), answer(200, { gedi: 'g1' })], 0);
     await eventually('the relative to be deceased', read, found, {
@@ -293,7 +293,7 @@ describe('a wait for a transition', () => {
       clock,
       transition: 'relationship-death',
     });
-    expect(clock.sleeps).toEqual([POLLING.firstLookMs, 500, 750]);
+    expect(clock.sleeps).toEqual([1_500, 750, 1_125]);
   });
 });
 
