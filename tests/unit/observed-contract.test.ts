@@ -180,7 +180,7 @@ describe('the observed contract', () => {
     const stop = recordObservations(dir);
     const clock = fakeClock();
     const statuses = [404, 200];
-    // Each read takes 10 ms: sent after the first look at 1,000 ms and missing, then at 1,515 ms and answered at 1,525.
+    // Each read takes 10 ms: sent after the first look at 1,500 ms and missing, then at 2,265 ms and answered at 2,275.
     const read = async () => {
       clock.advance(10);
       return { status: statuses.shift()!, ok: statuses.length === 0, headers: {} } as ApiResponse;
@@ -196,9 +196,9 @@ describe('the observed contract', () => {
     }
     expect(buildContract(readObservationLines(dir)).timings.create).toEqual({
       n: 1,
-      p50: { afterMs: 1000, byMs: 1525 },
-      p95: { afterMs: 1000, byMs: 1525 },
-      max: { afterMs: 1000, byMs: 1525 },
+      p50: { afterMs: 1500, byMs: 2275 },
+      p95: { afterMs: 1500, byMs: 2275 },
+      max: { afterMs: 1500, byMs: 2275 },
     });
   });
 
