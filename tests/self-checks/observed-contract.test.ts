@@ -11,6 +11,7 @@ import { dereference, validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OpenAPIBackend } from 'openapi-backend';
 import { catalogue } from '../../support/run/catalogue.js';
+import { POLLING } from '../../support/readings/eventually.js';
 import { expect, test } from 'vitest';
 import { startSimulator } from '../../simulator/listen.js';
 import type { Interval, ObservedContract } from '../../support/evidence/observed/model.js';
@@ -18,9 +19,10 @@ import { simulatorAsRemoteTarget } from '../../support/run/child-runs.js';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 
-// Long beside the lag of a loaded machine (two cores shared with the rest of npm test stamp the
-// answer to a write a hundred milliseconds or more late), so the figures are about the delay.
-const DELAY_MS = 1500;
+// Half a second past the first look, so that the first read misses, and long beside the lag of a
+// loaded machine (two cores shared with the rest of npm test stamp the answer to a write a hundred
+// milliseconds or more late), so the figures are about the delay.
+const DELAY_MS = POLLING.firstLookMs + 500;
 // No jitter: every effect comes at the delay, so each creation's interval must hold it.
 const JITTER = 0;
 
