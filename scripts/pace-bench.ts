@@ -4,7 +4,7 @@
  * Clients that always have requests waiting: the share each of three takes of 5 a second over the 25 minutes after
  * the first 5, one alone at 5 a second with 3 % faults, the share refused by a limit of 1 a second. Test chains (a
  * run's shape: steps of three requests and an effect's delay): one client against three shards of the same tests,
- * as the release gate runs them.
+ * as the release gate runs them, with the share of their requests the limit refused.
  */
 import { seededRandom } from '../simulator/random.js';
 import { acceptedRps, refusedShare, runChains, send } from '../tests/unit/paced-clients.js';
@@ -36,6 +36,8 @@ for (const seed of SEEDS) {
       oneClientS: Math.round(wall(one)),
       threeShardsS: shards.endedS.map(Math.round).join('/'),
       shardsOverOne: rate(wall(shards) / wall(one)),
+      oneRefused: percent(refusedShare(...one.answers)),
+      shardsRefused: percent(refusedShare(...shards.answers)),
     })}`,
   );
 }

@@ -56,9 +56,11 @@ export interface Answers {
 export const acceptedRps = (answers: Answers, fromS: number, toS: number): number =>
   answers.accepted.filter((at) => at >= fromS * 1000 && at < toS * 1000).length / (toS - fromS);
 
-/** Share of answers the limit refused: the random faults come whatever the pace does. */
-export const refusedShare = ({ accepted, refused, faulted }: Answers): number =>
-  refused.length / (accepted.length + refused.length + faulted.length);
+/** Share of the clients' answers the limit refused: the random faults come whatever the pace does. */
+export const refusedShare = (...clients: Answers[]): number => {
+  const count = (kind: keyof Answers) => clients.reduce((sum, answers) => sum + answers[kind].length, 0);
+  return count('refused') / (count('accepted') + count('refused') + count('faulted'));
+};
 
 /** One client's requests against the shared bucket, each retried after its Retry-After, first, as http.ts does. */
 function requester(clock: EventClock, bucket: RateLimiter, random: () => number, faultRate: number) {
