@@ -20,6 +20,12 @@ export const PACING = {
    * the limit is lower, not how much (a client that sent little, or met a few faults at once, measures far below it).
    */
   limitFloor: 0.8,
+  /**
+   * A lone refusal at or below the last limit lowers that limit by this share, and not the rate, which then stands past
+   * it: the next refusal pauses every caller and takes the rate back to what was accepted, as a probe's does. Clients
+   * sharing a limit whose last limits add up past it meet such refusals and seldom a burst.
+   */
+  erosion: 0.95,
   /** Below this a pace would take minutes to learn anything. */
   minRps: 0.2,
   /**
@@ -57,6 +63,9 @@ export class Pace {
     go: (heldMs: number | false) => void;
   }[] = [];
   private releasing = false;
+  /** When the client met its first refusal, and until when that pauses it: its rate is then set from the opening. */
+  private openedAt: number | undefined;
+  private openingUntil: number | undefined;
   private lastAnswers: PacedAnswer[] = [];
   private penalty = 0;
   private loweredAt = -Infinity;
@@ -108,6 +117,7 @@ export class Pace {
       for (const request of late) request.go(false);
       this.waiting = this.waiting.filter((request) => !late.includes(request));
       if (this.waiting.length === 0) break;
+      this.settleOpening(now);
       const at = Math.max(now, this.pausedUntil, this.nextSlotAt);
       if (at > now) {
         this.heldBack ||= at > this.pausedUntil;
@@ -138,6 +148,7 @@ export class Pace {
 
   /** What the pace did so far, for the message of a request still throttled at its deadline. */
   state(): { rps?: number; ceilingRps?: number; throttledAnswers: number; throttledForMs?: number } {
+    this.settleOpening(this.clock.now());
     const throttledForMs = this.throttledSince === undefined ? undefined : this.clock.now() - this.throttledSince;
     return { rps: this.rps, ceilingRps: this.ceilingRps, throttledAnswers: this.throttledAnswers, throttledForMs };
   }
@@ -170,12 +181,25 @@ export class Pace {
     this.throttledAnswers += 1;
     this.throttledSince ??= now;
     this.refusedAt = now;
+    // The opening: every request in flight went unpaced, so the target's first refusal pauses them all, once, and the
+    // answers still to come tell whether it was the limit (settleOpening).
+    if (this.rps === undefined && this.openedAt === undefined) {
+      this.openedAt = now;
+      this.openingUntil = now + (answer.retryAfterMs ?? PACING.defaultPauseMs);
+      this.pausedUntil = Math.max(this.pausedUntil, this.openingUntil);
+      return;
+    }
+    if (this.openingUntil !== undefined) return;
     // Past the last limit (a probe) one refusal says the limit is there; at or below it, only a burst does: a random
-    // fault while the rate holds at the limit costs its Retry-After, not the rate.
+    // fault while the rate holds at the limit costs its Retry-After and a twentieth of the last limit, not the rate.
     const atLimit = this.rps !== undefined && this.rps > this.lastLimit;
     const burst = this.penalty >= PACING.penaltyLimit;
     // Once per burst: the answers to requests sent before the decrease tell of the rate before it.
-    if ((!atLimit && !burst) || answer.sentAt <= this.loweredAt) return;
+    if (answer.sentAt <= this.loweredAt) return;
+    if (!atLimit && !burst) {
+      if (this.lastLimit !== Infinity) this.lastLimit = Math.max(PACING.minRps, this.lastLimit * PACING.erosion);
+      return;
+    }
     // At the limit every request of the client would be refused until the Retry-After has passed.
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     const accepted = acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt);
@@ -192,6 +216,23 @@ export class Pace {
       this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
     }
     this.heldSince = undefined;
+    this.penalty = 0;
+    this.loweredAt = now;
+  }
+
+  /**
+   * Once the opening's pause has passed, its requests have been answered: a second refusal among them says the target
+   * limits the rate, which starts below what it accepted (the last limit stays unknown); one alone was a fault. A
+   * Retry-After says a request sent after it is admitted, so the target accepts one a Retry-After at least, however
+   * few of this client's it took while other clients shared the limit.
+   */
+  private settleOpening(now: number): void {
+    if (this.openingUntil === undefined || now < this.openingUntil) return;
+    const retryAfterMs = this.openingUntil - this.openedAt!;
+    this.openingUntil = undefined;
+    if (this.lastAnswers.filter((answer) => answer.throttled).length < 2) return;
+    const accepted = acceptedPerSecond(this.lastAnswers, this.openedAt! - this.lastAnswers[0]!.sentAt);
+    this.rps = Math.max(PACING.minRps, Math.max(accepted, 1000 / retryAfterMs) * PACING.decrease);
     this.penalty = 0;
     this.loweredAt = now;
   }

@@ -1,7 +1,9 @@
 // The pace against a token bucket (simulator/rate-limit.ts) on a discrete-event clock: several clients sharing one
 // limit settle near equal shares, one alone comes near the limit, and at one request a second few are refused.
 import { describe, expect, it } from 'vitest';
-import { acceptedRps, refusedShare, send } from './paced-clients.js';
+import { seededRandom } from '../../simulator/random.js';
+import { PACING } from '../../support/transport/pace.js';
+import { acceptedRps, refusedShare, runChains, send } from './paced-clients.js';
 
 /** Within 30 % of `share`. */
 const near = (share: number) => ({ least: 0.7 * share, most: 1.3 * share });
@@ -27,6 +29,21 @@ describe('Pace against one token bucket', () => {
     expect(acceptedRps(alone!, 30, 60), 'requests a second over its second half-minute').toBeGreaterThanOrEqual(4.25);
     const [faulted] = await send({ limitRps: 5, clients: 1, seconds: 60, faultRate: 0.03 });
     expect(acceptedRps(faulted!, 30, 60), 'with faults').toBeGreaterThanOrEqual(3.5);
+  });
+
+  it('meets no more refusals at the opening than it had in flight, with three shards opening together', async () => {
+    // A run's tests split into three shards, each a client of its own, all sending at once against 5 a second: each
+    // pauses at its first refusal, so the requests it had in flight are all the opening costs it.
+    const tests = Array.from({ length: 30 }, (_, index) => 2 + Math.floor(seededRandom(7 * 31 + index)() * 7));
+    const { answers } = await runChains([tests.slice(0, 10), tests.slice(10, 21), tests.slice(21)], {
+      limitRps: 5,
+      faultRate: 0.03,
+    });
+    const opening = answers.map((shard) => shard.refused.filter((at) => at < 2_000).length);
+    expect(
+      opening.reduce((sum, count) => sum + count, 0),
+      `refusals in the first 2 s: ${opening.join(', ')}`,
+    ).toBeLessThanOrEqual(3 * PACING.maxInFlight);
   });
 
   it('has at most a tenth of its requests refused by a limit of 1 a second, with and without faults', async () => {

@@ -116,20 +116,24 @@ describe('Pace', () => {
   });
 
   it(
-    'lets the other requests go on after one refusal, with no rate set, ' +
-      'and pauses every caller until the Retry-After of a burst of refusals has passed',
+    'pauses every caller for the first refusal it meets, and sets no rate when that refusal was alone; ' +
+      'then lets the others go on after one refusal, and pauses every caller for a burst of refusals',
     withPace(async (pace, clock) => {
       await pace.acquire();
       pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
-      const started = clock.now();
+      const opened = clock.now();
       await Promise.all([pace.acquire(), pace.acquire(), pace.acquire()]);
+      expect(clock.now() - opened, "the opening's refusal pauses every caller").toBe(3_000);
+      expect(pace.state(), 'a fault: no rate').toMatchObject({ throttledAnswers: 1, rps: undefined });
+      pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
+      const started = clock.now();
+      await pace.acquire();
       expect(clock.now(), 'the refused request waits for its Retry-After alone').toBe(started);
-      expect(pace.state()).toMatchObject({ throttledAnswers: 1, rps: undefined });
       for (let index = 0; index < 3; index++)
         pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
       await pace.acquire();
       expect(clock.now() - started).toBeGreaterThanOrEqual(3_000);
-      expect(pace.state().throttledAnswers).toBe(4);
+      expect(pace.state().throttledAnswers).toBe(5);
     }),
   );
 
@@ -175,11 +179,13 @@ describe('Pace', () => {
   );
 
   it(
-    'lowers the rate below what the target accepted when a burst is refused, once per burst, ' +
-      'and not for one refusal now and then',
+    'sets the rate below what the target accepted when more of the opening is refused, once its pause has passed, ' +
+      'and keeps a rate for one refusal now and then',
     withPace(async (pace, clock) => {
-      // Of one burst of four, the target accepted one: one a second.
+      // Of an opening of four, the target accepted one: one a second.
       await answerTogether(pace, clock, 4, 1);
+      expect(pace.state().rps, 'paused for the Retry-After of its first refusal').toBeUndefined();
+      clock.advance(1_000);
       expect(pace.state().rps).toBeCloseTo(PACING.decrease);
       expect(pace.state().throttledAnswers).toBe(3);
 
@@ -219,19 +225,20 @@ describe('Pace', () => {
     const clock = fakeClock();
     const pace = new Pace(clock, 10);
     await answerTogether(pace, clock, 4, 1);
-    while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
-    // A burst of which nothing was accepted, its window holding nothing else: it measures the least rate.
+    // A burst of which nothing was accepted, its window holding nothing else: it measures the least rate. Its first
+    // two refusals, below the last limit, each lowered that limit by a twentieth.
     clock.advance(PACING.acceptedMs);
     await answerTogether(pace, clock, 4, 0);
     expect(pace.state().rps).toBe(PACING.minRps);
-    while (pace.state().rps! < PACING.limitFloor) await sendThrough(pace, clock, 1);
+    const lowered = PACING.limitFloor * PACING.erosion ** 2;
+    while (pace.state().rps! < lowered) await sendThrough(pace, clock, 1);
     await sendThrough(pace, clock, 5);
-    expect(pace.state().rps, 'back at the lowered last limit, and held there').toBeCloseTo(PACING.limitFloor);
+    expect(pace.state().rps, 'back at the lowered last limit, and held there').toBeCloseTo(lowered);
   });
 
   it(
-    'returns to the last limit for one refusal past it, and keeps the rate for one refusal at or below it ' +
-      'and for one sent before the decrease',
+    'keeps the rate for one refusal sent before the decrease, and for one at or below the last limit, which lowers ' +
+      'that limit by a twentieth; the next refusal, past the last limit, pauses every caller and returns to it',
     async () => {
       const clock = fakeClock();
       // A ceiling sets a rate from the start, so the first burst's decrease sets a last limit: one a second.
@@ -243,12 +250,12 @@ describe('Pace', () => {
       expect(pace.state().rps, 'a refusal of a request sent before the decrease').toBe(lowered);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'below the last limit').toBe(lowered);
-      while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
+      while (pace.state().rps! < PACING.erosion) await sendThrough(pace, clock, 1);
       await sendThrough(pace, clock, 1, () => true);
-      expect(pace.state().rps, 'at the last limit').toBe(1);
-      while (pace.state().rps! <= 1) await sendThrough(pace, clock, 1);
+      expect(pace.state().rps, 'at the last limit').toBeCloseTo(PACING.erosion);
+      expect(pace.pausedUntilMs(), 'only the refused request waits').toBeLessThanOrEqual(clock.now());
       await sendThrough(pace, clock, 1, () => true);
-      expect(pace.state().rps, 'past the last limit').toBe(1);
+      expect(pace.state().rps, 'past the last limit').toBeLessThanOrEqual(PACING.erosion);
       expect(pace.pausedUntilMs(), 'paused as for a burst').toBeGreaterThan(clock.now());
     },
   );
