@@ -187,6 +187,11 @@ describe('Pace', () => {
       expect(pace.state().rps, 'paused for the Retry-After of its first refusal').toBeUndefined();
       clock.advance(1_000);
       expect(pace.state().rps).toBeCloseTo(PACING.decrease);
+      // Of an opening the other clients took whole, nothing: still one a Retry-After, which admits a request after it.
+      const crowded = new Pace(clock);
+      await answerTogether(crowded, clock, 4, 0);
+      clock.advance(1_000);
+      expect(crowded.state().rps).toBeCloseTo(PACING.decrease);
       expect(pace.state().throttledAnswers).toBe(3);
 
       const steady = new Pace(clock, 50);
@@ -250,10 +255,14 @@ describe('Pace', () => {
       expect(pace.state().rps, 'a refusal of a request sent before the decrease').toBe(lowered);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'below the last limit').toBe(lowered);
+      // Held at the lowered last limit, long enough for the penalty to fade: two refusals a few answers apart are
+      // no burst, so what the second one does comes of the first one's lowering.
       while (pace.state().rps! < PACING.erosion) await sendThrough(pace, clock, 1);
+      await sendThrough(pace, clock, 10);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'at the last limit').toBeCloseTo(PACING.erosion);
       expect(pace.pausedUntilMs(), 'only the refused request waits').toBeLessThanOrEqual(clock.now());
+      await sendThrough(pace, clock, 3);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'past the last limit').toBeLessThanOrEqual(PACING.erosion);
       expect(pace.pausedUntilMs(), 'paused as for a burst').toBeGreaterThan(clock.now());
