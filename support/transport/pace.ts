@@ -6,6 +6,11 @@ export const PACING = {
   /** Requests in flight at once: a run whose tests all start together opens with no burst. */
   maxInFlight: 4,
   /**
+   * Before the target has set a rate or accepted this many, half as many: every request in flight when a limit first
+   * refuses is refused too, and shards opening at once against one limit paid that three times.
+   */
+  openingAnswers: 10,
+  /**
    * Each refusal adds 1 to a penalty that every answer multiplies by `penaltyDecay`: reaching `penaltyLimit` is a burst
    * (three refusals within a few answers, or one in six for a while), which random faults of 3 % seldom make.
    */
@@ -76,6 +81,7 @@ export class Pace {
   private raisedAt: number;
   private heldBack = false;
   private throttledAnswers = 0;
+  private acceptedAnswers = 0;
   private throttledSince: number | undefined;
 
   constructor(
@@ -122,7 +128,7 @@ export class Pace {
       if (at > now) {
         this.heldBack ||= at > this.pausedUntil;
         await this.clock.sleep(at - now);
-      } else if (this.inFlight >= PACING.maxInFlight && !this.waiting[0]!.beyondCap) {
+      } else if (this.inFlight >= this.inFlightCap() && !this.waiting[0]!.beyondCap) {
         break; // `finished` starts again
       } else {
         const next = this.waiting.shift()!;
@@ -132,6 +138,11 @@ export class Pace {
       }
     }
     this.releasing = false;
+  }
+
+  private inFlightCap(): number {
+    const opening = this.rps === undefined && this.acceptedAnswers < PACING.openingAnswers;
+    return opening ? PACING.maxInFlight / 2 : PACING.maxInFlight;
   }
 
   /** A request let go ended, with this answer or none. */
@@ -158,8 +169,10 @@ export class Pace {
     this.lastAnswers = [...this.lastAnswers.filter((entry) => entry.sentAt > now - PACING.acceptedMs), answer];
     // A refusal of a request sent before the last decrease tells of the rate before it: it adds no penalty.
     this.penalty = this.penalty * PACING.penaltyDecay + (answer.throttled && answer.sentAt > this.loweredAt ? 1 : 0);
-    if (!answer.throttled) this.raise(now);
-    else this.refused(answer, now);
+    if (!answer.throttled) {
+      this.acceptedAnswers += 1;
+      this.raise(now);
+    } else this.refused(answer, now);
   }
 
   /** Additive increase over time, after a while at the last limit past it. */

@@ -31,9 +31,10 @@ describe('Pace against one token bucket', () => {
     expect(acceptedRps(faulted!, 30, 60), 'with faults').toBeGreaterThanOrEqual(3.5);
   });
 
-  it('meets no more refusals at the opening than it had in flight, with three shards opening together', async () => {
+  it('meets a few refusals a shard at the opening, with three shards opening together', async () => {
     // A run's tests split into three shards, each a client of its own, all sending at once against 5 a second: each
-    // pauses at its first refusal, so the requests it had in flight are all the opening costs it.
+    // pauses at its first refusal, so the opening costs it the requests it had in flight and a few more after the
+    // pause, not the three refusals of a burst and all that went meanwhile (six a shard).
     const tests = Array.from({ length: 30 }, (_, index) => 2 + Math.floor(seededRandom(7 * 31 + index)() * 7));
     const { answers } = await runChains([tests.slice(0, 10), tests.slice(10, 21), tests.slice(21)], {
       limitRps: 5,

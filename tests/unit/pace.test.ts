@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient, TargetThrottledError } from '../../support/transport/http.js';
-import { systemClock } from '../../support/transport/clock.js';
+import { systemClock, type Clock } from '../../support/transport/clock.js';
 import { PACING, Pace, sharedPace } from '../../support/transport/pace.js';
 import { TokenProvider } from '../../support/run/tokens.js';
 import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
@@ -8,7 +8,7 @@ import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 /** Sends `count` requests through the pace one after another, each answered at once; returns when each was let go. */
 async function sendThrough(
   pace: Pace,
-  clock: ReturnType<typeof fakeClock>,
+  clock: Pick<Clock, 'now'>,
   count: number,
   throttled: (index: number) => boolean = () => false,
 ): Promise<number[]> {
@@ -50,8 +50,8 @@ describe('Pace', () => {
       clock.advance(1);
       expect(await pace.acquire(asked), 'goes at once').toBe(0);
       pace.finished();
-      // A burst of refusals: the client pauses for their Retry-After of 1 s.
-      await answerTogether(pace, clock, 3, 0);
+      // The opening's refusals: the client pauses for their Retry-After of 1 s.
+      await answerTogether(pace, clock, 2, 0);
       expect(await pace.acquire(clock.now() + 500), 'paused for 1 s').toBe(false);
       // A ceiling of 1 a second: waiting for its turn is not held against the deadline.
       const paced = new Pace(clock, 1);
@@ -64,16 +64,22 @@ describe('Pace', () => {
   );
 
   it(
-    'lets at most a few requests be in flight at once, the next as soon as one is answered',
+    'lets at most a few requests be in flight at once, half as many until the target has accepted a few, ' +
+      'the next as soon as one is answered',
     withPace(async (pace, clock) => {
-      await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
-      let next = false;
-      const waiting = pace.acquire().then(() => (next = true));
-      await new Promise((settled) => setImmediate(settled));
-      expect(next, 'waits while the window is full').toBe(false);
-      pace.finished({ sentAt: clock.now(), throttled: false });
-      await waiting;
-      expect(next).toBe(true);
+      const accepted = { sentAt: clock.now(), throttled: false };
+      for (const window of [PACING.maxInFlight / 2, PACING.maxInFlight]) {
+        await Promise.all(Array.from({ length: window }, () => pace.acquire()));
+        let next = false;
+        const waiting = pace.acquire().then(() => (next = true));
+        await new Promise((settled) => setImmediate(settled));
+        expect(next, `waits while ${window} are in flight`).toBe(false);
+        pace.finished(accepted);
+        await waiting;
+        expect(next).toBe(true);
+        for (let index = 0; index < window; index++) pace.finished(accepted);
+        await sendThrough(pace, clock, PACING.openingAnswers);
+      }
     }),
   );
 
@@ -81,6 +87,7 @@ describe('Pace', () => {
     'lets a retry go before every request not yet sent, whose deadlines have not begun, and a later page of a list ' +
       'read between them',
     withPace(async (pace, clock) => {
+      await sendThrough(pace, clock, PACING.openingAnswers);
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       const order: string[] = [];
       const unsent = [pace.acquire(), pace.acquire()].map((held, index) => held.then(() => order.push(`new ${index}`)));
@@ -95,6 +102,7 @@ describe('Pace', () => {
   it(
     'lets a token request go first and past a full window: the requests holding their places may wait for it',
     withPace(async (pace, clock) => {
+      await sendThrough(pace, clock, PACING.openingAnswers);
       await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
       const order: string[] = [];
       const unsent = pace.acquire().then(() => order.push('new'));
@@ -119,6 +127,7 @@ describe('Pace', () => {
     'pauses every caller for the first refusal it meets, and sets no rate when that refusal was alone; ' +
       'then lets the others go on after one refusal, and pauses every caller for a burst of refusals',
     withPace(async (pace, clock) => {
+      await sendThrough(pace, clock, PACING.openingAnswers);
       await pace.acquire();
       pace.finished({ sentAt: clock.now(), throttled: true, retryAfterMs: 3_000 });
       const opened = clock.now();
@@ -182,17 +191,18 @@ describe('Pace', () => {
     'sets the rate below what the target accepted when more of the opening is refused, once its pause has passed, ' +
       'and keeps a rate for one refusal now and then',
     withPace(async (pace, clock) => {
-      // Of an opening of four, the target accepted one: one a second.
-      await answerTogether(pace, clock, 4, 1);
+      // Of an opening of four, the target accepted two: two a second.
+      await sendThrough(pace, clock, 2);
+      await answerTogether(pace, clock, 2, 0);
       expect(pace.state().rps, 'paused for the Retry-After of its first refusal').toBeUndefined();
       clock.advance(1_000);
-      expect(pace.state().rps).toBeCloseTo(PACING.decrease);
+      expect(pace.state().rps).toBeCloseTo(2 * PACING.decrease);
       // Of an opening the other clients took whole, nothing: still one a Retry-After, which admits a request after it.
       const crowded = new Pace(clock);
-      await answerTogether(crowded, clock, 4, 0);
+      await answerTogether(crowded, clock, 2, 0);
       clock.advance(1_000);
       expect(crowded.state().rps).toBeCloseTo(PACING.decrease);
-      expect(pace.state().throttledAnswers).toBe(3);
+      expect(pace.state().throttledAnswers).toBe(2);
 
       const steady = new Pace(clock, 50);
       await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
@@ -342,7 +352,8 @@ describe('ApiClient with a shared pace', () => {
     });
     const pace = new Pace(systemClock);
     const api = new ApiClient({ baseUrl: server.url, pace });
-    // Every place in flight taken: what is asked for now queues.
+    // Past the opening, every place in flight taken: what is asked for now queues.
+    await sendThrough(pace, systemClock, PACING.openingAnswers);
     await Promise.all(Array.from({ length: PACING.maxInFlight }, () => pace.acquire()));
     const queued = api.request('GET', '/persons');
     const page = api.request('GET', '/consumers', { query: { cursor: '2' }, continues: true });
@@ -361,6 +372,7 @@ describe('ApiClient with a shared pace', () => {
     );
     const clock = fakeClock();
     const pace = new Pace(clock);
+    await sendThrough(pace, clock, PACING.openingAnswers);
     const [first, second] = [
       new ApiClient({ baseUrl: server.url, clock, pace }),
       new ApiClient({ baseUrl: server.url, clock, pace }),
