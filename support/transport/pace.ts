@@ -6,8 +6,8 @@ export const PACING = {
   /** Requests in flight at once: a run whose tests all start together opens with no burst. */
   maxInFlight: 4,
   /**
-   * Before the target has set a rate or accepted this many, half as many: every request in flight when a limit first
-   * refuses is refused too, and shards opening at once against one limit paid that three times.
+   * Until a rate is set or the target has accepted this many, half as many in flight: every request in flight when a
+   * limit first refuses is refused too, and shards opening at once against one limit paid that three times.
    */
   openingAnswers: 10,
   /**
