@@ -39,8 +39,14 @@ export const PACING = {
    */
   increaseRps: 0.2,
   quietMs: 2_000,
-  /** Back at the last limit it stays this long before rising past: at 1 a second, faster is one in two refused. */
-  holdMs: 20_000,
+  /**
+   * Back at the last limit the rate holds there before rising past it: `firstHoldMs`, twice as long after each probe
+   * the limit refused, up to `holdMs` (at 1 a second every probe costs a refusal or two: with 20 s, one in ten was
+   * refused), and not at all after a probe that found the target accepting a step past the last limit: the limit
+   * moved, as when a shard is left alone.
+   */
+  firstHoldMs: 5_000,
+  holdMs: 25_000,
   /** The pause for a throttled answer without Retry-After. */
   defaultPauseMs: 1_000,
 };
@@ -76,7 +82,15 @@ export class Pace {
   private loweredAt = -Infinity;
   /** What the target accepted at the last decrease (CUBIC's W_max), and since when the rate has been back at it. */
   private lastLimit = Infinity;
+  /**
+   * The last limit is the rate a lone refusal met before any was learned, which stops the rise there: shards rising
+   * from their openings met a dozen lone refusals before a burst. The next burst measures the limit afresh.
+   */
+  private limitGuessed = false;
   private heldSince: number | undefined;
+  private holdMs = PACING.firstHoldMs;
+  /** The rate rose past the last limit after its hold: a refusal now ends a probe, and decides the next hold. */
+  private probing = false;
   private refusedAt = -Infinity;
   private raisedAt: number;
   private heldBack = false;
@@ -183,7 +197,8 @@ export class Pace {
     const heldBack = this.heldBack;
     this.heldBack = false;
     if (this.rps === undefined || !heldBack || now - this.refusedAt < PACING.quietMs) return;
-    if (this.rps >= this.lastLimit && now - (this.heldSince ??= now) < PACING.holdMs) return;
+    if (this.rps >= this.lastLimit && now - (this.heldSince ??= now) < this.holdMs) return;
+    this.probing ||= this.rps >= this.lastLimit;
     const raised = this.rps + (PACING.increaseRps * elapsedMs) / 1000;
     const upTo = this.rps < this.lastLimit ? this.lastLimit : Infinity;
     this.rps = Math.min(this.ceilingRps ?? Infinity, upTo, raised);
@@ -211,6 +226,7 @@ export class Pace {
     if (answer.sentAt <= this.loweredAt) return;
     if (!atLimit && !burst) {
       if (this.lastLimit !== Infinity) this.lastLimit = Math.max(PACING.minRps, this.lastLimit * PACING.erosion);
+      else if (this.rps !== undefined) [this.lastLimit, this.limitGuessed] = [this.rps, true];
       return;
     }
     // At the limit every request of the client would be refused until the Retry-After has passed.
@@ -219,16 +235,25 @@ export class Pace {
     const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted));
     if (!burst) {
       // A lone refusal of a probe says the limit is where it was, or where the target accepted: back to it, not below.
+      // Past a limit that faults lowered, the rate had not risen: the hold goes on (restarted by a fault every 15 s, a
+      // shard left alone at 1.5 a second never probed).
+      if (this.probing) {
+        const room = measured > this.lastLimit + PACING.increaseRps;
+        this.holdMs = room ? 0 : Math.min(PACING.holdMs, Math.max(PACING.firstHoldMs, 2 * this.holdMs));
+        this.heldSince = undefined;
+      }
       this.lastLimit = Math.max(this.lastLimit, measured);
       this.rps = this.lastLimit;
     } else {
       // The first rate is a guess from the first burst's few answers: no limit to hold at.
       if (this.rps === undefined) this.lastLimit = Infinity;
-      else if (this.lastLimit === Infinity) this.lastLimit = measured;
+      else if (this.lastLimit === Infinity || this.limitGuessed) this.lastLimit = measured;
       else this.lastLimit = Math.max(measured, PACING.limitFloor * this.lastLimit);
       this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
+      this.heldSince = undefined;
     }
-    this.heldSince = undefined;
+    this.probing = false;
+    this.limitGuessed = false;
     this.penalty = 0;
     this.loweredAt = now;
   }

@@ -206,7 +206,8 @@ describe('Pace', () => {
 
       const steady = new Pace(clock, 50);
       await sendThrough(steady, clock, 40, (index) => index % 10 === 9);
-      expect(steady.state()).toMatchObject({ rps: 50, throttledAnswers: 4 });
+      expect(steady.state().throttledAnswers).toBe(4);
+      expect(steady.state().rps, 'within a twentieth').toBeGreaterThanOrEqual(50 * PACING.erosion);
     }),
   );
 
@@ -227,13 +228,84 @@ describe('Pace', () => {
       expect(pace.state().rps).toBeGreaterThan(PACING.decrease);
       while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
       const heldFrom = clock.now();
-      while (clock.now() - heldFrom < PACING.holdMs - 1_000) await sendThrough(pace, clock, 1);
+      while (clock.now() - heldFrom < PACING.firstHoldMs - 1_000) await sendThrough(pace, clock, 1);
       expect(pace.state().rps).toBe(1);
       await sendThrough(pace, clock, 3);
       expect(pace.state().rps).toBeGreaterThan(1);
       await sendThrough(pace, clock, 500);
       expect(pace.state().rps).toBe(10);
     },
+  );
+
+  it(
+    'holds at the last limit twice as long after each probe the limit refused, up to the longest hold, ' +
+      'and not at all after a probe that found the target accepting more',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock, 10);
+      await answerTogether(pace, clock, 4, 1);
+      /** From a refusal, how long the rate stays at or below `limit` while requests wait for it. */
+      const heldAt = async (limit: number): Promise<number> => {
+        const from = clock.now();
+        while (pace.state().rps! <= limit) await sendThrough(pace, clock, 1);
+        return clock.now() - from;
+      };
+      // After the burst, up to the one a second it accepted, then the first hold; each refused probe doubles it.
+      const holds = [];
+      for (let probe = 0; probe < 5; probe++) {
+        holds.push(await heldAt(1));
+        await sendThrough(pace, clock, 1, () => true);
+      }
+      const expected = [1, 2, 4, 8, 16].map((times) => Math.min(PACING.holdMs, times * PACING.firstHoldMs));
+      for (const [index, held] of holds.slice(1).entries()) {
+        expect(held, `hold after refused probe ${index + 1}`).toBeGreaterThanOrEqual(expected[index + 1]!);
+        expect(held, `hold after refused probe ${index + 1}`).toBeLessThan(
+          expected[index + 1]! + PACING.quietMs + 2_000,
+        );
+      }
+      // The limit is gone: the rate rises to three a second, all accepted, and a refusal there finds room past one.
+      while (pace.state().rps! < 3) await sendThrough(pace, clock, 1);
+      await sendThrough(pace, clock, 1, () => true);
+      const limit = pace.state().rps!;
+      expect(limit).toBeGreaterThan(2);
+      expect(await heldAt(limit), 'only the quiet while after the refusal').toBeLessThan(PACING.quietMs + 2_000);
+    },
+  );
+
+  it('goes on holding when a refusal past a limit that faults lowered takes the rate back to it', async () => {
+    const clock = fakeClock();
+    const pace = new Pace(clock, 10);
+    await answerTogether(pace, clock, 4, 1);
+    while (pace.state().rps! < 1) await sendThrough(pace, clock, 1);
+    await sendThrough(pace, clock, 1);
+    const heldFrom = clock.now();
+    // Two faults a few answers apart: the first lowers the last limit, the second takes the rate back to it.
+    await sendThrough(pace, clock, 1, () => true);
+    await sendThrough(pace, clock, 1);
+    await sendThrough(pace, clock, 1, () => true);
+    expect(pace.state().rps).toBeCloseTo(PACING.erosion);
+    while (pace.state().rps! <= PACING.erosion) await sendThrough(pace, clock, 1);
+    expect(clock.now() - heldFrom, 'risen past it once the first hold has passed').toBeLessThan(
+      PACING.firstHoldMs + PACING.quietMs + 2_000,
+    );
+  });
+
+  it(
+    'stops rising at the rate a lone refusal met before any limit was learned',
+    withPace(async (pace, clock) => {
+      // The opening sets a rate and no limit: it rises while requests wait.
+      await sendThrough(pace, clock, 2);
+      await answerTogether(pace, clock, 2, 0);
+      clock.advance(1_000);
+      const risingFrom = clock.now();
+      while (clock.now() - risingFrom < 10_000) await sendThrough(pace, clock, 1);
+      const rising = pace.state().rps!;
+      expect(rising, 'no limit yet').toBeGreaterThan(2);
+      await sendThrough(pace, clock, 1, () => true);
+      const heldFrom = clock.now();
+      while (clock.now() - heldFrom < PACING.firstHoldMs) await sendThrough(pace, clock, 1);
+      expect(pace.state().rps, 'held at the rate the refusal met').toBe(rising);
+    }),
   );
 
   it('lowers the last limit by at most a fifth a burst, however little the target accepted in it', async () => {
@@ -247,7 +319,7 @@ describe('Pace', () => {
     expect(pace.state().rps).toBe(PACING.minRps);
     const lowered = PACING.limitFloor * PACING.erosion ** 2;
     while (pace.state().rps! < lowered) await sendThrough(pace, clock, 1);
-    await sendThrough(pace, clock, 5);
+    await sendThrough(pace, clock, 1);
     expect(pace.state().rps, 'back at the lowered last limit, and held there').toBeCloseTo(lowered);
   });
 
@@ -265,10 +337,10 @@ describe('Pace', () => {
       expect(pace.state().rps, 'a refusal of a request sent before the decrease').toBe(lowered);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'below the last limit').toBe(lowered);
-      // Held at the lowered last limit, long enough for the penalty to fade: two refusals a few answers apart are
-      // no burst, so what the second one does comes of the first one's lowering.
+      // Held at the lowered last limit: two refusals an answer apart are no burst, so what the second one does comes
+      // of the first one's lowering.
       while (pace.state().rps! < PACING.erosion) await sendThrough(pace, clock, 1);
-      await sendThrough(pace, clock, 10);
+      await sendThrough(pace, clock, 1);
       await sendThrough(pace, clock, 1, () => true);
       expect(pace.state().rps, 'at the last limit').toBeCloseTo(PACING.erosion);
       expect(pace.pausedUntilMs(), 'only the refused request waits').toBeLessThanOrEqual(clock.now());

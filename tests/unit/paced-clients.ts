@@ -104,6 +104,10 @@ export async function send({ limitRps, clients, seconds, faultRate = 0, seed = 7
   return answers;
 }
 
+/** Thirty tests of 2 to 8 steps each, drawn from `seed`: a run's tests as `runChains` takes them. */
+export const runOfTests = (seed: number): number[] =>
+  Array.from({ length: 30 }, (_, index) => 2 + Math.floor(seededRandom(seed * 31 + index)() * 7));
+
 /**
  * Tests as a run has them: chains of steps, each three requests at once and then an effect's delay of 1.5 to 3 s,
  * all started together. `shards`: each a client of its own, on the tests given it, sharing one bucket. Says when each
