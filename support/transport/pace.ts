@@ -89,8 +89,12 @@ export class Pace {
   private limitGuessed = false;
   private heldSince: number | undefined;
   private holdMs = PACING.firstHoldMs;
-  /** The rate rose past the last limit after its hold: a refusal now ends a probe, and decides the next hold. */
+  /** The rate rose past the last limit after its hold: a refusal or two now end a probe, and decide the next hold. */
   private probing = false;
+  /** What the target had accepted when the probe met its first refusal, which only paused it (see `refused`). */
+  private probeMeasured: number | undefined;
+  /** Since the last probe ended, a lone refusal came at or below the last limit: a fault, or another client's share. */
+  private refusedBelowLimit = false;
   private refusedAt = -Infinity;
   private raisedAt: number;
   private heldBack = false;
@@ -218,13 +222,15 @@ export class Pace {
       return;
     }
     if (this.openingUntil !== undefined) return;
-    // Past the last limit (a probe) one refusal says the limit is there; at or below it, only a burst does: a random
-    // fault while the rate holds at the limit costs its Retry-After and a twentieth of the last limit, not the rate.
+    // Past the last limit (a probe) one or two refusals say the limit is there; at or below it, only a burst does: a
+    // random fault while the rate holds at the limit costs its Retry-After and a twentieth of the last limit, not the
+    // rate.
     const atLimit = this.rps !== undefined && this.rps > this.lastLimit;
     const burst = this.penalty >= PACING.penaltyLimit;
     // Once per burst: the answers to requests sent before the decrease tell of the rate before it.
     if (answer.sentAt <= this.loweredAt) return;
     if (!atLimit && !burst) {
+      this.refusedBelowLimit = true;
       if (this.lastLimit !== Infinity) this.lastLimit = Math.max(PACING.minRps, this.lastLimit * PACING.erosion);
       else if (this.rps !== undefined) [this.lastLimit, this.limitGuessed] = [this.rps, true];
       return;
@@ -232,7 +238,15 @@ export class Pace {
     // At the limit every request of the client would be refused until the Retry-After has passed.
     this.pausedUntil = Math.max(this.pausedUntil, now + (answer.retryAfterMs ?? PACING.defaultPauseMs));
     const accepted = acceptedPerSecond(this.lastAnswers, now - this.lastAnswers[0]!.sentAt);
-    const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted));
+    const measured = Math.max(PACING.minRps, Math.min(this.rps ?? Infinity, accepted), this.probeMeasured ?? 0);
+    if (this.probing && !burst && this.probeMeasured === undefined && this.refusedBelowLimit) {
+      // Where refusals came below the limit (random faults, or other clients sharing it), a probe's first refusal
+      // pauses it and its second ends it: a shard left alone, rising from a squeezed share, met a fault every few
+      // seconds, each taking it back and doubling its hold. Elsewhere one ends it: at 1 a second each more refusal is a
+      // thirtieth of the requests. The answers after the pause say less of the rate than those before it.
+      this.probeMeasured = measured;
+      return;
+    }
     if (!burst) {
       // A lone refusal of a probe says the limit is where it was, or where the target accepted: back to it, not below.
       // Past a limit that faults lowered, the rate had not risen: the hold goes on (restarted by a fault every 15 s, a
@@ -252,7 +266,9 @@ export class Pace {
       this.rps = Math.max(PACING.minRps, measured * PACING.decrease);
       this.heldSince = undefined;
     }
+    if (this.probing) this.refusedBelowLimit = false;
     this.probing = false;
+    this.probeMeasured = undefined;
     this.limitGuessed = false;
     this.penalty = 0;
     this.loweredAt = now;

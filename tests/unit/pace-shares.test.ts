@@ -30,19 +30,25 @@ describe('Pace against one token bucket', () => {
     expect(acceptedRps(faulted!, 30, 60), 'with faults').toBeGreaterThanOrEqual(3.5);
   });
 
-  it('ends three shards of uneven work within 1.3 × one client running all their tests', async () => {
+  it('ends three shards within 1.2 × one client running all their tests, however their tests split', async () => {
     // vitest splits files, not work: shards end one after another, and the last one's share was learned while the
-    // others sent (at seeds 1 to 10, one took 1.38 × while a refusal past a lowered limit started its hold again).
-    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+    // others sent. Where one refusal ended every probe, four of these took 1.20 to 1.29 ×: a fault ended each probe of
+    // a shard left alone at a squeezed share, and doubled its hold.
+    for (const seed of Array.from({ length: 30 }, (_, index) => index + 1)) {
       const tests = runOfTests(seed);
       const one = await runChains([tests], { limitRps: 5, faultRate: 0.03, seed });
-      const shards = await runChains([tests.slice(0, 4), tests.slice(4, 15), tests.slice(15)], {
-        limitRps: 5,
-        faultRate: 0.03,
-        seed,
-      });
-      const ratio = Math.max(...shards.endedS) / Math.max(...one.endedS);
-      expect(ratio, `seed ${seed}: shards ended at ${shards.endedS.map(Math.round).join(', ')} s`).toBeLessThan(1.3);
+      const splits = {
+        'a small first shard': [tests.slice(0, 4), tests.slice(4, 15), tests.slice(15)],
+        'a small last shard': [tests.slice(0, 14), tests.slice(14, 26), tests.slice(26)],
+        even: [tests.slice(0, 10), tests.slice(10, 20), tests.slice(20)],
+      };
+      for (const [split, shards] of Object.entries(splits)) {
+        const { endedS } = await runChains(shards, { limitRps: 5, faultRate: 0.03, seed });
+        const ratio = Math.max(...endedS) / Math.max(...one.endedS);
+        expect(ratio, `seed ${seed}, ${split}: shards ended at ${endedS.map(Math.round).join(', ')} s`).toBeLessThan(
+          1.2,
+        );
+      }
     }
   });
 

@@ -250,11 +250,12 @@ describe('Pace', () => {
         while (pace.state().rps! <= limit) await sendThrough(pace, clock, 1);
         return clock.now() - from;
       };
-      // After the burst, up to the one a second it accepted, then the first hold; each refused probe doubles it.
+      // After the burst, up to the one a second it accepted, then the first hold; each refused probe doubles it. The
+      // burst's first refusals came alone, below the guessed limit: its first probe ends at its second refusal.
       const holds = [];
       for (let probe = 0; probe < 5; probe++) {
         holds.push(await heldAt(1));
-        await sendThrough(pace, clock, 1, () => true);
+        await sendThrough(pace, clock, probe === 0 ? 2 : 1, () => true);
       }
       const expected = [1, 2, 4, 8, 16].map((times) => Math.min(PACING.holdMs, times * PACING.firstHoldMs));
       for (const [index, held] of holds.slice(1).entries()) {
@@ -269,6 +270,38 @@ describe('Pace', () => {
       const limit = pace.state().rps!;
       expect(limit).toBeGreaterThan(2);
       expect(await heldAt(limit), 'only the quiet while after the refusal').toBeLessThan(PACING.quietMs + 2_000);
+    },
+  );
+
+  it(
+    'ends a probe at its second refusal where a lone refusal came below the last limit since the last probe, ' +
+      'and at its first elsewhere',
+    async () => {
+      const clock = fakeClock();
+      const pace = new Pace(clock, 10);
+      await answerTogether(pace, clock, 4, 1);
+      /** Sends while the rate holds at or below `limit`; says the rate that rose past it. */
+      const probePast = async (limit: number): Promise<number> => {
+        while (pace.state().rps! <= limit) await sendThrough(pace, clock, 1);
+        return pace.state().rps!;
+      };
+      // The burst began with lone refusals below the limit it guessed: a fault as likely as the limit.
+      let probing = await probePast(1);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'paused, not ended, by its first refusal').toBe(probing);
+      await sendThrough(pace, clock, 1, () => true);
+      const limit = pace.state().rps!;
+      expect(limit, 'ended by its second').toBeLessThan(probing);
+      // No refusal since, below the limit: the next probe ends at its first.
+      probing = await probePast(limit);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'ended by its first refusal').toBeLessThan(probing);
+      // A fault while the rate holds at the limit: the next probe takes two refusals again.
+      await sendThrough(pace, clock, 3);
+      await sendThrough(pace, clock, 1, () => true);
+      probing = await probePast(pace.state().rps!);
+      await sendThrough(pace, clock, 1, () => true);
+      expect(pace.state().rps, 'paused, not ended, after a fault in the hold').toBe(probing);
     },
   );
 
