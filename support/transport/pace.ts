@@ -6,8 +6,9 @@ export const PACING = {
   /** Requests in flight at once: a run whose tests all start together opens with no burst. */
   maxInFlight: 4,
   /**
-   * Until a rate is set or the target has accepted this many, half as many in flight: every request in flight when a
-   * limit first refuses is refused too, and shards opening at once against one limit paid that three times.
+   * Until a rate is set or the target has accepted this many, one in flight: every request in flight when a limit first
+   * refuses is refused too, and shards opening at once against one limit paid that three times (with two in flight, a
+   * quarter of a three-shard run's refusals came in the openings).
    */
   openingAnswers: 10,
   /**
@@ -26,9 +27,9 @@ export const PACING = {
    */
   limitFloor: 0.8,
   /**
-   * A lone refusal at or below the last limit lowers that limit by this share, and not the rate, which then stands past
-   * it: the next refusal pauses every caller and takes the rate back to what was accepted, as a probe's does. Clients
-   * sharing a limit whose last limits add up past it meet such refusals and seldom a burst.
+   * A lone refusal at or below the last limit lowers that limit by this share, and the rate with it: clients sharing a
+   * limit whose last limits add up past it meet such refusals and seldom a burst, so each gives up a twentieth at a
+   * time (with the rate left standing, three shards were refused one request in nine).
    */
   erosion: 0.95,
   /** Below this a pace would take minutes to learn anything. */
@@ -160,7 +161,7 @@ export class Pace {
 
   private inFlightCap(): number {
     const opening = this.rps === undefined && this.acceptedAnswers < PACING.openingAnswers;
-    return opening ? PACING.maxInFlight / 2 : PACING.maxInFlight;
+    return opening ? 1 : PACING.maxInFlight;
   }
 
   /** A request let go ended, with this answer or none. */
@@ -214,7 +215,7 @@ export class Pace {
     this.throttledSince ??= now;
     this.refusedAt = now;
     // The opening: every request in flight went unpaced, so the target's first refusal pauses them all, once, and the
-    // answers still to come tell whether it was the limit (settleOpening).
+    // rate is set from their answers when the pause has passed (settleOpening).
     if (this.rps === undefined && this.openedAt === undefined) {
       this.openedAt = now;
       this.openingUntil = now + (answer.retryAfterMs ?? PACING.defaultPauseMs);
@@ -223,8 +224,7 @@ export class Pace {
     }
     if (this.openingUntil !== undefined) return;
     // Past the last limit (a probe) one or two refusals say the limit is there; at or below it, only a burst does: a
-    // random fault while the rate holds at the limit costs its Retry-After and a twentieth of the last limit, not the
-    // rate.
+    // random fault while the rate holds at the limit costs its Retry-After and a twentieth of the rate, not a decrease.
     const atLimit = this.rps !== undefined && this.rps > this.lastLimit;
     const burst = this.penalty >= PACING.penaltyLimit;
     // Once per burst: the answers to requests sent before the decrease tell of the rate before it.
@@ -233,6 +233,7 @@ export class Pace {
       this.refusedBelowLimit = true;
       if (this.lastLimit !== Infinity) this.lastLimit = Math.max(PACING.minRps, this.lastLimit * PACING.erosion);
       else if (this.rps !== undefined) [this.lastLimit, this.limitGuessed] = [this.rps, true];
+      if (this.rps !== undefined) this.rps = Math.min(this.rps, this.lastLimit);
       return;
     }
     // At the limit every request of the client would be refused until the Retry-After has passed.
@@ -275,16 +276,16 @@ export class Pace {
   }
 
   /**
-   * Once the opening's pause has passed, its requests have been answered: a second refusal among them says the target
-   * limits the rate, which starts below what it accepted (the last limit stays unknown); one alone was a fault. A
-   * Retry-After says a request sent after it is admitted, so the target accepts one a Retry-After at least, however
-   * few of this client's it took while other clients shared the limit.
+   * Once the opening's pause has passed, the target has refused one request sent unpaced: it limits the rate, which
+   * starts below what it accepted (the last limit stays unknown). A fault taken for the limit costs the rise back from
+   * there, and waiting for a second refusal cost every shard one more. A Retry-After says a request sent after it is
+   * admitted, so the target accepts one a Retry-After at least, however few of this client's it took while other
+   * clients shared the limit.
    */
   private settleOpening(now: number): void {
     if (this.openingUntil === undefined || now < this.openingUntil) return;
     const retryAfterMs = this.openingUntil - this.openedAt!;
     this.openingUntil = undefined;
-    if (this.lastAnswers.filter((answer) => answer.throttled).length < 2) return;
     const accepted = acceptedPerSecond(this.lastAnswers, this.openedAt! - this.lastAnswers[0]!.sentAt);
     this.rps = Math.max(PACING.minRps, Math.max(accepted, 1000 / retryAfterMs) * PACING.decrease);
     this.penalty = 0;
