@@ -1,3 +1,4 @@
+import type { FactName } from '../../support/layout/layout-file.js';
 import { CONSUMERS, findPath, type Harness, PERSONS, personPath, screeningPath, SUBSCRIPTIONS } from './harness.js';
 
 /**
@@ -9,6 +10,11 @@ import { CONSUMERS, findPath, type Harness, PERSONS, personPath, screeningPath, 
 export interface Probe {
   dependsOn: string[];
   holds(h: Harness): Promise<boolean>;
+  /**
+   * The fact of a layout file that a PUT of a person with these fields leaves: every layout must show it where its
+   * layout file says (tests/simulator/layout-files.test.ts), and a person without them must not.
+   */
+  shows?: { fact: FactName; fields: Record<string, unknown> };
 }
 
 const PROVIDER = 'SANDBOX-AML';
@@ -41,6 +47,15 @@ function relativeProbe(relative: Record<string, unknown>, flag: string): Probe {
       const gedi = await createdAndSettled(h, h.person({ relationshipList: [relative] }));
       return (await read(h, gedi)).body?.relationshipList?.[0]?.[flag] === true;
     },
+  };
+}
+
+/** The probe of a person's own mark: a person created with `fields` reads back `flag` true once settled. */
+function markProbe(fact: FactName, fields: Record<string, unknown>, flag: string): Probe {
+  return {
+    dependsOn: READS,
+    shows: { fact, fields },
+    holds: async (h) => (await read(h, await createdAndSettled(h, h.person(fields)))).body?.[flag] === true,
   };
 }
 
@@ -178,12 +193,11 @@ export const PROBES: Record<string, Probe> = {
       return (await put(h, person)).status < 300;
     },
   },
-  'transition.deregister': {
-    dependsOn: READS,
-    holds: async (h) =>
-      (await read(h, await createdAndSettled(h, h.person({ deregistered: true, deregisteredReason: 'Emigrated' }))))
-        .body?.deregistered === true,
-  },
+  'transition.deregister': markProbe(
+    'person.deregistered',
+    { deregistered: true, deregisteredReason: 'Emigrated' },
+    'deregistered',
+  ),
   'transition.delete': {
     dependsOn: READS,
     holds: async (h) => {
