@@ -47,16 +47,21 @@ function readRun() {
   return run;
 }
 
-const WORKER = { scope: 'worker', auto: true } as const;
-const TEST = { auto: true } as const;
+// A fixture is built for the tests that destructure it (or a fixture they use), as vitest's `test.extend` does; the few
+// that every test of the worker needs are automatic, each saying why.
+const WORKER = { scope: 'worker' } as const;
+const EVERY_WORKER = { scope: 'worker', auto: true } as const;
 
 const test = base
-  .extend('run', WORKER, readRun)
+  // Automatic: the run's secrets reach the redaction point before anything is reported, whatever a test asks for.
+  .extend('run', EVERY_WORKER, readRun)
   // The run's account in this worker: every request, and how fast the target let them go (a test's own time).
-  .extend('runTime', WORKER, () => new RunTime())
+  // Automatic: every test's work is charged to it.
+  .extend('runTime', EVERY_WORKER, () => new RunTime())
   // The one place this worker's observers subscribe: report evidence and the run's account always, the observed
-  // contract when the run writes reports, the wait log when npm run bench sets CONTRACT_WAIT_LOG.
-  .extend('observers', WORKER, ({ runTime }, { onCleanup }) => {
+  // contract when the run writes reports, the wait log when npm run bench sets CONTRACT_WAIT_LOG. Automatic: no test
+  // asks for it, and every request must be seen.
+  .extend('observers', EVERY_WORKER, ({ runTime }, { onCleanup }) => {
     const waitLog = process.env.CONTRACT_WAIT_LOG;
     const unsubscribe = [
       attachExchanges(),
@@ -81,21 +86,21 @@ const test = base
     };
   })
   // The test's work: its requests stop when it ends (its body settled, or vitest's `signal` cancelled it), and its
-  // own time is counted (support/evidence/test-time.ts).
-  .extend('work', TEST, ({ task, signal, runTime }) => {
+  // own time is counted (support/evidence/test-time.ts). Automatic: `rule(id).test` runs every body as its work.
+  .extend('work', { auto: true }, ({ task, signal, runTime }) => {
     const limits = { ownTimeMs: inject('testOwnTimeMs'), backstopMs: task.timeout };
     return new TestWork(`${task.file.name} > ${task.name}`, signal, runTime, limits);
   })
-  .extend('api', TEST, ({ clients, work }) => clients.primary.forWork(work))
-  .extend('secondApi', TEST, ({ clients, work }): ApiClient | undefined => clients.second?.forWork(work))
-  .extend('data', TEST, ({ config, work }) => createDataFactory({ ...config, scope: work.name }))
-  .extend('persons', TEST, async ({ api, config, data, facts }, { onCleanup }) => {
+  .extend('api', ({ clients, work }) => clients.primary.forWork(work))
+  .extend('secondApi', ({ clients, work }): ApiClient | undefined => clients.second?.forWork(work))
+  .extend('data', ({ config, work }) => createDataFactory({ ...config, scope: work.name }))
+  .extend('persons', async ({ api, config, data, facts }, { onCleanup }) => {
     const persons = new SandboxPersons(api, config, data, facts);
     onCleanup(() => persons.cleanUp());
     return persons;
   })
   // The second client's own persons (write-isolation checks), cleaned up alike; undefined without a second client.
-  .extend('secondPersons', TEST, async ({ secondApi, config, data, facts }, { onCleanup }) => {
+  .extend('secondPersons', async ({ secondApi, config, data, facts }, { onCleanup }) => {
     if (!secondApi || !config.secondClient) return undefined;
     const persons = new SandboxPersons(secondApi, { ...config, client: config.secondClient }, data, facts);
     onCleanup(() => persons.cleanUp());
@@ -103,11 +108,11 @@ const test = base
   })
   // The run's scan of each of its lists, one read in flight per list, which every wait on it reads.
   .extend('scans', WORKER, ({ clients }) => new ListScans(clients.primary))
-  .extend('consumers', TEST, ({ api, config, facts, scans }) => new ConsumerData(api, config, facts, scans))
-  .extend('screeningApi', TEST, ({ clients, work }) => clients.screening.forWork(work))
-  .extend('screening', TEST, ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
+  .extend('consumers', ({ api, config, facts, scans }) => new ConsumerData(api, config, facts, scans))
+  .extend('screeningApi', ({ clients, work }) => clients.screening.forWork(work))
+  .extend('screening', ({ screeningApi, config }) => new AmlScreening(screeningApi, config))
   // Skips the test with a reason that shows in the console and in the report, not only in a count.
-  .extend('skipBecause', TEST, ({ skip, task }) => async (reason: string): Promise<never> => {
+  .extend('skipBecause', ({ skip, task }) => async (reason: string): Promise<never> => {
     console.warn(`skipped: ${task.name}: ${reason}`);
     await attachText('Why this test was skipped', reason);
     return skip(reason);
@@ -132,10 +137,8 @@ export function rule(id: string) {
   const entry = ruleById(id);
   const operation = operationById(entry.operations[0]!);
   return {
-    test(title: string, body: (context: ContractContext) => Promise<void>): void {
-      test(title, async ({ task }) => {
-        // Every fixture is automatic, so the test's context (vitest's `task.context`) holds them all.
-        const context = task.context as TestContext & ContractContext;
+    test(title: string, body: (context: TestContext & ContractContext) => Promise<void>): void {
+      const ruleTest = async (context: TestContext & ContractContext): Promise<void> => {
         await labels({
           epic: entry.epic ?? operation.epic,
           feature: entry.epic ? entry.id : operation.feature,
@@ -151,9 +154,23 @@ export function rule(id: string) {
           await labelVerdict(verdict);
           throw verdict;
         }
-      });
+      };
+      test(title, askingAs(body, ruleTest));
     },
   };
+}
+
+/**
+ * `run`, asking vitest for the fixtures `body` asks for. vitest builds a test's fixtures from the destructuring of its
+ * function's first parameter, read from the function's text, and hands the test its context with them in it; `run`
+ * (the rule's labels, its work, its verdict) takes that context whole, so it shows vitest the spec's body instead.
+ * tests/unit/contract.test.ts checks that a rule's test gets what its body destructures, and nothing it does not.
+ */
+export function askingAs<Context>(
+  body: (context: Context) => unknown,
+  run: (context: Context) => Promise<void>,
+): (context: Context) => Promise<void> {
+  return Object.defineProperty(run, 'toString', { value: () => body.toString() });
 }
 
 // Capitalised, as the phases read in the report (a module exporting `then` is a thenable namespace, which vitest's

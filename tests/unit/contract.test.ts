@@ -1,8 +1,8 @@
 // A spec's phases: each a report step named after it, and a failure in one says which step it was, for the verdict of
-// `rule(id).test`.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// `rule(id).test`; and the fixtures a rule's test is given: what its body destructures.
+import { afterEach, beforeEach, describe, expect, it, test as base, type TestContext } from 'vitest';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
-import { Given, Then, When } from '../../support/verbs/contract.js';
+import { askingAs, Given, Then, When } from '../../support/verbs/contract.js';
 import { PreconditionError, StepFailure } from '../../support/evidence/failures.js';
 
 const RUNTIME_KEY = 'allureTestRuntime';
@@ -59,5 +59,30 @@ describe('the phases of a spec', () => {
         "each step's report shows what failed in it",
       ).toEqual([assertion.message, `When "an inner step": ${assertion.message}`, assertion.message]);
     },
+  );
+});
+
+describe("a rule's test", () => {
+  const built: string[] = [];
+  const test = base
+    .extend('asked', () => {
+      built.push('asked');
+      return 'asked';
+    })
+    .extend('unasked', () => {
+      built.push('unasked');
+      return 'unasked';
+    });
+
+  test(
+    'is given the fixtures its body destructures, in the context it hands the body, and no other',
+    askingAs(
+      async ({ asked }: { asked: string }) => expect(asked).toBe('asked'),
+      async (context: TestContext & { asked: string }) => {
+        expect(built).toEqual(['asked']);
+        expect(context.asked).toBe('asked');
+        expect('unasked' in context, 'a fixture the body does not ask for').toBe(false);
+      },
+    ),
   );
 });
