@@ -90,8 +90,8 @@ const contractRun = {
   hookTimeout: 60_000,
   // The transformed support library is kept on disk (node_modules/.vitest-cache) for the next run,
   // and for every project of a run of several: the mutant matrix transforms it once, not once per
-  // mutant (docs/MEASUREMENTS.md, 23 Nov). Global setup reads no error's stack under this cache
-  // (support/run/global-setup.ts says why; target-down checks the message).
+  // mutant. Global setup reads no error's stack under this cache (support/run/global-setup.ts says
+  // why; target-down checks the message).
   fsModuleCache: true,
   // A failure's console trace ends at the spec's line: the support library's frames say how the
   // suite waits and reports, not where the rule broke. The report keeps the whole stack.

@@ -156,7 +156,7 @@ test.concurrent.for([
     // A creation is one effect, at the delay: the lower bound, a read sent before it showed, lies before the
     // delay, the upper bound, the answer of the first read that saw it, after it. How far after depends on how
     // fast the machine answers (2.6 s on a loaded one), so the poll interval's bound is a measurement
-    // (docs/MEASUREMENTS.md), not a verdict here.
+    // for the report to show, not a verdict here.
     const { p50 } = timings.create!;
     expect(p50.afterMs, 'the last read that did not see a new person, p50').toBeLessThanOrEqual(DELAY_MS);
     expect(p50.byMs, 'the first read that saw it, p50').toBeGreaterThanOrEqual(DELAY_MS);
