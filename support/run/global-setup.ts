@@ -156,8 +156,9 @@ export async function prepareRun(
   };
 }
 
-/** The simulator's address as a simulated run names it: nothing listens there, the in-process dispatcher answers. */
-export const IN_PROCESS_BASE_URL = 'http://simulator.in-process';
+// A host of its own for each simulated run of a worker thread (the mutant matrix runs several projects), since a
+// client's pace is shared by origin: nothing listens there, the in-process dispatcher answers.
+let simulatedRuns = 0;
 
 /** Where a simulated run writes what its simulator served (as `/__control/requests` answers), for a self-check. */
 export const SIMULATOR_REPORT_VARIABLE = 'CONTRACT_SIMULATOR_REPORT';
@@ -182,15 +183,8 @@ export async function startSimulatedRun({ seed, runId }: { seed: number; runId: 
   // and the jitter of the suite's retries is seeded too.
   const env = { ...process.env, CONTRACT_SEED: process.env.CONTRACT_SEED || String(seed), [RUN_ID_VARIABLE]: runId };
   const random = seededRandom(seed ^ 0x2545f491);
-  const run = await prepareRun(
-    env,
-    { baseUrl: IN_PROCESS_BASE_URL, options: simulator.options },
-    {
-      clock,
-      dispatcher,
-      random,
-    },
-  );
+  const baseUrl = `http://simulator-${(simulatedRuns += 1)}.in-process`;
+  const run = await prepareRun(env, { baseUrl, options: simulator.options }, { clock, dispatcher, random });
   return {
     run,
     transport: { clock, dispatcher, random },

@@ -1,3 +1,4 @@
+// Simulated clock: each run's specs and simulator share one clock in its worker (child-runs.ts onSimulatedClock).
 // The contract suite itself, as a user runs it, against fresh embedded simulators: the three
 // response layouts (the vendor's published shapes among them, also with no gedi in its records),
 // honest answers a generous reading could mistake (bodies stored as sent, copies of the request,
@@ -9,7 +10,7 @@
 // time, which one after another never are (an order, not a duration).
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
-import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { onSimulatedClock, runVitestWithResults } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 // Five records a page, so every list is read across several pages in each paging convention.
@@ -117,7 +118,7 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
 ])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
   const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
     ...process.env,
-    CONTRACT_BASE_URL: '', // the embedded simulator, whatever a developer's .env says
+    ...onSimulatedClock(), // the embedded simulator, whatever a developer's .env says
     ...simulator,
     ...ownReports(context).env,
   });
