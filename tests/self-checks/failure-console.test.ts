@@ -1,4 +1,4 @@
-// Simulated clock: the console of a failed run, which waits on the clock its simulator shares (onSimulatedClock).
+// Real processes: `npm run contract`, a README command, and its console as a new user sees it.
 // The run a new user makes against a simulator whose deregistration is broken, its console read as
 // a reader reads it: the run fails; the failure names the rule, the Then step that broke it,
 // `deregistered` and what the last record showed of it; the trace points at the spec's line, never
@@ -6,7 +6,6 @@
 // the failure, and cuts its line at a word.
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from 'vitest';
-import { onSimulatedClock } from '../../support/run/child-runs.js';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 import { joinedPattern } from '../patterns.js';
@@ -14,7 +13,7 @@ import { joinedPattern } from '../patterns.js';
 test('a broken deregistration reads as a promise not kept, at the spec line, with what was seen', async (context) => {
   const { code, output: raw } = await runContract(['specs/persons/deregister.spec.ts'], {
     ...process.env,
-    ...onSimulatedClock(),
+    CONTRACT_BASE_URL: '',
     SIMULATOR_MUTANT: 'deregistered-dropped',
     SIMULATOR_AVAILABILITY_DELAY_MS: '40',
     CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',

@@ -1,4 +1,5 @@
-// Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock).
+// Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock); but
+// real processes for `npm run learn` itself, a README command, as a user runs it.
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
@@ -146,9 +147,10 @@ test.concurrent.for([
 test('npm run learn says first and last that its verdicts are provisional, and names the file', async (context) => {
   const reports = ownReports(context);
   const into = `${reports.paths.root}/new-target.json`;
+  // A README command as a user runs it: real sockets and the simulator global setup starts.
   const { code, output } = await runContract(['--learn', 'specs/persons/deregister.spec.ts'], {
     ...process.env,
-    ...onSimulatedClock(),
+    CONTRACT_BASE_URL: '',
     CONTRACT_LAYOUT: into,
     ...FAST,
     ...reports.env,
