@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { SimulatorClock } from './clock.js';
 import { ConsumerStore } from './consumers.js';
 import type { MutantName } from './mutants.js';
 import type { ResolvedSimulatorOptions } from './options.js';
 import { PersonRegister, type Delays } from './persons.js';
-import { jittered, seededRandom, type Random } from './random.js';
+import { jittered, keyedRandom, seededRandom, seededUuids, type Random } from './random.js';
 import { ReadLog } from './read-log.js';
 import { RateLimiter } from './rate-limit.js';
 import { RequestLog } from './request-log.js';
@@ -14,6 +13,9 @@ import { TokenStore } from './tokens.js';
 export class SimulatorState {
   readonly clock: SimulatorClock;
   readonly random: Random;
+  private readonly uuids: () => string;
+  /** How many times each request (method and URL) has been asked, for `randomFor`. */
+  private readonly asked = new Map<string, number>();
   readonly delays: Delays;
   readonly tokens: TokenStore;
   readonly rateLimit: RateLimiter;
@@ -31,12 +33,15 @@ export class SimulatorState {
     this.delays = { next: () => jittered(options.availabilityDelayMs, options.availabilityJitter, this.random) };
     this.tokens = new TokenStore(this.clock, options.tokenTtlSeconds);
     this.rateLimit = new RateLimiter(options.rateLimitPerSecond);
+    // A stream of its own, so that ids do not shift the draws of delays (and one for the state's life: a reset never
+    // hands out an id again).
+    this.uuids = seededUuids(seededRandom(options.seed ^ 0x9e3779b9));
     this.reset();
   }
 
   /** Forgets all records and counts but keeps issued tokens, so a reset never logs a client out. */
   reset(): void {
-    this.persons = new PersonRegister(this.clock, this.delays, randomUUID);
+    this.persons = new PersonRegister(this.clock, this.delays, this.uuids);
     this.consumers = new ConsumerStore();
     this.requests = new RequestLog();
     this.reads = new ReadLog();
@@ -51,5 +56,12 @@ export class SimulatorState {
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** Draws for the request `key` names (method and URL), the same however requests interleave (random.ts). */
+  randomFor(key: string): Random {
+    const occurrence = this.asked.get(key) ?? 0;
+    this.asked.set(key, occurrence + 1);
+    return keyedRandom(this.options.seed, key, occurrence);
   }
 }

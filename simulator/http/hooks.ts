@@ -31,12 +31,17 @@ function mediaTypeOf(request: FastifyRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** With probability `faultRate`, a transient 429 or 503 to answer instead of processing the request. */
-function injectedFault(state: SimulatorState): HttpError | undefined {
+/**
+ * With probability `faultRate`, a transient 429 or 503 to answer instead of processing the request; drawn for the
+ * request itself (its method, URL and how often it was asked), not for its place in the order of arrival.
+ */
+function injectedFault(state: SimulatorState, request: FastifyRequest): HttpError | undefined {
   const { faultRate } = state.options;
-  if (faultRate === 0 || state.random() >= faultRate) return undefined;
+  if (faultRate === 0) return undefined;
+  const random = state.randomFor(`${request.method} ${request.url}`);
+  if (random() >= faultRate) return undefined;
   state.requests.faultsInjected += 1;
-  const status = state.random() < 0.5 ? 429 : 503;
+  const status = random() < 0.5 ? 429 : 503;
   return new HttpError(
     status,
     status === 429 ? 'rate_limited' : 'unavailable',
@@ -73,7 +78,7 @@ export function installHooks(app: FastifyInstance, state: SimulatorState, layout
     state.requests.count(request.method, routeKey(request));
     const limited = config.api ? overRateLimit(state, request) : undefined;
     if (state.options.latencyMs > 0) await state.clock.sleep(state.options.latencyMs);
-    const fault = limited ?? (config.api ? injectedFault(state) : undefined);
+    const fault = limited ?? (config.api ? injectedFault(state, request) : undefined);
     if (fault) return send(reply, layout.error(fault));
     if (!config.bearer) return;
     const holder = bearerHolder(state, request.headers.authorization);

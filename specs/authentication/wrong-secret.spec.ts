@@ -13,7 +13,7 @@ import { requestToken, TokenError } from '../../support/run/tokens.js';
 
 rule('auth.wrong-secret-rejected').test(
   'refuses a token to the right client id with a wrong secret',
-  async ({ config, data }) => {
+  async ({ config, data, transport }) => {
     const credentials = await Given('the client id with a secret that is not its own', async () => ({
       clientId: config.client.clientId,
       clientSecret: data.wrongSecret(),
@@ -23,6 +23,7 @@ rule('auth.wrong-secret-rejected').test(
     // says nothing about the credentials, and fails as what it is.
     const outcome = await When('the client requests a token', () =>
       requestToken(config.authUrl, credentials, {
+        ...transport,
         purpose: 'Request token with a wrong secret',
         maxRps: config.maxRps,
         deadlineMs: config.availabilityTimeoutMs,

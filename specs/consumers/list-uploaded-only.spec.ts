@@ -21,13 +21,13 @@ import { expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('consumer.list-uploaded-only').test(
   'never lists a consumer for a person the client uploaded no consumer for',
-  async ({ persons, consumers, data, config }) => {
+  async ({ persons, consumers, data, config, clock }) => {
     const { unmatched, identificationTookMs } = await Given(
       'two available persons of the client, a consumer uploaded for the first and identified',
       async () => {
         const [matched, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
         const upload = await consumers.identify(data.consumer(matched.person.legalId));
-        return { unmatched: other, identificationTookMs: Date.now() - upload.receivedAt };
+        return { unmatched: other, identificationTookMs: clock.now() - upload.receivedAt };
       },
     );
 

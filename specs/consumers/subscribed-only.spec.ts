@@ -17,13 +17,13 @@ import { expectNoFact } from '../../support/evidence/expectations.js';
 
 rule('subscription.subscribed-only').test(
   'never lists a person of the client that no consumer identified',
-  async ({ persons, consumers, data, config }) => {
+  async ({ persons, consumers, data, config, clock }) => {
     const { unsubscribed, subscriptionTookMs } = await Given(
       'two available persons of the client, the first subscribed through a consumer uploaded for it',
       async () => {
         const [subscribed, other] = await Promise.all([persons.createAvailable(), persons.createAvailable()]);
         const upload = await consumers.subscribe(subscribed, data.consumer(subscribed.person.legalId));
-        return { unsubscribed: other, subscriptionTookMs: Date.now() - upload.receivedAt };
+        return { unsubscribed: other, subscriptionTookMs: clock.now() - upload.receivedAt };
       },
     );
 

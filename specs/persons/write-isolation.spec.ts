@@ -25,7 +25,7 @@ import { gediIn } from '../../support/verbs/persons.js';
 
 rule('person.write-isolation').test(
   "never lets another client's PUT or DELETE with the same id reach a client's person",
-  async ({ persons, secondPersons, data, skipBecause }) => {
+  async ({ persons, secondPersons, data, skipBecause, clock }) => {
     if (!secondPersons)
       return skipBecause(
         'no second client configured: set CONTRACT_SECOND_CLIENT_ID and CONTRACT_SECOND_CLIENT_SECRET to check ' +
@@ -37,7 +37,7 @@ rule('person.write-isolation').test(
     );
     const intruder = data.person({ id: mine.person.id, familyName: data.familyName(mine.person) });
 
-    const crossWritesAt = Date.now();
+    const crossWritesAt = clock.now();
     // The DELETEs come first, while the second client has no person of that id: afterwards they
     // could address a person its own PUT created.
     const answers = await When(
@@ -81,7 +81,7 @@ rule('person.write-isolation').test(
       const read = await persons.watchFor(
         mine,
         "to show the second client's writes",
-        Date.now() - crossWritesAt,
+        clock.now() - crossWritesAt,
         (answer) =>
           !answer.ok ||
           !ownsValue(answer.body, mine.person.familyName!).holds ||

@@ -8,16 +8,17 @@ import { observeExchanges, type HttpExchange } from '../transport/exchanges.js';
 import { throttledAnswer } from '../transport/retry.js';
 import { seconds, type Work } from '../transport/http.js';
 import { messageOf } from '../transport/network-failures.js';
+import { systemClock, type Clock } from '../transport/clock.js';
 
 /** What requests spent, summed over them (concurrent waits both count); `throttled`: 429, or 503 with Retry-After. */
 const nothingSpent = () => ({ requests: 0, pacedMs: 0, answeringMs: 0, throttled: 0 });
 type Spending = ReturnType<typeof nothingSpent>;
 
-function spend(account: Spending, exchange: HttpExchange): void {
+function spend(account: Spending, exchange: HttpExchange, now: number): void {
   account.requests += 1;
   account.pacedMs += exchange.pacedMs;
   account.answeringMs += exchange.durationMs;
-  if (throttledAnswer(exchange.status, exchange.responseHeaders, Date.now())) account.throttled += 1;
+  if (throttledAnswer(exchange.status, exchange.responseHeaders, now)) account.throttled += 1;
 }
 
 // Far enough ahead of vitest's own timeout that this timer fires first on a loaded machine, whose timers run late.
@@ -32,17 +33,20 @@ class WaitClock {
   private since = 0;
   private closedMs = 0;
   /** `also`: clocks each wait of this one runs on too. */
-  constructor(private readonly also: WaitClock[] = []) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly also: WaitClock[] = [],
+  ) {}
 
   start(): () => void {
     const alsoEnd = this.also.map((clock) => clock.start());
-    if (this.open++ === 0) this.since = Date.now();
+    if (this.open++ === 0) this.since = this.clock.now();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       for (const end of alsoEnd) end();
-      if (--this.open === 0) this.closedMs += Date.now() - this.since;
+      if (--this.open === 0) this.closedMs += this.clock.now() - this.since;
     };
   }
 
@@ -51,7 +55,7 @@ class WaitClock {
   }
 
   get ms(): number {
-    return this.closedMs + (this.open > 0 ? Date.now() - this.since : 0);
+    return this.closedMs + (this.open > 0 ? this.clock.now() - this.since : 0);
   }
 }
 
@@ -62,17 +66,22 @@ class WaitClock {
 export class RunTime {
   readonly spent = nothingSpent();
   /** Time with a request queued for the pace or a later page asked for. */
-  readonly held = new WaitClock();
+  readonly held: WaitClock;
   private firstRequestAt: number | undefined;
   private requestsWhileHeld = 0;
   private told = false;
+
+  /** `clock`: the one the worker's clients run on, which its tests' own time is counted on too. */
+  constructor(readonly clock: Clock = systemClock) {
+    this.held = new WaitClock(clock);
+  }
 
   /** Counts every finished exchange of the worker, and says once when the rate makes the run take longer. */
   countExchanges(): () => void {
     return observeExchanges((exchange) => {
       if (this.held.running) this.requestsWhileHeld += 1;
-      this.firstRequestAt ??= Date.now() - exchange.durationMs;
-      spend(this.spent, exchange);
+      this.firstRequestAt ??= this.clock.now() - exchange.durationMs;
+      spend(this.spent, exchange, this.clock.now());
       this.tellOfTheRate();
     });
   }
@@ -88,7 +97,7 @@ export class RunTime {
 
   /** Since the run's first request. */
   elapsedMs(): number {
-    return this.firstRequestAt === undefined ? 0 : Date.now() - this.firstRequestAt;
+    return this.firstRequestAt === undefined ? 0 : this.clock.now() - this.firstRequestAt;
   }
 
   /**
@@ -166,10 +175,11 @@ export class TestWork implements Work {
   private readonly own = nothingSpent();
   private firstAskedAt: number | undefined;
   // Not the test's own: its turn behind other requests, and lists' later pages.
-  private readonly notOwn = new WaitClock();
+  private readonly notOwn: WaitClock;
   private readonly queuedClock: WaitClock;
   private readonly pages: WaitClock;
-  private readonly refusedClock = new WaitClock();
+  private readonly refusedClock: WaitClock;
+  private readonly clock: Clock;
 
   constructor(
     readonly name: string,
@@ -177,8 +187,11 @@ export class TestWork implements Work {
     private readonly runTime: RunTime,
     private readonly limits: { ownTimeMs: number; backstopMs: number },
   ) {
-    this.queuedClock = new WaitClock([runTime.held, this.notOwn]);
-    this.pages = new WaitClock([runTime.held, this.notOwn]);
+    this.clock = runTime.clock;
+    this.notOwn = new WaitClock(this.clock);
+    this.refusedClock = new WaitClock(this.clock);
+    this.queuedClock = new WaitClock(this.clock, [runTime.held, this.notOwn]);
+    this.pages = new WaitClock(this.clock, [runTime.held, this.notOwn]);
   }
 
   ended(): string | undefined {
@@ -187,7 +200,7 @@ export class TestWork implements Work {
   }
 
   queued(): () => void {
-    this.firstAskedAt ??= Date.now();
+    this.firstAskedAt ??= this.clock.now();
     return this.queuedClock.start();
   }
 
@@ -200,21 +213,22 @@ export class TestWork implements Work {
   }
 
   sent(exchange: HttpExchange): void {
-    spend(this.own, exchange);
+    spend(this.own, exchange, this.clock.now());
   }
 
   private ownMs(): number {
-    return this.firstAskedAt === undefined ? 0 : Date.now() - this.firstAskedAt - this.notOwn.ms;
+    return this.firstAskedAt === undefined ? 0 : this.clock.now() - this.firstAskedAt - this.notOwn.ms;
   }
 
   /** Runs the test's body as this work; once it settles (or fails for time), the work has ended. */
   async run<T>(body: () => Promise<T>): Promise<T> {
     const { ownTimeMs, backstopMs } = this.limits;
-    const startedAt = Date.now();
+    const startedAt = this.clock.now();
     const out = Promise.withResolvers<never>();
-    let timer: NodeJS.Timeout | undefined;
+    const finished = new AbortController();
     const check = () => {
-      const now = Date.now();
+      if (finished.signal.aborted) return;
+      const now = this.clock.now();
       const runElapsedMs = this.runTime.elapsedMs();
       const boundMs = this.runTime.boundMs(ownTimeMs);
       // vitest's own timeout is a backstop that fails in no category: this one fires first.
@@ -236,13 +250,14 @@ export class TestWork implements Work {
         return out.reject(new RunOutOfTimeError(runElapsedMs, bound, this.runTime));
       }
       // Its own time passes no faster than the clock: nothing runs out before the nearest of the three.
-      timer = setTimeout(check, Math.max(100, Math.min(leftMs, boundMs - runElapsedMs, backstopLeftMs))).unref();
+      const nextMs = Math.max(100, Math.min(leftMs, boundMs - runElapsedMs, backstopLeftMs));
+      void this.clock.sleep(nextMs, finished.signal).then(check);
     };
     check();
     try {
       return await Promise.race([body(), out.promise]);
     } finally {
-      clearTimeout(timer);
+      finished.abort();
       this.settled = this.ended() ?? 'the test it was for had ended';
       // npm run bench reports the longest test's own time.
       const log = process.env.CONTRACT_WAIT_LOG;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { requestReport } from '../../simulator/control.js';
 import type { RunningSimulator } from '../../simulator/listen.js';
 import { simulatorLayoutFile } from '../../simulator/layouts/layout-files.js';
+import { SIMULATED_CLOCK_VARIABLE, SIMULATOR_REPORT_VARIABLE } from './global-setup.js';
 import type { JsonTestResults } from 'vitest/node';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
@@ -97,6 +98,21 @@ export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.Pro
     CONTRACT_LAYOUT: simulatorLayoutFile(simulator.options),
   };
 }
+
+/**
+ * A contract run against the embedded simulator, built in its worker on the clock the specs run on (global-setup.ts
+ * `startSimulatedRun`): for the self-checks that judge the suite's logic, not its sockets. `report` names a file for
+ * what the simulator served (`SimulatorReport`), written as the run ends.
+ */
+export function onSimulatedClock(report?: string): NodeJS.ProcessEnv {
+  return {
+    CONTRACT_BASE_URL: '',
+    [SIMULATED_CLOCK_VARIABLE]: '1',
+    ...(report ? { [SIMULATOR_REPORT_VARIABLE]: report } : {}),
+  };
+}
+
+export type SimulatorReport = ReturnType<typeof requestReport>;
 
 /** What the simulator (started with `control: true`) has served, as the bench counts it. */
 export async function simulatorRequests(simulator: RunningSimulator): Promise<ReturnType<typeof requestReport>> {

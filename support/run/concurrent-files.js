@@ -23,9 +23,26 @@
 // wraps this one).
 import { inject, TestRunner } from 'vitest';
 
+// On a simulated clock (support/run/global-setup.ts `startSimulatedRun`) a run must replay from its seed. vitest
+// starts a file by asking its main thread (the file's snapshot state), outside any clock, so files released together
+// reach their first tests in an order the machine's load decides. Here every released file holds the simulated clock
+// (its holds are shared by key with support/transport/clock.ts, which this plain JavaScript cannot import) until all
+// have reached their first test, and those tests then begin in the order of their files' paths.
+const CLOCK_HOLDS = Symbol.for('contract-suite.simulated-clock.holds');
+/** @type {{ count: number }} */
+const clockHolds = /** @type {any} */ (globalThis[CLOCK_HOLDS] ??= { count: 0 });
+const simulated = inject('simulatedRun') !== undefined;
+
 export default class ConcurrentFilesRunner extends TestRunner {
   /** @type {(() => unknown)[]} */
   #held = [];
+  /**
+   * On a simulated clock, the released files whose first test has not begun, and the first tests waiting for them.
+   * @type {Set<string>}
+   */
+  #starting = new Set();
+  /** @type {{ file: string, begin: () => void }[]} */
+  #waiting = [];
   /**
    * The worker's files not yet collected. Should none be provided, every file runs when collected,
    * one after another: slower, never wrong.
@@ -40,9 +57,46 @@ export default class ConcurrentFilesRunner extends TestRunner {
     /** @type {typeof this.trace} */
     this.trace = (name, attributes, body) => {
       if (name !== 'run.spec') return traced(name, attributes, body);
-      this.#held.push(() => traced(name, attributes, body));
+      const file = String(/** @type {Record<string, unknown>} */ (attributes)['code.file.path']);
+      this.#held.push(() => {
+        if (simulated) {
+          this.#starting.add(file);
+          clockHolds.count += 1;
+        }
+        return traced(name, attributes, body);
+      });
       return Promise.resolve();
     };
+  }
+
+  /** @param {string} file */
+  #started(file) {
+    if (!this.#starting.delete(file)) return;
+    clockHolds.count -= 1;
+    if (this.#starting.size > 0) return;
+    const waiting = this.#waiting.splice(0).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    for (const { begin } of waiting) begin();
+  }
+
+  /**
+   * @param {import('vitest').RunnerTestCase} test
+   * @param {Parameters<TestRunner['onBeforeTryTask']>[1]} options
+   * @returns {void | Promise<void>} vitest awaits it
+   */
+  onBeforeTryTask(test, options) {
+    super.onBeforeTryTask(test, options);
+    const file = test.file.filepath;
+    if (!this.#starting.has(file)) return;
+    return new Promise((begin) => {
+      this.#waiting.push({ file, begin });
+      this.#started(file);
+    });
+  }
+
+  /** @type {TestRunner['onAfterRunSuite']} */
+  onAfterRunSuite(suite) {
+    if ('filepath' in suite) this.#started(suite.file.filepath);
+    return super.onAfterRunSuite(suite);
   }
 
   /** @param {import('vitest').RunnerTestFile[]} files */

@@ -34,9 +34,9 @@ export const RUN_ID_VARIABLE = 'CONTRACT_RUN_ID';
 
 // `r`, the seconds since 2024 in base 36 (six characters until 2093) and three random ones for runs started in the same
 // second; whole inside every person and consumer id (factories.ts), which the vendor's sandbox caps at 15 characters.
-export function newRunId(now = Date.now()): string {
+export function newRunId(now = Date.now(), suffix = randomInt(36 ** 3)): string {
   const seconds = Math.floor((now - Date.UTC(2024, 0, 1)) / 1000).toString(36);
-  const random = randomInt(36 ** 3).toString(36);
+  const random = (suffix % 36 ** 3).toString(36);
   return `r${seconds.padStart(6, '0')}${random.padStart(3, '0')}`;
 }
 

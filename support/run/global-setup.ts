@@ -1,8 +1,14 @@
 // Owns the run's setup: the target (the embedded simulator unless configured) and one token per client.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { Stage, Status } from 'allure-js-commons';
 import { createTestResult, FileSystemWriter } from 'allure-js-commons/sdk/reporter';
+import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../transport/clock.js';
+import { SIMULATED_EPOCH_MS, SimulatedClock } from '../transport/clock.js';
+import { InProcessDispatcher } from '../transport/proxy-routes.js';
 import type { RunningSimulator } from '../../simulator/listen.js';
 import {
   newRunId,
@@ -25,7 +31,7 @@ import { readLayoutFile, type LayoutFile } from '../layout/layout-file.js';
 import { provisional } from '../layout/learning-journal.js';
 
 /** The layout file of the run: CONTRACT_LAYOUT's, the embedded simulator's own for its options, or none (learning). */
-async function layoutOf(plan: LayoutPlan, simulator: RunningSimulator | undefined) {
+async function layoutOf(plan: LayoutPlan, simulator: Pick<RunningSimulator, 'options'> | undefined) {
   if (plan.kind === 'read') return { path: plan.path, file: readLayoutFile(plan.path) };
   if (plan.kind === 'learn' || !simulator) return undefined;
   const { simulatorLayoutFile } = await import('../../simulator/layouts/layout-files.js');
@@ -46,15 +52,30 @@ declare module 'vitest' {
       /** A learning run's journal folder (support/layout/learning-journal.ts), and the file it proposes. */
       learning?: { journal: string; into: string };
     };
+    /**
+     * Set instead of `contract` when CONTRACT_SIMULATED_CLOCK=1 runs the embedded simulator in the worker: the seed its
+     * options resolved to here, and the run's id, so that every worker builds the same simulator and run.
+     */
+    simulatedRun?: { seed: number; runId: string };
   }
 }
+
+/** Runs the embedded simulator in the contract worker, on a clock it shares with the specs (the self-checks do). */
+export const SIMULATED_CLOCK_VARIABLE = 'CONTRACT_SIMULATED_CLOCK';
 
 /** The rule setup checks: a run breaking it stops before any test, so the mutant matrix runs its mutants alone. */
 export const SETUP_RULE = 'auth.token-issued';
 
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
-function issueToken(config: ContractConfig, credentials: Credentials, scope?: string, variables?: CredentialVariables) {
+function issueToken(
+  config: ContractConfig,
+  credentials: Credentials,
+  transport: { clock?: Clock; dispatcher?: Dispatcher; random?: () => number },
+  scope?: string,
+  variables?: CredentialVariables,
+) {
   return requestToken(config.authUrl, credentials, {
+    ...transport,
     credentialVariables: variables,
     scope,
     purpose: scope === undefined ? undefined : `Request token (scope ${scope})`,
@@ -93,46 +114,113 @@ function stopInSetup(error: unknown): never {
   process.exit(1);
 }
 
+/** The target as a run sees it: the embedded simulator's address and options, or none (CONTRACT_BASE_URL's). */
+type Target = Pick<RunningSimulator, 'baseUrl' | 'options'> | undefined;
+
+/**
+ * Resolves the run's config against `simulator` (or the configured target) and requests one token per client, over
+ * `transport`: the network, or an in-process simulator on a simulated clock (`startSimulatedRun`).
+ */
+export async function prepareRun(
+  env: NodeJS.ProcessEnv,
+  simulator: Target,
+  transport: { clock?: Clock; dispatcher?: Dispatcher; random?: () => number } = {},
+): Promise<ProvidedContext['contract']> {
+  const settings = readSettings(env);
+  const config = resolveConfig(settings, simulator, env[RUN_ID_VARIABLE] || newRunId());
+  // The first client's token request is part of what the target did (the token lifetime among them).
+  const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
+  const primary = await issueToken(config, config.client, transport).finally(stopRecording);
+  const second =
+    config.secondClient &&
+    (await issueToken(config, config.secondClient, transport, undefined, SECOND_CLIENT_VARIABLES)).token;
+  const screening = config.screeningScope
+    ? (await issueToken(config, config.client, transport, config.screeningScope)).token
+    : undefined;
+  const body = primary.response.body;
+  const layout = await layoutOf(settings.layout, simulator);
+  const learning =
+    settings.layout.kind === 'learn' ? { journal: LEARNING_JOURNAL_DIR, into: settings.layout.into } : undefined;
+  if (learning) console.warn(provisional(learning.into));
+  return {
+    config,
+    layout,
+    learning,
+    tokens: { primary: primary.token, second, screening },
+    tokenEvidence: {
+      status: primary.response.status,
+      bodyKeys: body && typeof body === 'object' ? Object.keys(body) : [],
+      tokenType: primary.token.tokenType,
+      exchanges: redact(primary.response.exchanges),
+    },
+  };
+}
+
+// A host of its own for each simulated run of a worker thread (the mutant matrix runs several projects), since a
+// client's pace is shared by origin: nothing listens there, the in-process dispatcher answers.
+let simulatedRuns = 0;
+
+/** Where a simulated run writes what its simulator served (as `/__control/requests` answers), for a self-check. */
+export const SIMULATOR_REPORT_VARIABLE = 'CONTRACT_SIMULATOR_REPORT';
+
+/**
+ * A run on a simulated clock (CONTRACT_SIMULATED_CLOCK=1, which the self-checks set), set up in the contract worker:
+ * the embedded simulator built there, beside the specs, on a fresh simulated clock they share, and every request handed
+ * to it by the in-process dispatcher below the suite's own client, so what the run judges is judged as over sockets
+ * while the minutes of its waits, Retry-Afters and token lifetimes pass in milliseconds. Failing here fails the
+ * worker's tests, not the run in setup: a check of how a run stops in setup runs on real sockets.
+ */
+export async function startSimulatedRun({ seed, runId }: { seed: number; runId: string }) {
+  // Loaded only by a simulated run: fastify and some forty files to transform.
+  const { buildSimulator } = await import('../../simulator/build.js');
+  const { requestReport } = await import('../../simulator/control.js');
+  const { simulatorOptionsFromEnv } = await import('../../simulator/options.js');
+  const { seededRandom } = await import('../../simulator/random.js');
+  const clock = new SimulatedClock();
+  const simulator = buildSimulator({ ...simulatorOptionsFromEnv(process.env), seed, clock: clock.forSimulator() });
+  const dispatcher = new InProcessDispatcher(simulator.app, clock);
+  // The run's data follows the simulator's seed unless CONTRACT_SEED says otherwise: one seed replays the whole run,
+  // and the jitter of the suite's retries is seeded too.
+  const env = { ...process.env, CONTRACT_SEED: process.env.CONTRACT_SEED || String(seed), [RUN_ID_VARIABLE]: runId };
+  const random = seededRandom(seed ^ 0x2545f491);
+  const baseUrl = `http://simulator-${(simulatedRuns += 1)}.in-process`;
+  const run = await prepareRun(env, { baseUrl, options: simulator.options }, { clock, dispatcher, random });
+  return {
+    run,
+    transport: { clock, dispatcher, random },
+    /** Ends the simulator, and writes what it served where SIMULATOR_REPORT_VARIABLE says. */
+    close: async () => {
+      const file = process.env[SIMULATOR_REPORT_VARIABLE];
+      if (file) writeFileSync(file, JSON.stringify(requestReport(simulator.state)));
+      await simulator.app.close();
+    },
+  };
+}
+
 /** One token per client for all workers: the token service is shared and rate-limited. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // A project's own env (each mutant project of the mutant matrix names its mutant there) over the process's.
   const env = { ...process.env, ...project.config.env };
   let simulator: RunningSimulator | undefined;
-  let learning: { journal: string; into: string } | undefined;
   try {
     const settings = readSettings(env);
+    if (!settings.baseUrl && env[SIMULATED_CLOCK_VARIABLE] === '1') {
+      // The worker builds the simulator beside the specs, on the clock they share; one seed for every worker.
+      const { simulatorOptionsFromEnv, resolveOptions } = await import('../../simulator/options.js');
+      const { seed } = resolveOptions(simulatorOptionsFromEnv(env));
+      // Named by the seed and the simulated epoch: its ids, and the URLs that carry them, repeat with the seed.
+      const runId = env[RUN_ID_VARIABLE] || newRunId(SIMULATED_EPOCH_MS, seed);
+      project.provide('simulatedRun', { seed, runId });
+      console.log(`contract: embedded simulator in process, on a simulated clock (SIMULATOR_SEED=${seed})`);
+      return async () => {};
+    }
     if (!settings.baseUrl) {
       // Loaded only by a run that starts it: fastify and some forty files to transform.
       const { startSimulator } = await import('../../simulator/listen.js');
       const { simulatorOptionsFromEnv } = await import('../../simulator/options.js'); // already loaded with listen.js
       simulator = await startSimulator(simulatorOptionsFromEnv(env));
     }
-    const config = resolveConfig(settings, simulator, env[RUN_ID_VARIABLE] || newRunId());
-
-    // The first client's token request is part of what the target did (the token lifetime among them).
-    const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
-    const primary = await issueToken(config, config.client).finally(stopRecording);
-    const second =
-      config.secondClient && (await issueToken(config, config.secondClient, undefined, SECOND_CLIENT_VARIABLES)).token;
-    const screening = config.screeningScope
-      ? (await issueToken(config, config.client, config.screeningScope)).token
-      : undefined;
-    const body = primary.response.body;
-    const layout = await layoutOf(settings.layout, simulator);
-    if (settings.layout.kind === 'learn') learning = { journal: LEARNING_JOURNAL_DIR, into: settings.layout.into };
-    if (learning) console.warn(provisional(learning.into));
-    project.provide('contract', {
-      config,
-      layout,
-      learning,
-      tokens: { primary: primary.token, second, screening },
-      tokenEvidence: {
-        status: primary.response.status,
-        bodyKeys: body && typeof body === 'object' ? Object.keys(body) : [],
-        tokenType: primary.token.tokenType,
-        exchanges: redact(primary.response.exchanges),
-      },
-    });
+    project.provide('contract', await prepareRun(env, simulator));
     if (simulator) console.log(`contract: embedded simulator listening on ${simulator.baseUrl}`);
   } catch (error) {
     await simulator?.close();

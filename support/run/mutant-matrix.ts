@@ -7,7 +7,7 @@ import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
 import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
-import { SETUP_RULE } from './global-setup.js';
+import { SETUP_RULE, SIMULATED_CLOCK_VARIABLE } from './global-setup.js';
 import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';
 import type { ProjectResults } from './suite-reporter.js';
 import { controlFailures, judge, type Outcome, type Verdict } from './mutant-verdict.js';
@@ -97,7 +97,8 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const outcomes = (
     await Promise.all([
       runAll(together, false, options.parallel ?? PROJECTS_AT_ONCE, env),
-      runAll(alone, true, options.parallel ?? RUNS_AT_ONCE, env),
+      // A run that stops in setup stops in global setup, which a simulated clock's run leaves to its worker: real.
+      runAll(alone, true, options.parallel ?? RUNS_AT_ONCE, { ...env, [SIMULATED_CLOCK_VARIABLE]: '' }),
     ])
   ).flat();
   const ran: MutantRun[] = [...together, ...alone];

@@ -2,6 +2,7 @@
 // per client per run: global setup requests it, and workers renew it only near its expiry or after a 401.
 import { CLIENT_VARIABLES, type CredentialVariables, type Credentials } from './config.js';
 import { ApiClient, TargetUnavailableError, type TokenSource } from '../transport/http.js';
+import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../transport/clock.js';
 import { sharedPace } from '../transport/pace.js';
 import { RETRY_POLICY } from '../transport/retry.js';
@@ -37,6 +38,10 @@ export class TokenError extends Error {
 interface TokenRequestOptions {
   requestTimeoutMs?: number;
   clock?: Clock;
+  /** Where the request goes instead of the network: an in-process simulator. */
+  dispatcher?: Dispatcher;
+  /** The jitter of its retries (Math.random by default). */
+  random?: () => number;
   /** Where these credentials were configured, named when they are rejected (the first client's by default). */
   credentialVariables?: CredentialVariables;
   purpose?: string;
@@ -62,6 +67,8 @@ export async function requestToken(authUrl: string, credentials: Credentials, op
     requestTimeoutMs: options.requestTimeoutMs,
     deadlineMs: options.deadlineMs,
     clock,
+    dispatcher: options.dispatcher,
+    random: options.random,
     pace: sharedPace(new URL(url).origin, credentials.clientId, clock, options.maxRps),
     addressSetting: 'CONTRACT_AUTH_URL (or CONTRACT_BASE_URL, its default)',
   });

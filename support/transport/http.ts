@@ -1,12 +1,12 @@
 // The HTTP client: talks, retries and publishes every attempt on the exchange channel. Non-2xx answers are
 // returned, never thrown: judging them is the spec's job.
-import { request as undiciRequest } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import { messageOf, NetworkSetupError } from './network-failures.js';
 import { dispatcherFor, routeFor, viaProxy, type Route } from './proxy-routes.js';
 import { publishExchange, type HttpExchange } from './exchanges.js';
 import { redact } from './redact.js';
 import { Pace } from './pace.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, timeoutOn, type Clock } from './clock.js';
 import {
   classifyFailure,
   isThrottled,
@@ -159,11 +159,16 @@ export interface ClientOptions {
   addressSetting?: string;
   /** What its requests are sent for; none: the run's own work. */
   work?: Work;
+  /** Where its requests go instead of the network: an in-process simulator (support/transport/proxy-routes.ts). */
+  dispatcher?: Dispatcher;
+  /** The jitter of its retries' backoff: Math.random, or a seeded one that a simulated run replays. */
+  random?: () => number;
 }
 
 export class ApiClient {
   private readonly policy: RetryPolicy;
-  private readonly clock: Clock;
+  /** What the client reads and sleeps on, which the waits of its verbs share. */
+  readonly clock: Clock;
   private readonly pace: Pace;
   /** What this client's requests are sent for (`forWork`); undefined: the run's own work. */
   readonly work: Work | undefined;
@@ -295,7 +300,7 @@ export class ApiClient {
         error: result.failure,
         retryAfterMs,
         elapsedMs: this.clock.now() - firstSentAt,
-        random: Math.random(),
+        random: (this.options.random ?? Math.random)(),
       });
       if (decision.retry) {
         throttledAt = throttled ? this.clock.now() : undefined;
@@ -323,14 +328,15 @@ export class ApiClient {
   private async attempt(exchange: HttpExchange, sent: string | undefined, route: Route): Promise<Attempt> {
     const started = this.clock.now();
     let result: Attempt;
+    // undici's own timers have about 1 s resolution; the signal is precise and also covers reading the body.
+    const timeout = timeoutOn(this.clock, this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     try {
       const answer = await undiciRequest(exchange.url, {
-        dispatcher: dispatcherFor(route),
+        dispatcher: this.options.dispatcher ?? dispatcherFor(route),
         method: exchange.method as 'GET',
         headers: exchange.requestHeaders,
         body: sent,
-        // undici's own timers have about 1 s resolution; the signal is precise and also covers reading the body.
-        signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
+        signal: timeout.signal,
       });
       const text = await answer.body.text();
       const headers: Record<string, string> = {};
@@ -346,6 +352,8 @@ export class ApiClient {
       const failure = classifyFailure(error);
       exchange.error = `${failure}: ${messageOf(error)}${viaProxy(route)}`;
       result = { exchange, failure, error };
+    } finally {
+      timeout.clear();
     }
     exchange.durationMs = this.clock.now() - started;
     result.exchange = redact(exchange);

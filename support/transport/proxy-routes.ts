@@ -1,6 +1,11 @@
 // Owns the route of every request (direct or through the environment's proxy) and the one place undici dispatchers
 // are made. Not EnvHttpProxyAgent: it decides privately, and messages must name the variable that sent a request where.
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+// A run on a simulated clock sends its requests by none of them: the in-process dispatcher below hands each to the
+// simulator in the same process, under the suite's own client, so pacing, retries, timeouts and readings run unchanged.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { SimulatedClock } from './clock.js';
 import { registerSecret } from './redact.js';
 
 /** A proxy variable that is not a usable proxy address; `variable` names it. */
@@ -115,4 +120,95 @@ export function dispatcherFor(route: Route): Dispatcher {
   // included, so the proxy never reads a request (undici 8 tunnels only https targets unless `proxyTunnel` says so).
   if (!proxies.has(uri)) proxies.set(uri, new ProxyAgent({ ...POOL, uri, proxyTunnel: true }));
   return proxies.get(uri)!;
+}
+
+/** The request's headers as light-my-request takes them, from any of the forms undici accepts. */
+function headersOf(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  const entries: [string, unknown][] = Array.isArray(headers)
+    ? Array.from({ length: headers.length / 2 }, (_, i) => [String(headers[2 * i]), headers[2 * i + 1]])
+    : Symbol.iterator in headers
+      ? [...(headers as Iterable<[string, unknown]>)]
+      : Object.entries(headers);
+  for (const [key, value] of entries)
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  return out;
+}
+
+class Controller implements Dispatcher.DispatchController {
+  aborted = false;
+  paused = false;
+  reason: Error | null = null;
+  constructor(private readonly onAbort: (reason: Error) => void) {}
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.onAbort(reason);
+  }
+  // The whole body is delivered in one chunk, which a paused reader buffers: there is nothing to hold back.
+  pause(): void {
+    this.paused = true;
+  }
+  resume(): void {
+    this.paused = false;
+  }
+}
+
+export class InProcessDispatcher extends Dispatcher {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly clock: SimulatedClock,
+  ) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    let settled = false;
+    // An aborted request (its timeout, or its test's end) fails at once, as a socket's would; the simulator's
+    // handling of it may go on, and its answer is dropped.
+    const controller = new Controller((reason) => {
+      if (settled) return;
+      settled = true;
+      handler.onResponseError?.(controller, reason);
+    });
+    handler.onRequestStart?.(controller, {});
+    if (controller.aborted) return true;
+    const { body } = options;
+    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
+      throw new TypeError('the in-process dispatcher takes a string or bytes as a request body');
+    const request: InjectOptions = {
+      method: options.method as InjectOptions['method'],
+      url: options.path,
+      // The host the client addressed, as a socket's request would carry it: next-page links are built from it.
+      headers: { host: new URL(String(options.origin)).host, ...headersOf(options.headers) },
+      payload: body ?? undefined,
+    };
+    const done = this.clock.hold();
+    this.app.inject(request).then(
+      (response) => {
+        if (settled) return done();
+        settled = true;
+        handler.onResponseStart?.(
+          controller,
+          response.statusCode,
+          response.headers as IncomingHttpHeaders,
+          response.statusMessage,
+        );
+        if (!controller.aborted) {
+          if (response.rawPayload.length > 0) handler.onResponseData?.(controller, response.rawPayload);
+          handler.onResponseEnd?.(controller, {});
+        }
+        done();
+      },
+      (error: unknown) => {
+        done();
+        if (settled) return;
+        settled = true;
+        handler.onResponseError?.(controller, error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return true;
+  }
 }

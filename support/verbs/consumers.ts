@@ -98,7 +98,12 @@ export class ConsumerData {
 
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
   private waiting(transition?: Transition): WaitOptions {
-    return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
+    return {
+      timeoutMs: this.config.availabilityTimeoutMs,
+      transition,
+      test: this.api.work?.name,
+      clock: this.api.clock,
+    };
   }
 
   /** The same operations acting as another client (isolation checks), each of its reads alone. */

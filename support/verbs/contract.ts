@@ -5,7 +5,8 @@ import { appendFileSync } from 'node:fs';
 import { inject, test as base, type TestAPI, type TestContext } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
 import { ApiClient } from '../transport/http.js';
-import { systemClock } from '../transport/clock.js';
+import type { Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../transport/clock.js';
 import { sharedPace } from '../transport/pace.js';
 import { registerCredentials, TokenProvider, type IssuedToken } from '../run/tokens.js';
 import { createDataFactory } from '../data/factories.js';
@@ -24,27 +25,55 @@ import { OBSERVED_DIR } from '../run/paths.js';
 import { operationById, ruleById, ruleSource } from '../run/catalogue.js';
 import { attributeToRule, PreconditionError, StepFailure, type Phase } from '../evidence/failures.js';
 
+/** How this worker's requests travel and what time they read: the network and the system clock, unless simulated. */
+export interface Transport {
+  clock: Clock;
+  dispatcher?: Dispatcher;
+  random?: () => number;
+}
+
 /** A client's calls and token renewals share one pace (support/transport/pace.ts), screening token's included. */
-function clientFor(config: ContractConfig, credentials: Credentials, token: IssuedToken, scope?: string): ApiClient {
+function clientFor(
+  config: ContractConfig,
+  { clock, dispatcher, random }: Transport,
+  credentials: Credentials,
+  token: IssuedToken,
+  scope?: string,
+): ApiClient {
   const limits = { maxRps: config.maxRps, deadlineMs: config.availabilityTimeoutMs };
+  const renewal = { ...limits, scope, clock, dispatcher, random };
   return new ApiClient({
     baseUrl: config.baseUrl,
     addressSetting: 'CONTRACT_BASE_URL',
     requestTimeoutMs: config.requestTimeoutMs,
     deadlineMs: limits.deadlineMs,
-    pace: sharedPace(new URL(config.baseUrl).origin, credentials.clientId, systemClock, config.maxRps),
-    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token, { ...limits, scope }) },
+    clock,
+    dispatcher,
+    random,
+    pace: sharedPace(new URL(config.baseUrl).origin, credentials.clientId, clock, config.maxRps),
+    auth: { kind: 'bearer', tokens: new TokenProvider(config.authUrl, credentials, token, renewal) },
   });
 }
 
-/** The run global setup resolved, as this worker reads it: its secrets go to the redaction point first. */
-function readRun() {
-  const run = inject('contract');
+/**
+ * The run global setup resolved, as this worker reads it, or, on a simulated clock, the run against the simulator this
+ * worker builds (support/run/global-setup.ts `startSimulatedRun`); its secrets go to the redaction point first.
+ */
+async function readRun(onCleanup: (cleanup: () => Promise<void>) => void) {
+  const simulated = inject('simulatedRun');
+  let transport: Transport = { clock: systemClock };
+  let run: ReturnType<typeof inject<'contract'>>;
+  if (simulated) {
+    const { startSimulatedRun } = await import('../run/global-setup.js');
+    const started = await startSimulatedRun(simulated);
+    onCleanup(() => started.close());
+    ({ run, transport } = started);
+  } else run = inject('contract');
   for (const credentials of [run.config.client, run.config.secondClient])
     if (credentials) registerCredentials(credentials);
   for (const token of [run.tokens.primary, run.tokens.second, run.tokens.screening]) registerSecret(token?.accessToken);
   proxySettings(); // registers the proxy's credentials, if its address has any
-  return run;
+  return { ...run, transport };
 }
 
 // A fixture is built for the tests that destructure it (or a fixture they use), as vitest's `test.extend` does; the few
@@ -54,10 +83,15 @@ const EVERY_WORKER = { scope: 'worker', auto: true } as const;
 
 const test = base
   // Automatic: the run's secrets reach the redaction point before anything is reported, whatever a test asks for.
-  .extend('run', EVERY_WORKER, readRun)
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from its destructuring.
+  .extend('run', EVERY_WORKER, ({}, { onCleanup }) => readRun(onCleanup))
+  // How this worker's requests travel, and the clock its tests read: the network and the system clock, or the
+  // in-process simulator and the simulated clock it shares. A spec that sends a request of its own sends it with these.
+  .extend('transport', WORKER, ({ run }): Transport => run.transport)
+  .extend('clock', WORKER, ({ transport }) => transport.clock)
   // The run's account in this worker: every request, and how fast the target let them go (a test's own time).
   // Automatic: every test's work is charged to it.
-  .extend('runTime', EVERY_WORKER, () => new RunTime())
+  .extend('runTime', EVERY_WORKER, ({ clock }) => new RunTime(clock))
   // The one place this worker's observers subscribe: report evidence and the run's account always, the observed
   // contract when the run writes reports, the wait log when npm run bench sets CONTRACT_WAIT_LOG. Automatic: no test
   // asks for it, and every request must be seen.
@@ -77,12 +111,16 @@ const test = base
   // Each client of the run, its pace and token shared by every test: the run's own work (cleanup, renewals).
   .extend('clients', WORKER, ({ run }) => {
     const { config, tokens } = run;
-    const primary = clientFor(config, config.client, tokens.primary);
+    const { transport } = run;
+    const primary = clientFor(config, transport, config.client, tokens.primary);
+    const second = config.secondClient && tokens.second;
     return {
       primary,
-      second: config.secondClient && tokens.second ? clientFor(config, config.secondClient, tokens.second) : undefined,
+      second: second ? clientFor(config, transport, config.secondClient!, second) : undefined,
       // Screening calls carry a token of their own when CONTRACT_SCREENING_SCOPE names the vendor's screening scope.
-      screening: tokens.screening ? clientFor(config, config.client, tokens.screening, config.screeningScope) : primary,
+      screening: tokens.screening
+        ? clientFor(config, transport, config.client, tokens.screening, config.screeningScope)
+        : primary,
     };
   })
   // The test's work: its requests stop when it ends (its body settled, or vitest's `signal` cancelled it), and its

@@ -69,7 +69,12 @@ export class SandboxPersons {
 
   /** A wait for an effect of this test's: the availability deadline, the test named for the bench's wait log. */
   private waiting(transition?: Transition): WaitOptions {
-    return { timeoutMs: this.config.availabilityTimeoutMs, transition, test: this.api.work?.name };
+    return {
+      timeoutMs: this.config.availabilityTimeoutMs,
+      transition,
+      test: this.api.work?.name,
+      clock: this.api.clock,
+    };
   }
 
   private note(event: LedgerEntry['event'], personId: string): void {

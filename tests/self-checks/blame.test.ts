@@ -1,3 +1,4 @@
+// Simulated clock: blame is read from each run's results, and its waits need no real time (onSimulatedClock).
 // A failure is blamed on the rule it breaks, and on nothing else: full contract runs against
 // simulators with one fault each, read back from the run's own Allure results by category.
 // - A refusal that is no broken promise has a category of its own, and no rule is named: a find
@@ -14,7 +15,7 @@
 // - With the settings the faults call for (CONTRACT_PERSON_PATH, CONTRACT_SCREENING_SCOPE), green.
 import { expect, test } from 'vitest';
 import { readRun } from '../../support/evidence/run-results.js';
-import { runVitest } from '../../support/run/child-runs.js';
+import { onSimulatedClock, runVitest } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 import { joinedPattern } from '../patterns.js';
 
@@ -121,7 +122,7 @@ test.concurrent.for(cases)(
     // The Allure results, as `npm run contract` writes them, without the report built from them.
     const { code, output } = await runVitest(['--project', 'contract', ...specs], {
       ...process.env,
-      CONTRACT_BASE_URL: '', // the embedded simulator, whatever a developer's .env says
+      ...onSimulatedClock(), // the embedded simulator, whatever a developer's .env says
       ...FAST,
       ...env,
       ...reports.env,

@@ -1,3 +1,4 @@
+// Real processes: the run goes through a forward proxy on loopback, whose tunnel and credentials are part of the check.
 // The secret canary: a complete contract run (report included) with distinctive client secrets,
 // through a forward proxy with a distinctive password in its address (HTTP_PROXY), then a search of
 // everything the run wrote under its reports folder (the observed contract included) and everything

@@ -1,3 +1,4 @@
+// Simulated clock: each run's specs and simulator share one clock in its worker (child-runs.ts onSimulatedClock).
 // The contract suite itself, as a user runs it, against fresh embedded simulators: the three
 // response layouts (the vendor's published shapes among them, also with no gedi in its records),
 // honest answers a generous reading could mistake (bodies stored as sent, copies of the request,
@@ -7,9 +8,12 @@
 // vitest calls its runner): should a vitest upgrade make it run them one after another, the suite
 // would still pass, only several times slower, so this says so: files were in flight at the same
 // time, which one after another never are (an order, not a duration).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
-import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { onSimulatedClock, runVitestWithResults, type SimulatorReport } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 // Five records a page, so every list is read across several pages in each paging convention.
@@ -117,7 +121,7 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
 ])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
   const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
     ...process.env,
-    CONTRACT_BASE_URL: '', // the embedded simulator, whatever a developer's .env says
+    ...onSimulatedClock(), // the embedded simulator, whatever a developer's .env says
     ...simulator,
     ...ownReports(context).env,
   });
@@ -130,6 +134,39 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
   expect(results!.numPassedTests, 'every catalogued rule ran').toBeGreaterThanOrEqual(catalogue.rules.length);
   expect(code).toBe(0);
   expect(mostFilesInFlight(results!.testResults), 'spec files running at the same moment').toBeGreaterThan(1);
+});
+
+// A seed replays its run on the simulated clock: faults are drawn per request, ids and the retries' jitter follow
+// the seed, and the worker's files begin in one order, so two runs with one seed through 10 % faults send the same
+// requests, meet the same faults and reach the same verdicts, however loaded the machine.
+test('a seed replays its run through faults: the same requests, faults and verdicts', async (context) => {
+  const scratch = mkdtempSync(join(tmpdir(), 'replay-'));
+  context.onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+  const run = async (name: string) => {
+    const report = join(scratch, `${name}.json`);
+    const { results, output } = await runVitestWithResults(['--project', 'contract'], {
+      ...process.env,
+      ...onSimulatedClock(report),
+      SIMULATOR_SEED: '42',
+      SIMULATOR_FAULT_RATE: '0.1',
+      CONTRACT_AVAILABILITY_TIMEOUT_MS: '60000',
+      ...SMALL_PAGES,
+      ...ownReports(context).env,
+    });
+    expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
+    const verdicts = results!.testResults.flatMap((file) =>
+      file.assertionResults.map((test) => `${test.fullName}: ${test.status}`),
+    );
+    return { served: JSON.parse(readFileSync(report, 'utf8')) as SimulatorReport, verdicts: verdicts.sort() };
+  };
+  const [first, again] = await Promise.all([run('first'), run('again')]);
+  console.log(
+    `replay: ${Object.values(first.served.counts).reduce((sum, count) => sum + count, 0)} requests, ` +
+      `${first.served.faultsInjected} faults, ${first.verdicts.length} verdicts, in each run`,
+  );
+  expect(first.served.faultsInjected, 'faults met').toBeGreaterThan(0);
+  expect(again.served, 'what the simulator served, request by route, faults and tokens').toEqual(first.served);
+  expect(again.verdicts, 'every test verdict').toEqual(first.verdicts);
 });
 
 /** The most files that had started and not yet ended at any one moment. */

@@ -1,3 +1,4 @@
+// Real processes: a forward proxy and TLS with a private CA are sockets, and what this checks.
 // A company network, for real: the simulator served over https with a certificate from a private
 // CA this test makes, reached through a forward proxy that counts what it carried (CONNECT tunnels;
 // tests/network/). With the CA given (NODE_EXTRA_CA_CERTS, which Node reads only at start-up, so the

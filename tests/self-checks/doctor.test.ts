@@ -1,3 +1,4 @@
+// Real processes: the doctor probes a target over the network, its TLS and proxy lines included.
 // `npm run doctor` as a new user runs it, in a child process: it passes on the plain simulator, and
 // names each seeded fault on a line of its own with the setting that fixes it — a wrong path, a
 // 403 (a market the client has no permission for), a screening scope the bci token lacks, a

@@ -1,3 +1,4 @@
+// Real processes: `npm run contract`, a README command, and its console as a new user sees it.
 // The run a new user makes against a simulator whose deregistration is broken, its console read as
 // a reader reads it: the run fails; the failure names the rule, the Then step that broke it,
 // `deregistered` and what the last record showed of it; the trace points at the spec's line, never

@@ -1,3 +1,4 @@
+// Simulated clock: a moved fact is judged by what the answers show, not when (child-runs.ts onSimulatedClock).
 // A layout file held against a target whose answers moved: each reading of a moved fact fails as Layout changed,
 // naming the fact and the location learned, never as a pass and never as a broken rule (docs/DESIGN.md, "Strict
 // readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
@@ -7,7 +8,7 @@
 // learned in a per-list answer's PEP list, now in one flat list, and a subscribed person's legal id now keyed `nin`.
 import { expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { onSimulatedClock, runVitestWithResults } from '../../support/run/child-runs.js';
 import { ownReports } from './own-reports.js';
 
 const file = (name: string) => fileURLToPath(new URL(`../../schemas/layouts/simulator/${name}.json`, import.meta.url));
@@ -61,7 +62,7 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
 ])('$name: Layout changed, no broken rule', async ({ layout, simulator, specs }, context) => {
   const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], {
     ...process.env,
-    CONTRACT_BASE_URL: '',
+    ...onSimulatedClock(),
     CONTRACT_LAYOUT: layout,
     CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
     SIMULATOR_AVAILABILITY_DELAY_MS: '50',

@@ -1,3 +1,4 @@
+// Real processes: a run killed midway, its process group, and the sweep after it are what this checks.
 // The suite leaves nothing behind on a shared sandbox. Against a simulator of the test's own
 // (control surface on, reached as a remote target so nothing is torn down with the run): a complete
 // contract run leaves zero custom persons; a run killed (SIGKILL) once persons exist leaves persons

@@ -1,3 +1,5 @@
+// Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock); but
+// real processes for `npm run learn` itself, a README command, as a user runs it.
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
@@ -6,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { runVitestWithResults } from '../../support/run/child-runs.js';
+import { onSimulatedClock, runVitestWithResults } from '../../support/run/child-runs.js';
 import { readLayoutFile, type LayoutFile } from '../../support/layout/layout-file.js';
 import { writeProposal } from '../../support/layout/learning-journal.js';
 import { runContract } from './commands.js';
@@ -96,7 +98,7 @@ test.concurrent.for<Learned>([
   const reports = ownReports(context);
   const { output, results } = await runVitestWithResults(['--project', 'contract', ...LEARNED_SPECS], {
     ...process.env,
-    CONTRACT_BASE_URL: '',
+    ...onSimulatedClock(),
     CONTRACT_LEARN: 'always',
     ...FAST,
     ...simulator,
@@ -123,7 +125,7 @@ test.concurrent.for([
     ['--project', 'contract', 'specs/consumers/identification.spec.ts'],
     {
       ...process.env,
-      CONTRACT_BASE_URL: '',
+      ...onSimulatedClock(),
       CONTRACT_LEARN: 'always',
       ...FAST,
       SIMULATOR_PAGE_SIZE: '500',
@@ -145,6 +147,7 @@ test.concurrent.for([
 test('npm run learn says first and last that its verdicts are provisional, and names the file', async (context) => {
   const reports = ownReports(context);
   const into = `${reports.paths.root}/new-target.json`;
+  // A README command as a user runs it: real sockets and the simulator global setup starts.
   const { code, output } = await runContract(['--learn', 'specs/persons/deregister.spec.ts'], {
     ...process.env,
     CONTRACT_BASE_URL: '',

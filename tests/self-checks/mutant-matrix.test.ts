@@ -1,3 +1,5 @@
+// Simulated clock: every mutant's run and its control share a clock with their simulator (child-runs.ts
+// onSimulatedClock), but for the runs that stop in setup, which the matrix runs on real sockets (mutant-matrix.ts).
 // Every check can fail: each simulator mutant is killed by the spec of the rule it breaks, in the step
 // that exercises the rule, and the failure names that rule (support/run/mutant-verdict.ts; `npm run
 // mutants` prints the same matrix), in the standard layout and in the vendor's published shapes alike
@@ -10,6 +12,13 @@ import { MUTANT_NAMES, MUTANTS } from '../../simulator/mutants.js';
 import { runMutantMatrix } from '../../support/run/mutant-matrix.js';
 import { formatMatrix, type Verdict } from '../../support/run/mutant-verdict.js';
 import { ownReports } from './own-reports.js';
+import { onSimulatedClock } from '../../support/run/child-runs.js';
+
+/** The reports folder of the test whose context is given, and the simulated clock for its runs. */
+const simulatedRuns = (context: Parameters<typeof ownReports>[0]) => ({
+  ...ownReports(context).env,
+  ...onSimulatedClock(),
+});
 
 /** The mutants not killed, survivors and those not judged alike, each with why. */
 const survivors = (verdicts: Verdict[]): string[] =>
@@ -22,7 +31,7 @@ const survivors = (verdicts: Verdict[]): string[] =>
 const EVERY_MUTANT = 'every mutant is killed by the spec of its own rule, in the standard and the vendor layout';
 
 test.concurrent(EVERY_MUTANT, async (context) => {
-  const verdicts = await runMutantMatrix({ layouts: ['standard', 'vendor'], env: ownReports(context).env });
+  const verdicts = await runMutantMatrix({ layouts: ['standard', 'vendor'], env: simulatedRuns(context) });
   console.log(formatMatrix(verdicts));
   expect(survivors(verdicts), 'surviving mutants').toEqual([]);
 });
@@ -33,7 +42,7 @@ test.concurrent(
   'every merge mutant is killed in the vendor layout with no gedi, merges shown by the target',
   async (context) => {
     const mutants = MUTANT_NAMES.filter((name) => MUTANTS[name].rule.startsWith('transition.merge'));
-    const env = { ...ownReports(context).env, ...NO_GEDI };
+    const env = { ...simulatedRuns(context), ...NO_GEDI };
     const verdicts = await runMutantMatrix({ mutants, layouts: ['vendor'], env });
     console.log(formatMatrix(verdicts));
     expect(mutants, 'the merge mutants').not.toEqual([]);
@@ -44,7 +53,7 @@ test.concurrent(
 test.concurrent('counts no kill where the specs fail without the mutant too, same settings', async (context) => {
   // Effects later than the matrix's 4 s deadline (20 s, jittered by half at most): the timeouts that
   // never-available causes come as well from a simulator without it, as from a machine too loaded.
-  const slow = { ...ownReports(context).env, SIMULATOR_AVAILABILITY_DELAY_MS: '20000' };
+  const slow = { ...simulatedRuns(context), SIMULATOR_AVAILABILITY_DELAY_MS: '20000' };
   const [verdict] = await runMutantMatrix({ mutants: ['never-available'], env: slow });
   console.log(formatMatrix([verdict!]));
   expect(verdict!.judgement, 'never-available, its control run failed').toBe('not judged');
@@ -82,7 +91,7 @@ test.concurrent.for([
   const verdicts = await runMutantMatrix({
     mutants,
     layouts: [...layouts],
-    env: { ...ownReports(context).env, ...env },
+    env: { ...simulatedRuns(context), ...env },
   });
   console.log(formatMatrix(verdicts));
   expect(mutants, 'the mutants').not.toEqual([]);
@@ -94,7 +103,7 @@ test.concurrent.for([
 const FIND_MUTANTS = ['find-echoes-query', 'find-repeats-query-beside-results', 'gedi-missing'] as const;
 
 test.concurrent('the find and gedi mutants stay broken rules beside an echo under an unlisted key', async (context) => {
-  const env = { ...ownReports(context).env, SIMULATOR_FIND_ECHO: 'searchParameters' };
+  const env = { ...simulatedRuns(context), SIMULATOR_FIND_ECHO: 'searchParameters' };
   const verdicts = await runMutantMatrix({
     mutants: [...FIND_MUTANTS],
     layouts: ['standard', 'alternate', 'vendor'],

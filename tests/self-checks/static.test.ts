@@ -1,3 +1,4 @@
+// Real processes: tsc, eslint and prettier, run as a developer runs them.
 // Types, lint and formatting, as part of npm test: strict tsc, eslint and prettier over the whole project.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

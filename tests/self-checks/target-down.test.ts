@@ -1,3 +1,4 @@
+// Real processes: a port with nothing listening, met over a real socket, and a run that stops in global setup.
 // A run against a target that is down ends in setup with one "target unavailable" message naming
 // the host and the cause, filed under "Target unavailable" (not "Contract broken"), and a non-zero
 // exit: nothing listening on the port. (A target that answers, but only 429 or 503 with Retry-After,

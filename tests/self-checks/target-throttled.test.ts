@@ -1,3 +1,5 @@
+// Simulated clock, but for the token service that throttles: real processes there, since such a run stops in global
+// setup, in vitest's main process, which a simulated run leaves to its worker (child-runs.ts onSimulatedClock).
 // A run against a target that only throttles ends with its failures filed under "Target throttled",
 // never under "Contract broken" nor "Target unavailable": a throttled request is the target protecting
 // itself from the client's rate. Two ways to be throttled to the deadline: the token
@@ -10,6 +12,7 @@ import { expect, test } from 'vitest';
 import { runContract } from './commands.js';
 import { categoryCount } from './console-summary.js';
 import { ownReports } from './own-reports.js';
+import { onSimulatedClock } from '../../support/run/child-runs.js';
 
 // The embedded simulator whatever a .env says; a short deadline, so the run is held to it quickly.
 const throttlingTarget = { CONTRACT_BASE_URL: '', CONTRACT_AVAILABILITY_TIMEOUT_MS: '3000' };
@@ -24,7 +27,7 @@ test.concurrent.for([
     name:
       'every request after the token is answered 429 with a Retry-After past the deadline (a limit of one request ' +
       'per 20 s)',
-    env: { ...throttlingTarget, SIMULATOR_RATE_LIMIT: '0.05' },
+    env: { ...throttlingTarget, ...onSimulatedClock(), SIMULATOR_RATE_LIMIT: '0.05' },
     atLeast: 20,
   },
 ])('a run ends as "Target throttled", with no broken rule, when $name', async ({ env, atLeast }, context) => {
@@ -55,7 +58,7 @@ test.concurrent.for([
 // own 120 s however busy the machine, whose load slows every answer they wait for.
 test('tests queued for a rate limit past their own time pass, never throttled nor timed out', async (context) => {
   const env = {
-    CONTRACT_BASE_URL: '',
+    ...onSimulatedClock(),
     SIMULATOR_LAYOUT: 'vendor',
     SIMULATOR_RATE_LIMIT: '5',
     CONTRACT_AVAILABILITY_TIMEOUT_MS: '10000',
