@@ -225,8 +225,9 @@ for (const name of names.length > 0 ? names : ['realistic', 'limited-10', 'limit
   rows.push(row);
 }
 // Another seed's figures are not the kept ones: they stay in the reports folder.
-if (seed === readBench().seed) {
-  const kept = withRows(readBench(), rows);
+const before = readBench();
+if (seed === before.seed) {
+  const kept = withRows(before, rows);
   writeFileSync(BENCH_JSON, `${JSON.stringify(kept, null, 2)}\n`);
   writeFileSync(MEASUREMENTS, renderMeasurements(kept));
   writeFileSync(README, readmeWithBench(readFileSync(README, 'utf8'), kept));
