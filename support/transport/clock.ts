@@ -137,11 +137,6 @@ export class SimulatedClock implements Clock {
     };
   }
 
-  /** How many sleeps are pending: a test's view of what waits on the clock. */
-  get pending(): number {
-    return this.sleepers.length;
-  }
-
   private changeHolding(by: number): void {
     this.holding += by;
     this.activity += 1;
