@@ -17,9 +17,7 @@ import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 rule('transition.relationship-deregistered').test(
   'marks the related person deregistered when its relationship says deregistered',
   async ({ persons, data, facts }) => {
-    const [stored, control] = await Given('an available person with a parent, and a control written the same way', () =>
-      Promise.all([persons.createAvailable(), persons.createAvailable()]),
-    );
+    const stored = await Given('an available person with a parent', () => persons.createAvailable());
     const relative = {
       ...stored.person.relationshipList![0]!,
       deregistered: true,
@@ -39,7 +37,7 @@ rule('transition.relationship-deregistered').test(
         facts.reading('relative.deregistered', {
           sent,
           relative: legalId,
-          ...persons.withControl(stored, control, { relative: true }),
+          ...persons.withControl(stored, { relative: true }),
         }),
         'relationship-deregistration',
       ),

@@ -5,6 +5,7 @@ import type { DataFactory, SandboxPerson } from '../data/factories.js';
 import { eventually, NotConsistentError, watch, type Transition, type WaitOptions } from '../readings/eventually.js';
 import { listsPerson, personWithLegalId, type Reading } from '../readings/facts.js';
 import { LayoutChangedError, LearnedFacts, type Subject } from '../layout/learned-readings.js';
+import type { Observed } from '../layout/learning.js';
 import { findValues } from '../readings/json.js';
 import type { RecordReading } from '../layout/learned-readings.js';
 import { expectSchema } from '../readings/schemas.js';
@@ -236,33 +237,40 @@ export class SandboxPersons {
   }
 
   /**
-   * What learning compares `stored`'s answers with (support/layout/learning.ts): its own generated data, and
-   * `control`'s answer once two reads in a row agree, read only when a run learns or a strict reading failed.
-   * `relative`: the control's parent is the relative its locations select, as the subject's is.
+   * What learning compares `stored`'s answers with (support/layout/learning.ts): its own generated data, and the
+   * answer of a control person written the same way without the When, once two reads in a row agree. The control is
+   * created only when a run learns or a strict reading failed, the only times it is read: a reviewed layout's
+   * passing night sends nothing for it. `relative`: the control's parent is the relative its locations select.
    */
-  withControl(
-    stored: StoredPerson,
-    control: StoredPerson,
-    { relative = false } = {},
-  ): Pick<Subject, 'own' | 'control'> {
-    const controlRelative = control.person.relationshipList?.[0]?.legalId?.socialSecurityNumber;
-    const bindings = relative ? { relative: controlRelative } : {};
+  withControl(stored: StoredPerson, { relative = false } = {}): Pick<Subject, 'own' | 'control'> {
+    let settled: Promise<Observed> | undefined;
     return {
       own: { given: stored.person, identity: [stored.gedi, stored.person.id] },
-      control: async () => {
-        let previous: string | undefined;
-        const { response } = await eventually(
-          `control person ${control.gedi} to answer the same twice in a row`,
-          () => this.retrieve(control.gedi, 'read the control'),
-          (answer) => {
-            const same = answer.ok && JSON.stringify(answer.body) === previous;
-            previous = JSON.stringify(answer.body);
-            return same;
-          },
-          this.waiting(),
-        );
-        return { record: response.body, bindings, given: control.person, identity: [control.gedi, control.person.id] };
+      control: () => (settled ??= this.settledControl(relative)),
+    };
+  }
+
+  private async settledControl(relative: boolean): Promise<Observed> {
+    const control = await step('create a control person written the same way, without the When', () =>
+      this.createAvailable(),
+    );
+    const controlRelative = control.person.relationshipList?.[0]?.legalId?.socialSecurityNumber;
+    let previous: string | undefined;
+    const { response } = await eventually(
+      `control person ${control.gedi} to answer the same twice in a row`,
+      () => this.retrieve(control.gedi, 'read the control'),
+      (answer) => {
+        const same = answer.ok && JSON.stringify(answer.body) === previous;
+        previous = JSON.stringify(answer.body);
+        return same;
       },
+      this.waiting(),
+    );
+    return {
+      record: response.body,
+      bindings: relative ? { relative: controlRelative } : {},
+      given: control.person,
+      identity: [control.gedi, control.person.id],
     };
   }
 
