@@ -30,8 +30,11 @@ interface ScannedPage {
 
 interface Waiter {
   need: ScanNeed;
-  /** The first page it counts: pages asked before it began to wait show nothing of its moment. */
-  from: { cycle: number; index: number };
+  /**
+   * The first page it counts, and when it began to wait: pages sent before then show nothing of its moment. A look
+   * that began while the page at `index` waited for its turn at the pace counts it if it was sent after `at`.
+   */
+  from: { cycle: number; index: number; at: number };
   pages: ScannedPage[];
   settle: (outcome: { read: ListRead; report: unknown[] } | { error: unknown }) => void;
 }
@@ -50,6 +53,8 @@ export class ListScan {
   /** The place of the next page to ask for in the present read. */
   private nextIndex = 0;
   private scanning = false;
+  /** Whether the page before `nextIndex` was asked for and is not answered yet. */
+  private asking = false;
 
   constructor(
     private readonly api: ApiClient,
@@ -65,11 +70,15 @@ export class ListScan {
    */
   async read(need: ScanNeed): Promise<ListRead> {
     const outcome = await new Promise<Parameters<Waiter['settle']>[0]>((settle) => {
-      // A whole read needs one begun after now: the next, unless the present one has asked for nothing yet.
+      // A whole read needs one begun after now: the next, unless the present one has asked for nothing yet. A look
+      // may count the page asked for and not yet answered, if it was sent after now (`askNextPage`).
+      const at = this.api.clock.now();
       const from =
-        need.kind === 'look' || this.nextIndex === 0
-          ? { cycle: this.cycle, index: this.nextIndex }
-          : { cycle: this.cycle + 1, index: 0 };
+        need.kind === 'look'
+          ? { cycle: this.cycle, index: this.asking ? this.nextIndex - 1 : this.nextIndex, at }
+          : this.nextIndex === 0
+            ? { cycle: this.cycle, index: 0, at }
+            : { cycle: this.cycle + 1, index: 0, at };
       this.waiters.add({ need, from, pages: [], settle });
       void this.scan();
     });
@@ -123,7 +132,15 @@ export class ListScan {
   private async askNextPage(waiters: Waiter[]): Promise<void> {
     const walk = (this.walk ??= new PageWalk(this.api, this.path, this.options, this.continuation));
     const index = this.nextIndex++;
+    this.asking = true;
     const { value: response, error, report } = await recorded(() => walk.next());
+    this.asking = false;
+    // Looks that began while this page waited for its turn: it shows their moment only if it left after they began.
+    for (const waiter of this.waiters)
+      if (!waiters.includes(waiter) && waiter.from.cycle === this.cycle && waiter.from.index === index) {
+        if (response && response.sentAt > waiter.from.at) waiters.push(waiter);
+        else waiter.from.index += 1;
+      }
     if (!response) {
       for (const waiter of waiters) this.settle(waiter, { error });
       return this.begin();

@@ -28,6 +28,8 @@ export interface ApiResponse<T = unknown> {
   exchanges: HttpExchange[];
   /** When the answer arrived, on the client's clock: a write's acknowledgement. */
   receivedAt: number;
+  /** When the attempt that got this answer left the client, after its turn at the pace, on the client's clock. */
+  sentAt: number;
 }
 
 export interface TokenSource {
@@ -347,7 +349,7 @@ export class ApiClient {
       const body = parseBody(text);
       Object.assign(exchange, { status, responseHeaders: headers, responseBody: body });
       const response = { status, ok: status >= 200 && status < 300, headers, body, text, url: exchange.url };
-      result = { exchange, response: { ...response, exchanges: [], receivedAt: this.clock.now() } };
+      result = { exchange, response: { ...response, exchanges: [], receivedAt: this.clock.now(), sentAt: started } };
     } catch (error) {
       const failure = classifyFailure(error);
       exchange.error = `${failure}: ${messageOf(error)}${viaProxy(route)}`;

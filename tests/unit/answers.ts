@@ -18,6 +18,7 @@ export function answer(
     url: `https://sandbox.example.com${path}`,
     exchanges: [{ operation, method: 'POST', url: path } as unknown as ApiResponse['exchanges'][number]],
     receivedAt: 0,
+    sentAt: 0,
   };
 }
 

@@ -24,6 +24,7 @@ function answer(status: number, body: unknown = {}, headers: Record<string, stri
     url: 'http://target/persons/g1',
     exchanges: [],
     receivedAt: 0,
+    sentAt: 0,
   };
 }
 

@@ -159,7 +159,17 @@ describe.each(LAYOUT_NAMES)("a wait for a deregistration in the simulator's %s l
       const read = async (): Promise<ApiResponse> => {
         clock.advance(50);
         const { status, body } = await h.request('GET', personPath(gedi), { token });
-        return { status, ok: status === 200, headers: {}, body, text: '', url: '', exchanges: [], receivedAt: 0 };
+        return {
+          status,
+          ok: status === 200,
+          headers: {},
+          body,
+          text: '',
+          url: '',
+          exchanges: [],
+          receivedAt: 0,
+          sentAt: 0,
+        };
       };
       const shows = (response: ApiResponse) => personFlag(response.body, 'deregistered');
       const what = `person ${gedi} to be marked deregistered`;

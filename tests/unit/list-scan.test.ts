@@ -1,16 +1,18 @@
 // The run's scan of a list against a real local server whose pages are answered one at a time, so that each wait
 // joins the scan at a known page: what each wait counts, when the scan stops, and what a failing page fails.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { recordsOwning } from '../../support/readings/facts.js';
 import { ListScan, type ScanNeed } from '../../support/readings/list-scan.js';
-import { ApiClient, NotSentError, type Work } from '../../support/transport/http.js';
+import { ApiClient, NotSentError, type ClientOptions, type Work } from '../../support/transport/http.js';
+import { Pace } from '../../support/transport/pace.js';
+import { EventClock } from './paced-clients.js';
 import { sendJson, serversClosedAfterEach } from './local-server.js';
 
 const listen = serversClosedAfterEach();
 
 /** Records c-1 … c-12, five a page by cursor (pages 1–3); each request is answered when the test says. */
-async function heldList() {
+async function heldList(client: Omit<ClientOptions, 'baseUrl'> = {}) {
   const records = Array.from({ length: 12 }, (_, index) => ({ consumerId: `c-${index + 1}` }));
   const held: { cursor: number; response: ServerResponse }[] = [];
   let arrived = Promise.withResolvers<void>();
@@ -28,7 +30,7 @@ async function heldList() {
   };
   return {
     server,
-    scan: new ListScan(new ApiClient({ baseUrl: server.url }), '/v3/consumers', {}),
+    scan: new ListScan(new ApiClient({ ...client, baseUrl: server.url }), '/v3/consumers', {}),
     /** Answers the next request with its page, and says which page it was. */
     async answer(status = 200): Promise<number> {
       const { cursor, response } = await next();
@@ -90,6 +92,25 @@ describe('ListScan', () => {
     const read = await late;
     expect(idsOn(read.pages)).toContain('c-1');
     expect(list.server.received).toHaveLength(4);
+  });
+
+  it('counts a page that waited for its turn at the pace and left after a look began', async () => {
+    const clock = new EventClock();
+    const pace = new Pace(clock, 1); // one a second: page 2 waits a second for its turn
+    const asked = vi.spyOn(pace, 'acquire');
+    const list = await heldList({ clock, pace });
+    const early = list.scan.read(lookFor('c-12'));
+    expect(await list.answer()).toBe(1);
+    await vi.waitFor(() => expect(asked, 'page 2 asked, waiting for its turn').toHaveBeenCalledTimes(2));
+    const late = list.scan.read(lookFor('c-7'));
+    await clock.runUntil(1_000);
+    expect(await list.answer()).toBe(2);
+    const read = await late;
+    expect(idsOn(read.pages), 'page 2, which left after the look began').toContain('c-7');
+    await clock.runUntil(2_000);
+    expect(await list.answer()).toBe(3);
+    await early;
+    expect(list.server.received, 'no page read again for the late look').toHaveLength(3);
   });
 
   it('says "no such record" to a late look only after it read the whole list round, from where it joined', async () => {
