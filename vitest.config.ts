@@ -4,7 +4,7 @@ import type { ParsedStack, TestError } from 'vitest';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestProject, type TestSpecification } from 'vitest/node';
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
-import { MUTANT_PLAN_VARIABLE, mutantProjectName, readMutantPlan } from './support/run/mutant-plan.js';
+import { PROJECT_PLAN_VARIABLE, readProjectPlan } from './support/run/project-plan.js';
 import { TEST_TIMEOUT_VARIABLE } from './support/evidence/test-time.js';
 
 // Node keeps the code it compiles on disk: npm test starts some two hundred workers and child runs, each loading the
@@ -17,8 +17,14 @@ enableCompileCache(process.env.NODE_COMPILE_CACHE);
 const contractReports = process.env.CONTRACT_REPORTS === '1';
 
 /** A whole number from the environment, at least `least`, or `fallback` when unset. */
-function wholeNumberSetting(variable: string, fallback: number, least: number, unit: string): number {
-  const raw = process.env[variable];
+function wholeNumberSetting(
+  variable: string,
+  fallback: number,
+  least: number,
+  unit: string,
+  env = process.env,
+): number {
+  const raw = env[variable];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < least)
@@ -35,9 +41,9 @@ const testOwnTimeMs = wholeNumberSetting(TEST_TIMEOUT_VARIABLE, 120_000, 1_000, 
 // vitest's own timeout only backs up the run's bound (test-time.ts), which fails a test in a category first.
 const BACKSTOP_MS = 3_600_000;
 
-// The mutant matrix (support/run/mutant-matrix.ts) runs the contract specs once per mutant in one
-// vitest process: a project per mutant, each with a simulator of its own.
-const mutantPlan = readMutantPlan(process.env[MUTANT_PLAN_VARIABLE]);
+// Runs of the contract specs that one vitest process runs, a project and a simulator each
+// (support/run/project-plan.ts): the mutant matrix's, the learning self-check's.
+const projectPlan = readProjectPlan(process.env[PROJECT_PLAN_VARIABLE]);
 
 const SUPPORT_LIBRARY = fileURLToPath(new URL('./support/', import.meta.url));
 
@@ -74,7 +80,7 @@ class ConcurrentFilesSequencer extends BaseSequencer {
   }
 }
 
-// How the contract specs run, for the contract project and each mutant's project alike.
+// How the contract specs run, for the contract project and each planned run's project alike.
 const contractRun = {
   globalSetup: ['support/run/global-setup.ts'],
   // Spec files wait on the network, not the CPU. One worker thread imports the support
@@ -118,8 +124,8 @@ export default defineConfig({
           ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }],
           ['junit', { outputFile: JUNIT_FILE }],
         ]
-      : mutantPlan
-        ? ['default', ['./support/run/suite-reporter.ts', { outputFile: mutantPlan.resultsFile }]]
+      : projectPlan
+        ? ['default', ['./support/run/suite-reporter.ts', { outputFile: projectPlan.resultsFile }]]
         : ['default', './support/run/suite-reporter.ts'],
     projects: [
       {
@@ -169,17 +175,23 @@ export default defineConfig({
           ...contractRun,
         },
       },
-      // A mutant's project differs from the contract project in its simulator's mutant and layout (global
-      // setup reads the project's env), and in running beside the others: maxWorkers is per project in
-      // vitest, and projects of one group share the lowest.
-      ...(mutantPlan?.mutants ?? []).map(({ mutant, layout, specs, env }) => ({
+      // A planned run's project differs from the contract project in its simulator's and suite's variables (global
+      // setup reads the project's env). Side by side they share one group, whose projects share the lowest
+      // maxWorkers in vitest; one after another, each is a group of its own, first in it, so its one worker is given
+      // all its files at once (ConcurrentFilesSequencer).
+      ...(projectPlan?.runs ?? []).map(({ name, specs, env }, index) => ({
         extends: true as const,
         test: {
           ...contractRun,
-          name: mutantProjectName(mutant, layout),
+          name,
           include: specs,
-          env: { SIMULATOR_MUTANT: mutant, ...env },
-          maxWorkers: mutantPlan!.mutantsAtOnce,
+          env,
+          provide: {
+            testOwnTimeMs: wholeNumberSetting(TEST_TIMEOUT_VARIABLE, testOwnTimeMs, 1_000, ' of milliseconds', env),
+          },
+          ...(projectPlan!.runsAtOnce > 1
+            ? { maxWorkers: projectPlan!.runsAtOnce }
+            : { maxWorkers: 1, sequence: { groupOrder: index + 1 } }),
         },
       })),
     ],

@@ -10,6 +10,8 @@ import type { RunningSimulator } from '../../simulator/listen.js';
 import { simulatorLayoutFile } from '../../simulator/layouts/layout-files.js';
 import { SIMULATED_CLOCK_VARIABLE, SIMULATOR_REPORT_VARIABLE } from './global-setup.js';
 import type { JsonTestResults } from 'vitest/node';
+import { PROJECT_PLAN_VARIABLE, type PlannedRun, type ProjectPlan } from './project-plan.js';
+import type { ProjectResults } from './suite-reporter.js';
 
 // vitest's package exports do not list its bin; it sits at a fixed place in the package.
 const vitestBin = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
@@ -75,6 +77,21 @@ export function runVitestWithResults(args: string[], env = process.env, options:
   return withResultsFile<JsonTestResults>((file) =>
     runVitest([...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], env, options),
   );
+}
+
+/**
+ * Every run of `runs` in one vitest process, a project each, `runsAtOnce` at the same time
+ * (support/run/project-plan.ts); `results` holds each project's files by its name, and is undefined when the process
+ * stopped before its end.
+ */
+export function runPlannedProjects(runs: PlannedRun[], runsAtOnce: number, env = process.env) {
+  return withResultsFile<ProjectResults>((resultsFile) => {
+    const plan: ProjectPlan = { resultsFile, runsAtOnce, runs };
+    return runVitest(
+      runs.flatMap(({ name }) => ['--project', name]),
+      { ...env, [PROJECT_PLAN_VARIABLE]: JSON.stringify(plan) },
+    );
+  });
 }
 
 /**

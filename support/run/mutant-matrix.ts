@@ -6,10 +6,8 @@
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
-import { runVitest, runVitestWithResults, withResultsFile } from './child-runs.js';
+import { runPlannedProjects, runVitestWithResults } from './child-runs.js';
 import { SETUP_RULE, SIMULATED_CLOCK_VARIABLE } from './global-setup.js';
-import { MUTANT_PLAN_VARIABLE, mutantProjectName, type MutantPlan, type MutantRun } from './mutant-plan.js';
-import type { ProjectResults } from './suite-reporter.js';
 import { controlFailures, judge, type Outcome, type Verdict } from './mutant-verdict.js';
 
 /** Mutants make every wait fail; a short deadline and a fast simulator keep the matrix quick. */
@@ -24,6 +22,17 @@ const MUTANT_ENV = {
 /** The vendor's lists come ten records a page: 15 records span pages, where 600 cost 60 requests a list. */
 const layoutEnv = (layout: Layout): Record<string, string> =>
   layout === 'vendor' ? { SIMULATOR_LAYOUT: layout, SIMULATOR_BACKGROUND_RECORDS: '15' } : { SIMULATOR_LAYOUT: layout };
+
+/** One mutant, or none (its layout's control run), in one simulator layout: its spec files and simulator variables. */
+interface MutantRun {
+  mutant: string;
+  layout: string;
+  specs: string[];
+  env: Record<string, string>;
+}
+
+const projectName = ({ mutant, layout }: MutantRun): string =>
+  layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`;
 
 /** Runs of their own at the same time (each is a whole vitest). */
 const RUNS_AT_ONCE = 3;
@@ -43,15 +52,13 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
       return { files: results?.testResults ?? [], output };
     });
   }
-  const { code, output, results } = await withResultsFile<ProjectResults>((resultsFile) => {
-    const plan: MutantPlan = { resultsFile, mutantsAtOnce: limit, mutants: runs };
-    return runVitest(['--project', mutantProjectName('*')], { ...env, [MUTANT_PLAN_VARIABLE]: JSON.stringify(plan) });
-  });
+  const planned = runs.map((run) => ({ name: projectName(run), specs: run.specs, env: run.env }));
+  const { code, output, results } = await runPlannedProjects(planned, limit, env);
   if (!results) {
     const tail = output.slice(-3000);
     throw new Error(`mutant matrix: the run of ${runs.length} projects wrote no results (exit ${code}):\n${tail}`);
   }
-  return runs.map((run) => ({ files: results[mutantProjectName(run.mutant, run.layout)] ?? [], output: '' }));
+  return runs.map((run) => ({ files: results[projectName(run)] ?? [], output: '' }));
 }
 
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

@@ -15,6 +15,9 @@ export interface FileResult {
   /** The file's own errors as data, as `failures` of a test. */
   failures?: Failure[];
   assertionResults: { title: string; status: string; failureMessages?: string[] | null; failures?: Failure[] }[];
+  /** When its first test began and its last ended, in ms since the epoch, if it has tests: files in flight at once. */
+  startTime?: number;
+  endTime?: number;
 }
 
 export type ProjectResults = Record<string, FileResult[]>;
@@ -44,8 +47,13 @@ export default class SuiteReporter implements Reporter {
     if (!this.options.outputFile) return;
     const results: ProjectResults = {};
     for (const module of testModules) {
+      const tests = [...module.children.allTests()].map((test) => test.diagnostic()).filter((timing) => !!timing);
       (results[module.project.name] ??= []).push({
         name: module.moduleId,
+        ...(tests.length > 0 && {
+          startTime: Math.min(...tests.map(({ startTime }) => startTime)),
+          endTime: Math.max(...tests.map(({ startTime, duration }) => startTime + duration)),
+        }),
         message: stacks(module.errors()).join('\n') || undefined,
         failures: failuresOf(module.errors()),
         assertionResults: [...module.children.allTests()].map((test) => ({

@@ -1,4 +1,5 @@
-// Simulated clock: each run's specs and simulator share one clock in its worker (child-runs.ts onSimulatedClock).
+// Simulated clock: each run's specs and simulator share one clock in its worker, every run of this file in one vitest
+// process (planned-runs.ts).
 // The contract suite itself, as a user runs it, against fresh embedded simulators: the three
 // response layouts (the vendor's published shapes among them, also with no gedi in its records),
 // honest answers a generous reading could mistake (bodies stored as sent, copies of the request,
@@ -11,16 +12,18 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { catalogue } from '../../support/run/catalogue.js';
-import { onSimulatedClock, runVitestWithResults, type SimulatorReport } from '../../support/run/child-runs.js';
-import { ownReports } from './own-reports.js';
+import type { SimulatorReport } from '../../support/run/child-runs.js';
+import { SIMULATOR_REPORT_VARIABLE } from '../../support/run/global-setup.js';
+import type { FileResult } from '../../support/run/suite-reporter.js';
+import { failuresIn, plannedRuns } from './planned-runs.js';
 
 // Five records a page, so every list is read across several pages in each paging convention.
 const SMALL_PAGES = { SIMULATOR_PAGE_SIZE: '5', SIMULATOR_BACKGROUND_RECORDS: '40' };
 const NO_GEDI = { SIMULATOR_RECORDS_WITHOUT_GEDI: '1', SIMULATOR_MERGES_SHOWN_BY_TARGET: '1' };
 
-test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
+const LAYOUTS: { name: string; simulator: Record<string, string> }[] = [
   {
     name: 'the standard layout, page-number paging without links',
     simulator: { SIMULATOR_LAYOUT: 'standard', SIMULATOR_PAGING: 'page-number', ...SMALL_PAGES },
@@ -118,62 +121,75 @@ test.concurrent.for<{ name: string; simulator: Record<string, string> }>([
     name: 'a rate limit of 10 requests a second per client (429 with Retry-After beyond it)',
     simulator: { SIMULATOR_RATE_LIMIT: '10' },
   },
-])('the contract specs pass against the simulator with $name', async ({ simulator }, context) => {
-  const { code, output, results } = await runVitestWithResults(['--project', 'contract'], {
-    ...process.env,
-    ...onSimulatedClock(), // the embedded simulator, whatever a developer's .env says
-    ...simulator,
-    ...ownReports(context).env,
-  });
-  console.log(
-    `contract run: exit ${code}, ${results?.numPassedTests ?? 0} passed, ${results?.numFailedTests ?? 0} failed, ` +
-      `${results?.numPendingTests ?? 0} skipped`,
-  );
-  expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
-  expect(results!.numFailedTests, output.slice(-3000)).toBe(0);
-  expect(results!.numPassedTests, 'every catalogued rule ran').toBeGreaterThanOrEqual(catalogue.rules.length);
-  expect(code).toBe(0);
-  expect(mostFilesInFlight(results!.testResults), 'spec files running at the same moment').toBeGreaterThan(1);
-});
+];
 
 // A seed replays its run on the simulated clock: faults are drawn per request, ids and the retries' jitter follow
 // the seed, and the worker's files begin in one order, so two runs with one seed through 10 % faults send the same
 // requests, meet the same faults and reach the same verdicts, however loaded the machine.
-test('a seed replays its run through faults: the same requests, faults and verdicts', async (context) => {
-  const scratch = mkdtempSync(join(tmpdir(), 'replay-'));
-  context.onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-  const run = async (name: string) => {
-    const report = join(scratch, `${name}.json`);
-    const { results, output } = await runVitestWithResults(['--project', 'contract'], {
-      ...process.env,
-      ...onSimulatedClock(report),
+const scratch = mkdtempSync(join(tmpdir(), 'replay-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const REPLAYS = ['first', 'again'].map((name) => ({ name: `replay:${name}`, served: join(scratch, `${name}.json`) }));
+
+const runs = plannedRuns([
+  ...LAYOUTS.map(({ simulator }, index) => ({
+    name: `contract:${index}`,
+    specs: ['specs/**/*.spec.ts'],
+    env: simulator,
+  })),
+  ...REPLAYS.map(({ name, served }) => ({
+    name,
+    specs: ['specs/**/*.spec.ts'],
+    env: {
+      [SIMULATOR_REPORT_VARIABLE]: served,
       SIMULATOR_SEED: '42',
       SIMULATOR_FAULT_RATE: '0.1',
       CONTRACT_AVAILABILITY_TIMEOUT_MS: '60000',
       ...SMALL_PAGES,
-      ...ownReports(context).env,
-    });
-    expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
-    const verdicts = results!.testResults.flatMap((file) =>
-      file.assertionResults.map((test) => `${test.fullName}: ${test.status}`),
+    },
+  })),
+]);
+
+test.concurrent.for(LAYOUTS.map((each, index) => ({ ...each, index })))(
+  'the contract specs pass against the simulator with $name',
+  async ({ index }) => {
+    const files = await runs.filesOf(`contract:${index}`);
+    const tests = files.flatMap((file) => file.assertionResults);
+    console.log(
+      `contract run: ${tests.filter((test) => test.status === 'passed').length} passed, ` +
+        `${tests.filter((test) => test.status === 'failed').length} failed`,
     );
-    return { served: JSON.parse(readFileSync(report, 'utf8')) as SimulatorReport, verdicts: verdicts.sort() };
-  };
-  const [first, again] = await Promise.all([run('first'), run('again')]);
-  console.log(
-    `replay: ${Object.values(first.served.counts).reduce((sum, count) => sum + count, 0)} requests, ` +
-      `${first.served.faultsInjected} faults, ${first.verdicts.length} verdicts, in each run`,
+    expect(failuresIn(files)).toEqual([]);
+    expect(tests.filter((test) => test.status === 'passed').length, 'every catalogued rule ran').toBeGreaterThanOrEqual(
+      catalogue.rules.length,
+    );
+    expect(mostFilesInFlight(files), 'spec files running at the same moment').toBeGreaterThan(1);
+  },
+);
+
+test('a seed replays its run through faults: the same requests, faults and verdicts', async () => {
+  const [first, again] = await Promise.all(
+    REPLAYS.map(async ({ name, served }) => {
+      const files = await runs.filesOf(name);
+      const verdicts = files.flatMap((file) =>
+        file.assertionResults.map((test) => `${file.name} > ${test.title}: ${test.status}`),
+      );
+      return { served: JSON.parse(readFileSync(served, 'utf8')) as SimulatorReport, verdicts: verdicts.sort() };
+    }),
   );
-  expect(first.served.faultsInjected, 'faults met').toBeGreaterThan(0);
-  expect(again.served, 'what the simulator served, request by route, faults and tokens').toEqual(first.served);
-  expect(again.verdicts, 'every test verdict').toEqual(first.verdicts);
+  console.log(
+    `replay: ${Object.values(first!.served.counts).reduce((sum, count) => sum + count, 0)} requests, ` +
+      `${first!.served.faultsInjected} faults, ${first!.verdicts.length} verdicts, in each run`,
+  );
+  expect(first!.served.faultsInjected, 'faults met').toBeGreaterThan(0);
+  expect(again!.served, 'what the simulator served, request by route, faults and tokens').toEqual(first!.served);
+  expect(again!.verdicts, 'every test verdict').toEqual(first!.verdicts);
 });
 
 /** The most files that had started and not yet ended at any one moment. */
-function mostFilesInFlight(files: { startTime: number; endTime: number }[]): number {
+function mostFilesInFlight(files: FileResult[]): number {
   const events = files.flatMap((file) => [
-    { at: file.startTime, change: 1 },
-    { at: file.endTime, change: -1 },
+    { at: file.startTime ?? 0, change: 1 },
+    { at: file.endTime ?? 0, change: -1 },
   ]);
   // At equal times an end comes first: a file that ends as another starts was not beside it.
   events.sort((a, b) => a.at - b.at || a.change - b.change);

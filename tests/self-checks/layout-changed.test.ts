@@ -1,4 +1,5 @@
-// Simulated clock: a moved fact is judged by what the answers show, not when (child-runs.ts onSimulatedClock).
+// Simulated clock: a moved fact is judged by what the answers show, not when; every run of this file in one vitest
+// process (planned-runs.ts).
 // A layout file held against a target whose answers moved: each reading of a moved fact fails as Layout changed,
 // naming the fact and the location learned, never as a pass and never as a broken rule (docs/DESIGN.md, "Strict
 // readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
@@ -8,14 +9,13 @@
 // learned in a per-list answer's PEP list, now in one flat list, and a subscribed person's legal id now keyed `nin`.
 import { expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { onSimulatedClock, runVitestWithResults } from '../../support/run/child-runs.js';
-import { ownReports } from './own-reports.js';
+import { failuresIn, plannedRuns } from './planned-runs.js';
 
 const file = (name: string) => fileURLToPath(new URL(`../../schemas/layouts/simulator/${name}.json`, import.meta.url));
 const STATUS_SPECS = ['specs/persons/deregister.spec.ts', 'specs/persons/remove.spec.ts'];
 const RELATIVE_SPECS = ['specs/persons/relationship-death.spec.ts', 'specs/persons/relationship-deregistered.spec.ts'];
 
-test.concurrent.for<{ name: string; layout: string; simulator: Record<string, string>; specs: string[] }>([
+const CASES: { name: string; layout: string; simulator: Record<string, string>; specs: string[] }[] = [
   // The alternate layout's status is a word already: there it becomes an object listing what is true.
   ...(['standard', 'alternate', 'vendor'] as const).map((layout) => {
     const form = layout === 'alternate' ? 'sparse' : 'word';
@@ -59,28 +59,39 @@ test.concurrent.for<{ name: string; layout: string; simulator: Record<string, st
     simulator: { SIMULATOR_LAYOUT: 'vendor' },
     specs: ['specs/persons/merge.spec.ts'],
   },
-])('$name: Layout changed, no broken rule', async ({ layout, simulator, specs }, context) => {
-  const { output, results } = await runVitestWithResults(['--project', 'contract', ...specs], {
-    ...process.env,
-    ...onSimulatedClock(),
-    CONTRACT_LAYOUT: layout,
-    CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
-    SIMULATOR_AVAILABILITY_DELAY_MS: '50',
-    ...simulator,
-    ...ownReports(context).env,
-  });
-  expect(results, `the run wrote vitest results:\n${output.slice(-3000)}`).toBeDefined();
-  const failures = results!.testResults.flatMap((spec) =>
-    spec.assertionResults
-      .filter((test) => test.status === 'failed')
-      .map((test) => (test.failureMessages ?? []).join('\n')),
-  );
-  // One failure for each transition spec (merge.spec.ts's second test, a refusal, reads no layout and passes).
-  expect(failures, output.slice(-3000)).toHaveLength(specs.length);
-  for (const failure of failures) {
-    expect(failure).toMatch(
-      /^LayoutChangedError: Layout changed: (person|relative|consumers|screening|subscription)\.\w+ was learned at \//,
+];
+
+/** How a moved fact fails: Layout changed, naming the fact and where it was learned. */
+const LAYOUT_CHANGED =
+  /^LayoutChangedError: Layout changed: (person|relative|consumers|screening|subscription)\.\w+ was learned at \//;
+
+const runs = plannedRuns(
+  CASES.map(({ layout, simulator, specs }, index) => ({
+    name: `layout-changed:${index}`,
+    specs,
+    env: {
+      CONTRACT_LAYOUT: layout,
+      CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
+      SIMULATOR_AVAILABILITY_DELAY_MS: '50',
+      ...simulator,
+    },
+  })),
+);
+
+test.concurrent.for(CASES.map((each, index) => ({ ...each, index })))(
+  '$name: Layout changed, no broken rule',
+  async ({ index, specs }) => {
+    const files = await runs.filesOf(`layout-changed:${index}`);
+    const failures = files.flatMap((spec) =>
+      spec.assertionResults
+        .filter((test) => test.status === 'failed')
+        .map((test) => (test.failureMessages ?? []).join('\n')),
     );
-    expect(failure).not.toMatch(/Broken rule/);
-  }
-});
+    // One failure for each transition spec (merge.spec.ts's second test, a refusal, reads no layout and passes).
+    expect(failures, failuresIn(files).join('\n')).toHaveLength(specs.length);
+    for (const failure of failures) {
+      expect(failure).toMatch(LAYOUT_CHANGED);
+      expect(failure).not.toMatch(/Broken rule/);
+    }
+  },
+);

@@ -1,5 +1,6 @@
-// Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock); but
-// real processes for `npm run learn` itself, a README command, as a user runs it.
+// Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock), every run of
+// this file in one vitest process, a project each (runPlannedProjects); but real processes for `npm run learn` itself,
+// a README command, as a user runs it.
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
@@ -8,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { onSimulatedClock, runVitestWithResults } from '../../support/run/child-runs.js';
 import { readLayoutFile, type LayoutFile } from '../../support/layout/layout-file.js';
 import { writeProposal } from '../../support/layout/learning-journal.js';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
+import { failuresIn, plannedRuns } from './planned-runs.js';
 
 const LEARNED_SPECS = [
   'specs/persons/deregister.spec.ts',
@@ -55,7 +56,7 @@ const LAYOUTS = ['standard', 'alternate', 'vendor'] as const;
 /** One learning run: its simulator settings, and the hand-written file it must propose. */
 type Learned = { file: string; simulator: Record<string, string> };
 
-test.concurrent.for<Learned>([
+const LEARNED: Learned[] = [
   ...LAYOUTS.flatMap((layout): Learned[] => [
     { file: layout, simulator: { SIMULATOR_LAYOUT: layout } },
     { file: layout, simulator: { SIMULATOR_LAYOUT: layout, ...MOVES_NOTHING } },
@@ -94,55 +95,59 @@ test.concurrent.for<Learned>([
     file: `as-sent-${form}`,
     simulator: { SIMULATOR_STORE_AS_SENT: form },
   })),
-])('learning with $simulator proposes the locations of $file', async ({ file, simulator }, context) => {
-  const reports = ownReports(context);
-  const { output, results } = await runVitestWithResults(['--project', 'contract', ...LEARNED_SPECS], {
-    ...process.env,
-    ...onSimulatedClock(),
-    CONTRACT_LEARN: 'always',
-    ...FAST,
-    ...simulator,
-    ...reports.env,
-  });
-  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
-  const proposal = writeProposal(reports.paths.learningJournal, reports.paths.layoutProposal, 'self-check');
-  const expected = handWritten(file);
+];
+
+// Lists that fit on one page at the target's own size: learning asks for pages of two, by the parameter it is told
+// (pageSize by default), and says why a continuation stayed unlearned where the target does not take it.
+const ONE_PAGE = [
+  { layout: 'vendor', settings: {}, continuation: '/nextPageToken continues by pageToken' },
+  { layout: 'standard', settings: { CONTRACT_PAGE_SIZE_PARAMETER: 'limit' }, continuation: '/next continues' },
+  { layout: 'standard', settings: {}, continuation: undefined },
+];
+
+const learnedRuns = LEARNED.map((run, index) => ({ ...run, name: `learning:${index}:${run.file}` }));
+const onePageRuns = ONE_PAGE.map((run, index) => ({ ...run, name: `learning-one-page:${index}` }));
+const runs = plannedRuns([
+  ...learnedRuns.map(({ name, simulator }) => ({
+    name,
+    specs: LEARNED_SPECS,
+    env: { CONTRACT_LEARN: 'always', ...FAST, ...simulator },
+  })),
+  ...onePageRuns.map(({ name, layout, settings }) => ({
+    name,
+    specs: ['specs/consumers/identification.spec.ts'],
+    env: { CONTRACT_LEARN: 'always', ...FAST, SIMULATOR_PAGE_SIZE: '500', SIMULATOR_LAYOUT: layout, ...settings },
+  })),
+]);
+
+/** What the named run proposes, once its specs have all passed. */
+async function proposalOf(name: string): Promise<LayoutFile> {
+  expect(failuresIn(await runs.filesOf(name)), `${name}: failed tests`).toEqual([]);
+  const { paths } = runs.reportsOf(name);
+  return writeProposal(paths.learningJournal, paths.layoutProposal, 'self-check');
+}
+
+test.concurrent.for(learnedRuns)('learning with $simulator proposes the locations of $file', async (run) => {
+  const proposal = await proposalOf(run.name);
+  const expected = handWritten(run.file);
   expect(Object.keys(proposal.unlearned ?? {}), JSON.stringify(proposal.unlearned)).toEqual(
     Object.keys(expected.unlearned ?? {}),
   );
   expect(locations(proposal)).toEqual(locations(expected));
 });
 
-// Lists that fit on one page at the target's own size: learning asks for pages of two, by the parameter it is told
-// (pageSize by default), and says why a continuation stayed unlearned where the target does not take it.
-test.concurrent.for([
-  { layout: 'vendor', settings: {}, continuation: '/nextPageToken continues by pageToken' },
-  { layout: 'standard', settings: { CONTRACT_PAGE_SIZE_PARAMETER: 'limit' }, continuation: '/next continues' },
-  { layout: 'standard', settings: {}, continuation: undefined },
-])('learning a list of one page with $settings on $layout asks for pages of two', async (run, context) => {
-  const reports = ownReports(context);
-  const { output, results } = await runVitestWithResults(
-    ['--project', 'contract', 'specs/consumers/identification.spec.ts'],
-    {
-      ...process.env,
-      ...onSimulatedClock(),
-      CONTRACT_LEARN: 'always',
-      ...FAST,
-      SIMULATOR_PAGE_SIZE: '500',
-      SIMULATOR_LAYOUT: run.layout,
-      ...run.settings,
-      ...reports.env,
-    },
-  );
-  expect(results?.numFailedTests, output.slice(-3000)).toBe(0);
-  const proposal = writeProposal(reports.paths.learningJournal, reports.paths.layoutProposal, 'self-check');
-  const learned = locations(proposal)['list.continuation'];
-  expect(learned, JSON.stringify(proposal.unlearned)).toBe(run.continuation);
-  if (run.continuation === undefined)
-    expect(proposal.unlearned?.['list.continuation']).toMatch(
-      /asked for pageSize=2, it still showed no next page: set CONTRACT_PAGE_SIZE_PARAMETER/,
-    );
-});
+test.concurrent.for(onePageRuns)(
+  'learning a list of one page with $settings on $layout asks for pages of two',
+  async (run) => {
+    const proposal = await proposalOf(run.name);
+    const learned = locations(proposal)['list.continuation'];
+    expect(learned, JSON.stringify(proposal.unlearned)).toBe(run.continuation);
+    if (run.continuation === undefined)
+      expect(proposal.unlearned?.['list.continuation']).toMatch(
+        /asked for pageSize=2, it still showed no next page: set CONTRACT_PAGE_SIZE_PARAMETER/,
+      );
+  },
+);
 
 test('npm run learn says first and last that its verdicts are provisional, and names the file', async (context) => {
   const reports = ownReports(context);

@@ -1,0 +1,38 @@
+// Many contract runs of one self-check file in one vitest process, on the simulated clock, one after another with
+// each run's spec files at once in its worker (support/run/project-plan.ts): one vitest start-up for all of them.
+// The first test that asks starts them; each test reads its own run's files.
+import { afterAll, expect } from 'vitest';
+import { onSimulatedClock, runPlannedProjects } from '../../support/run/child-runs.js';
+import type { PlannedRun } from '../../support/run/project-plan.js';
+import type { FileResult } from '../../support/run/suite-reporter.js';
+import { ownReports } from './own-reports.js';
+
+/** Each run with a reports folder of its own, removed once every test of the file has ended. */
+export function plannedRuns(runs: PlannedRun[]) {
+  const reports = new Map(runs.map(({ name }) => [name, ownReports({ onTestFinished: (remove) => afterAll(remove) })]));
+  const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
+  let started: ReturnType<typeof runPlannedProjects> | undefined;
+  return {
+    reportsOf: (name: string) => reports.get(name)!,
+    /** The named run's spec files as they ended, once every run has. */
+    async filesOf(name: string): Promise<FileResult[]> {
+      const { code, output, results } = await (started ??= runPlannedProjects(planned, 1, {
+        ...process.env,
+        ...onSimulatedClock(),
+      }));
+      expect(results, `the runs wrote no results (exit ${code}):\n${output.slice(-3000)}`).toBeDefined();
+      const files = results![name] ?? [];
+      expect(files.length, `${name} ran its spec files`).toBeGreaterThan(0);
+      return files;
+    },
+  };
+}
+
+/** What failed in `files`: a file's own error, and each failed test with its messages. */
+export const failuresIn = (files: FileResult[]): string[] =>
+  files.flatMap((file) => [
+    ...(file.message ? [`${file.name}: ${file.message}`] : []),
+    ...file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${file.name} > ${test.title}: ${(test.failureMessages ?? []).join('\n')}`),
+  ]);
