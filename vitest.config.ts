@@ -42,7 +42,7 @@ const testOwnTimeMs = wholeNumberSetting(TEST_TIMEOUT_VARIABLE, 120_000, 1_000, 
 const BACKSTOP_MS = 3_600_000;
 
 // Runs of the contract specs that one vitest process runs, a project and a simulator each
-// (support/run/project-plan.ts): the mutant matrix's, the learning self-check's.
+// (support/run/project-plan.ts): the mutant matrix's, and those of self-checks with many runs.
 const projectPlan = readProjectPlan(process.env[PROJECT_PLAN_VARIABLE]);
 
 const SUPPORT_LIBRARY = fileURLToPath(new URL('./support/', import.meta.url));

@@ -1,6 +1,7 @@
 // Owns the plan of contract runs that one vitest process runs as projects, a simulator each, which vitest.config.ts
-// reads from CONTRACT_PROJECT_PLAN: the mutant matrix's mutants and controls, the learning self-check's targets. One
-// process for many runs pays vitest's start-up once (child-runs.ts `runPlannedProjects` starts it).
+// reads from CONTRACT_PROJECT_PLAN: the mutant matrix's mutants and controls, and the runs of the learning,
+// layout-changed and contract-runs self-checks. One process for many runs pays vitest's start-up once (child-runs.ts
+// `runPlannedProjects` starts it).
 
 export const PROJECT_PLAN_VARIABLE = 'CONTRACT_PROJECT_PLAN';
 

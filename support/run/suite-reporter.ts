@@ -47,16 +47,17 @@ export default class SuiteReporter implements Reporter {
     if (!this.options.outputFile) return;
     const results: ProjectResults = {};
     for (const module of testModules) {
-      const tests = [...module.children.allTests()].map((test) => test.diagnostic()).filter((timing) => !!timing);
+      const tests = [...module.children.allTests()];
+      const timings = tests.flatMap((test) => test.diagnostic() ?? []);
       (results[module.project.name] ??= []).push({
         name: module.moduleId,
-        ...(tests.length > 0 && {
-          startTime: Math.min(...tests.map(({ startTime }) => startTime)),
-          endTime: Math.max(...tests.map(({ startTime, duration }) => startTime + duration)),
+        ...(timings.length > 0 && {
+          startTime: Math.min(...timings.map(({ startTime }) => startTime)),
+          endTime: Math.max(...timings.map(({ startTime, duration }) => startTime + duration)),
         }),
         message: stacks(module.errors()).join('\n') || undefined,
         failures: failuresOf(module.errors()),
-        assertionResults: [...module.children.allTests()].map((test) => ({
+        assertionResults: tests.map((test) => ({
           title: test.name,
           status: test.result().state,
           failureMessages: stacks(test.result().errors ?? []),

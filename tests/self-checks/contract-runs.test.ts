@@ -163,6 +163,8 @@ test.concurrent.for(LAYOUTS.map((each, index) => ({ ...each, index })))(
       catalogue.rules.length,
     );
     expect(mostFilesInFlight(files), 'spec files running at the same moment').toBeGreaterThan(1);
+    const { code, output } = await runs.finished();
+    expect(code, `every run passed, and nothing failed outside a test:\n${output.slice(-3000)}`).toBe(0);
   },
 );
 

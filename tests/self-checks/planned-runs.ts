@@ -12,14 +12,14 @@ export function plannedRuns(runs: PlannedRun[]) {
   const reports = new Map(runs.map(({ name }) => [name, ownReports({ onTestFinished: (remove) => afterAll(remove) })]));
   const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
   let started: ReturnType<typeof runPlannedProjects> | undefined;
+  /** The one process of every run, started the first time it is asked for. */
+  const finished = () => (started ??= runPlannedProjects(planned, 1, { ...process.env, ...onSimulatedClock() }));
   return {
     reportsOf: (name: string) => reports.get(name)!,
+    finished,
     /** The named run's spec files as they ended, once every run has. */
     async filesOf(name: string): Promise<FileResult[]> {
-      const { code, output, results } = await (started ??= runPlannedProjects(planned, 1, {
-        ...process.env,
-        ...onSimulatedClock(),
-      }));
+      const { code, output, results } = await finished();
       expect(results, `the runs wrote no results (exit ${code}):\n${output.slice(-3000)}`).toBeDefined();
       const files = results![name] ?? [];
       expect(files.length, `${name} ran its spec files`).toBeGreaterThan(0);
