@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParsedStack, TestError } from 'vitest';
 import { defineConfig } from 'vitest/config';
@@ -47,6 +48,8 @@ declare module 'vitest' {
     concurrentSpecFiles: string[];
     /** How much time of its own a contract test may take. */
     testOwnTimeMs: number;
+    /** Where each spec file is a run of its own (project-plan.ts): its variables, by the file's absolute path. */
+    fileRuns?: Record<string, Record<string, string>>;
   }
 }
 
@@ -59,13 +62,20 @@ declare module 'vitest' {
 class ConcurrentFilesSequencer extends BaseSequencer {
   override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(specs);
+    // vitest gives a finished worker the next file only if it is of the worker's project: file runs come project by
+    // project, so that a worker serves all the files of its project it can. Each file is a run: none is batched.
+    const fileRuns = projectPlan?.filesAtOnce !== undefined;
+    if (fileRuns) {
+      const order = new Map(projectPlan!.runs.map(({ name }, index) => [name, index]));
+      sorted.sort((a, b) => order.get(a.project.name)! - order.get(b.project.name)!);
+    }
     const firstOfGroup = new Map<number, TestProject>();
     for (const { project } of sorted)
       if (!firstOfGroup.has(project.config.sequence.groupOrder))
         firstOfGroup.set(project.config.sequence.groupOrder, project);
     for (const project of new Set(sorted.map((spec) => spec.project))) {
       const { isolate, maxWorkers, pool } = project.config;
-      const oneWorker = !isolate && maxWorkers === 1 && (pool === 'threads' || pool === 'forks');
+      const oneWorker = !fileRuns && !isolate && maxWorkers === 1 && (pool === 'threads' || pool === 'forks');
       const files = sorted.filter((spec) => spec.project === project).map((spec) => spec.moduleId);
       const batched = oneWorker && firstOfGroup.get(project.config.sequence.groupOrder) === project;
       project.provide('concurrentSpecFiles', batched ? files : []);
@@ -170,10 +180,10 @@ export default defineConfig({
         },
       },
       // A planned run's project differs from the contract project in its simulator's and suite's variables (global
-      // setup reads the project's env). Side by side they share one group, whose projects share the lowest
-      // maxWorkers in vitest; one after another, each is a group of its own, first in it, so its one worker is given
-      // all its files at once (ConcurrentFilesSequencer).
-      ...(projectPlan?.runs ?? []).map(({ name, specs, env }, index) => ({
+      // setup reads the project's env, a file run its file's too). Runs of a file each share one group, whose projects
+      // share its maxWorkers in vitest; runs one after another are each a group of their own, first in it, so that its
+      // one worker is given all its files at once (ConcurrentFilesSequencer).
+      ...(projectPlan?.runs ?? []).map(({ name, specs, env, fileEnv }, index) => ({
         extends: true as const,
         test: {
           ...contractRun,
@@ -182,9 +192,12 @@ export default defineConfig({
           env,
           provide: {
             testOwnTimeMs: wholeNumberSetting(TEST_TIMEOUT_VARIABLE, testOwnTimeMs, 1_000, ' of milliseconds', env),
+            ...(projectPlan!.filesAtOnce && {
+              fileRuns: Object.fromEntries(specs.map((spec) => [resolve(spec), fileEnv?.[spec] ?? {}])),
+            }),
           },
-          ...(projectPlan!.runsAtOnce > 1
-            ? { maxWorkers: projectPlan!.runsAtOnce }
+          ...(projectPlan!.filesAtOnce
+            ? { maxWorkers: projectPlan!.filesAtOnce }
             : { maxWorkers: 1, sequence: { groupOrder: index + 1 } }),
         },
       })),

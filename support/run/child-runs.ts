@@ -80,13 +80,13 @@ export function runVitestWithResults(args: string[], env = process.env, options:
 }
 
 /**
- * Every run of `runs` in one vitest process, a project each, `runsAtOnce` at the same time
- * (support/run/project-plan.ts); `results` holds each project's files by its name, and is undefined when the process
- * stopped before its end.
+ * Every run of `runs` in one vitest process, a project each, one after another, or each spec file a run of its own,
+ * `filesAtOnce` at the same time (support/run/project-plan.ts); `results` holds each project's files by its name, and
+ * is undefined when the process stopped before its end.
  */
-export function runPlannedProjects(runs: PlannedRun[], runsAtOnce: number, env = process.env) {
+export function runPlannedProjects(runs: PlannedRun[], env = process.env, filesAtOnce?: number) {
   return withResultsFile<ProjectResults>((resultsFile) => {
-    const plan: ProjectPlan = { resultsFile, runsAtOnce, runs };
+    const plan: ProjectPlan = { resultsFile, runs, filesAtOnce };
     return runVitest(
       runs.flatMap(({ name }) => ['--project', name]),
       { ...env, [PROJECT_PLAN_VARIABLE]: JSON.stringify(plan) },

@@ -170,18 +170,18 @@ export const SIMULATOR_REPORT_VARIABLE = 'CONTRACT_SIMULATOR_REPORT';
  * while the minutes of its waits, Retry-Afters and token lifetimes pass in milliseconds. Failing here fails the
  * worker's tests, not the run in setup: a check of how a run stops in setup runs on real sockets.
  */
-export async function startSimulatedRun({ seed, runId }: { seed: number; runId: string }) {
+export async function startSimulatedRun({ seed, runId }: { seed: number; runId: string }, runEnv = process.env) {
   // Loaded only by a simulated run: fastify and some forty files to transform.
   const { buildSimulator } = await import('../../simulator/build.js');
   const { requestReport } = await import('../../simulator/control.js');
   const { simulatorOptionsFromEnv } = await import('../../simulator/options.js');
   const { seededRandom } = await import('../../simulator/random.js');
   const clock = new SimulatedClock();
-  const simulator = buildSimulator({ ...simulatorOptionsFromEnv(process.env), seed, clock: clock.forSimulator() });
+  const simulator = buildSimulator({ ...simulatorOptionsFromEnv(runEnv), seed, clock: clock.forSimulator() });
   const dispatcher = new InProcessDispatcher(simulator.app, clock);
   // The run's data follows the simulator's seed unless CONTRACT_SEED says otherwise: one seed replays the whole run,
   // and the jitter of the suite's retries is seeded too.
-  const env = { ...process.env, CONTRACT_SEED: process.env.CONTRACT_SEED || String(seed), [RUN_ID_VARIABLE]: runId };
+  const env = { ...runEnv, CONTRACT_SEED: runEnv.CONTRACT_SEED || String(seed), [RUN_ID_VARIABLE]: runId };
   const random = seededRandom(seed ^ 0x2545f491);
   const baseUrl = `http://simulator-${(simulatedRuns += 1)}.in-process`;
   const run = await prepareRun(env, { baseUrl, options: simulator.options }, { clock, dispatcher, random });

@@ -1,12 +1,15 @@
 // Owns running the mutant matrix: the contract specs against the simulator once per mutant, and beside them a
 // control run per layout (no mutant, same settings, same concurrency); support/run/mutant-verdict.ts judges each.
-// A layout's mutants stay unjudged when its control run fails, as a deadline too short for a loaded machine would
-// fail every mutant. The runs go in one vitest process, a project and a simulator each: 36 processes cost some 60
-// CPU-seconds. Full mode runs each alone: vitest would give each spec file a worker.
+// A layout's mutants stay unjudged when its control run fails. Each spec file of a run is a run of its own, on a
+// simulator of its own and the simulated clock, and all go in one vitest process, many to a worker one after another
+// (project-plan.ts `packFileRuns`): a worker per run cost twice the CPU. Full mode runs each run alone.
+import { relative } from 'node:path';
 import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
-import { runPlannedProjects, runVitestWithResults } from './child-runs.js';
+import { onSimulatedClock, runPlannedProjects, runVitestWithResults } from './child-runs.js';
+import { packFileRuns } from './project-plan.js';
+import type { FileResult } from './suite-reporter.js';
 import { SETUP_RULE, SIMULATED_CLOCK_VARIABLE } from './global-setup.js';
 import { controlFailures, judge, type Outcome, type Verdict } from './mutant-verdict.js';
 
@@ -31,18 +34,12 @@ interface MutantRun {
   env: Record<string, string>;
 }
 
-const projectName = ({ mutant, layout }: MutantRun): string =>
-  layout === 'standard' ? `mutant:${mutant}` : `mutant:${mutant}@${layout}`;
-
 /** Runs of their own at the same time (each is a whole vitest). */
 const RUNS_AT_ONCE = 3;
-/**
- * Projects of the one process at the same time. The matrix's deadlines are short (MUTANT_ENV), and a Given that misses
- * one on a loaded machine judges nothing: with every project at once, the controls failed in their Givens.
- */
-const PROJECTS_AT_ONCE = 12;
+/** Spec files of the one process at the same time, a worker each: on the simulated clock, CPU is all they wait for. */
+const FILES_AT_ONCE = 2;
 
-/** Each run on its own (as a user's run would go), `limit` at once; or all in one vitest process, a project each. */
+/** Each run on its own (as a user's run would go), `limit` at once; or each file a run, in one vitest process. */
 async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: NodeJS.ProcessEnv): Promise<Outcome[]> {
   if (runs.length === 0) return [];
   if (alone) {
@@ -52,13 +49,19 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
       return { files: results?.testResults ?? [], output };
     });
   }
-  const planned = runs.map((run) => ({ name: projectName(run), specs: run.specs, env: run.env }));
-  const { code, output, results } = await runPlannedProjects(planned, limit, env);
+  const { projects, runOf } = packFileRuns(runs, (index) => `runs:${index + 1}`);
+  const { code, output, results } = await runPlannedProjects(projects, { ...env, ...onSimulatedClock() }, limit);
   if (!results) {
     const tail = output.slice(-3000);
-    throw new Error(`mutant matrix: the run of ${runs.length} projects wrote no results (exit ${code}):\n${tail}`);
+    throw new Error(`mutant matrix: the run of ${runs.length} runs wrote no results (exit ${code}):\n${tail}`);
   }
-  return runs.map((run) => ({ files: results[projectName(run)] ?? [], output: '' }));
+  const files = new Map<MutantRun, FileResult[]>();
+  for (const [project, projectFiles] of Object.entries(results))
+    for (const file of projectFiles) {
+      const run = runOf(project, relative(process.cwd(), file.name));
+      if (run) files.set(run, [...(files.get(run) ?? []), file]);
+    }
+  return runs.map((run) => ({ files: files.get(run) ?? [], output: '' }));
 }
 
 async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -75,7 +78,7 @@ export interface MatrixOptions {
   mutants?: MutantName[];
   /** Every spec file per mutant instead of the spec files of its rule. */
   full?: boolean;
-  /** Mutants whose spec files run at once (default: every mutant, or 3 runs of their own in full mode). */
+  /** Spec files run at once (default 2), or in full mode runs of their own (default 3). */
   parallel?: number;
   layouts?: Layout[];
   /** Over the process's environment for every run (a reports folder of the runs' own). */
@@ -103,7 +106,7 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   const alone = runs.filter((run) => !together.includes(run));
   const outcomes = (
     await Promise.all([
-      runAll(together, false, options.parallel ?? PROJECTS_AT_ONCE, env),
+      runAll(together, false, options.parallel ?? FILES_AT_ONCE, env),
       // A run that stops in setup stops in global setup, which a simulated clock's run leaves to its worker: real.
       runAll(alone, true, options.parallel ?? RUNS_AT_ONCE, { ...env, [SIMULATED_CLOCK_VARIABLE]: '' }),
     ])

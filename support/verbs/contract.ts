@@ -2,7 +2,7 @@
 // failures name that rule; the context it hands each test, its fixtures, each declared once with scope and cleanup;
 // and the phases a spec reads in, Given, When and Then, whose failures say which step broke.
 import { appendFileSync } from 'node:fs';
-import { inject, test as base, type TestAPI, type TestContext } from 'vitest';
+import { expect, inject, test as base, type TestAPI, type TestContext } from 'vitest';
 import type { ContractConfig, Credentials } from '../run/config.js';
 import { ApiClient } from '../transport/http.js';
 import type { Dispatcher } from 'undici';
@@ -63,9 +63,12 @@ async function readRun(onCleanup: (cleanup: () => Promise<void>) => void) {
   const simulated = inject('simulatedRun');
   let transport: Transport = { clock: systemClock };
   let run: ReturnType<typeof inject<'contract'>>;
+  // A file's own variables reach only a simulator built here: global setup's serves the project's.
+  if (FILE_RUNS && !simulated) throw new Error('runs of a spec file each need CONTRACT_SIMULATED_CLOCK=1');
   if (simulated) {
     const { startSimulatedRun } = await import('../run/global-setup.js');
-    const started = await startSimulatedRun(simulated);
+    const fileEnv = FILE_RUNS?.[expect.getState().testPath!];
+    const started = await startSimulatedRun(simulated, { ...process.env, ...fileEnv });
     onCleanup(() => started.close());
     ({ run, transport } = started);
   } else run = inject('contract');
@@ -78,8 +81,12 @@ async function readRun(onCleanup: (cleanup: () => Promise<void>) => void) {
 
 // A fixture is built for the tests that destructure it (or a fixture they use), as vitest's `test.extend` does; the few
 // that every test of the worker needs are automatic, each saying why.
-const WORKER = { scope: 'worker' } as const;
-const EVERY_WORKER = { scope: 'worker', auto: true } as const;
+// Where each spec file is a run of its own (the mutant matrix's, support/run/project-plan.ts), run after run in one
+// worker, what a run holds is the file's: its simulator, clients, scans and account. Typed as the worker's scope, the
+// stricter: what a worker's fixture may use, a file's may use too.
+const FILE_RUNS = inject('fileRuns');
+const WORKER = { scope: (FILE_RUNS ? 'file' : 'worker') as 'worker' };
+const EVERY_WORKER = { ...WORKER, auto: true };
 
 const test = base
   // Automatic: the run's secrets reach the redaction point before anything is reported, whatever a test asks for.

@@ -13,7 +13,7 @@ export function plannedRuns(runs: PlannedRun[]) {
   const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
   let started: ReturnType<typeof runPlannedProjects> | undefined;
   /** The one process of every run, started the first time it is asked for. */
-  const finished = () => (started ??= runPlannedProjects(planned, 1, { ...process.env, ...onSimulatedClock() }));
+  const finished = () => (started ??= runPlannedProjects(planned, { ...process.env, ...onSimulatedClock() }));
   return {
     reportsOf: (name: string) => reports.get(name)!,
     finished,
