@@ -1,3 +1,4 @@
+import { enableCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParsedStack, TestError } from 'vitest';
@@ -6,6 +7,11 @@ import { BaseSequencer, type TestProject, type TestSpecification } from 'vitest/
 import { ALLURE_RESULTS_DIR, JUNIT_FILE } from './support/run/paths.js';
 import { PROJECT_PLAN_VARIABLE, readProjectPlan } from './support/run/project-plan.js';
 import { TEST_TIMEOUT_VARIABLE } from './support/evidence/test-time.js';
+
+// Node keeps the code it compiles on disk: npm test starts some hundred workers and child runs, each loading the same
+// support library and packages. Set here, every one of them inherits it.
+process.env.NODE_COMPILE_CACHE ||= fileURLToPath(new URL('./node_modules/.cache/node-compile/', import.meta.url));
+enableCompileCache(process.env.NODE_COMPILE_CACHE);
 
 // Reports are written only by `npm run contract` (scripts/contract.ts sets CONTRACT_REPORTS), so
 // the project's own tests never mix into the contract report.

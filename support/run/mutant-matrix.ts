@@ -37,7 +37,7 @@ interface MutantRun {
 /** Runs of their own at the same time (each is a whole vitest). */
 const RUNS_AT_ONCE = 3;
 /** Spec files of the one process at the same time, a worker each: on the simulated clock, CPU is all they wait for. */
-const FILES_AT_ONCE = 2;
+const FILES_AT_ONCE = 1;
 
 /** Each run on its own (as a user's run would go), `limit` at once; or each file a run, in one vitest process. */
 async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: NodeJS.ProcessEnv): Promise<Outcome[]> {
