@@ -4,7 +4,7 @@
 // simulator of its own and the simulated clock, and all go in one vitest process, many to a worker one after another
 // (project-plan.ts `packFileRuns`): a worker per run cost twice the CPU. Full mode runs each run alone.
 import { relative } from 'node:path';
-import { MUTANTS, type MutantName } from '../../simulator/mutants.js';
+import { MUTANT_NAMES, MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
 import { onSimulatedClock, runPlannedProjects, runVitestWithResults } from './child-runs.js';
@@ -74,34 +74,53 @@ async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Pr
   return results;
 }
 
+/** One matrix: its mutants, the simulator layouts each runs in, and its runs' own settings. */
 export interface MatrixOptions {
   mutants?: MutantName[];
+  layouts?: Layout[];
+  /** The simulator's and suite's variables for every run of this matrix, over the process's. */
+  env?: Record<string, string>;
+}
+
+export interface MatricesOptions {
   /** Every spec file per mutant instead of the spec files of its rule. */
   full?: boolean;
-  /** Spec files run at once (default 2), or in full mode runs of their own (default 3). */
+  /** Spec files run at once (default 1), or in full mode runs of their own (default 3). */
   parallel?: number;
-  layouts?: Layout[];
-  /** Over the process's environment for every run (a reports folder of the runs' own). */
+  /** Over the process's environment for every run of every matrix (a reports folder of the runs' own). */
   env?: NodeJS.ProcessEnv;
 }
 
-export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verdict[]> {
+/** Each mutant of `matrix` in each of its layouts, and a control run per layout: spec files and variables. */
+function planMatrix({ mutants = MUTANT_NAMES, layouts = ['standard'], env = {} }: MatrixOptions, full: boolean) {
   const checks = specChecks();
-  const full = options.full ?? false;
-  const mutants = options.mutants ?? (Object.keys(MUTANTS) as MutantName[]);
-  const layouts = options.layouts ?? ['standard'];
   const plan = <M extends MutantName | 'control'>(mutant: M, layout: Layout, rules: string[]) => ({
     mutant,
     layout,
-    env: { ...layoutEnv(layout), SIMULATOR_MUTANT: mutant === 'control' ? '' : mutant },
+    env: { ...env, ...layoutEnv(layout), SIMULATOR_MUTANT: mutant === 'control' ? '' : mutant },
     specs: [...new Set(checks.filter((check) => full || rules.includes(check.rule)).map((check) => check.file))],
   });
-  const planned = layouts.flatMap((layout) => mutants.map((mutant) => plan(mutant, layout, [MUTANTS[mutant].rule])));
   const rules = mutants.map((mutant) => MUTANTS[mutant].rule);
-  const controls = [...new Set(layouts)].map((layout) => plan('control', layout, rules));
+  return {
+    planned: layouts.flatMap((layout) => mutants.map((mutant) => plan(mutant, layout, [MUTANTS[mutant].rule]))),
+    controls: [...new Set(layouts)].map((layout) => plan('control', layout, rules)),
+  };
+}
+
+/**
+ * The verdicts of each matrix, all run in one vitest process but those that stop in setup: one start-up, and as few
+ * projects as hold each spec file once over them all.
+ */
+export async function runMutantMatrices(
+  matrices: MatrixOptions[],
+  options: MatricesOptions = {},
+): Promise<Verdict[][]> {
+  const checks = specChecks();
+  const full = options.full ?? false;
+  const plans = matrices.map((matrix) => planMatrix(matrix, full));
   const env = { ...process.env, ...MUTANT_ENV, ...options.env };
-  // The controls run with the mutants, as they do: a control that passes alone may fail on the loaded machine.
-  const runs = [...controls, ...planned];
+  // The controls run with the mutants, as they do.
+  const runs = plans.flatMap(({ controls, planned }) => [...controls, ...planned]);
   const together = full ? [] : runs.filter(({ mutant }) => mutant === 'control' || MUTANTS[mutant].rule !== SETUP_RULE);
   const alone = runs.filter((run) => !together.includes(run));
   const outcomes = (
@@ -113,6 +132,12 @@ export async function runMutantMatrix(options: MatrixOptions = {}): Promise<Verd
   ).flat();
   const ran: MutantRun[] = [...together, ...alone];
   const outcomeOf = (run: MutantRun): Outcome => outcomes[ran.indexOf(run)] ?? { files: [], output: '' };
-  const controlFailed = new Map(controls.map((control) => [control.layout, controlFailures(outcomeOf(control))]));
-  return planned.map((run) => judge(run, outcomeOf(run), checks, !full, controlFailed.get(run.layout)!));
+  return plans.map(({ controls, planned }) => {
+    const controlFailed = new Map(controls.map((control) => [control.layout, controlFailures(outcomeOf(control))]));
+    return planned.map((run) => judge(run, outcomeOf(run), checks, !full, controlFailed.get(run.layout)!));
+  });
 }
+
+/** One matrix's verdicts (`npm run mutants`). */
+export const runMutantMatrix = async ({ full, parallel, ...matrix }: MatrixOptions & MatricesOptions = {}) =>
+  (await runMutantMatrices([matrix], { full, parallel }))[0]!;
