@@ -8,18 +8,21 @@ import { runNode } from '../../support/run/child-runs.js';
 const require = createRequire(import.meta.url);
 // eslint's package exports do not list its bin; package.json is exported and the bin sits beside it.
 const eslintBin = join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
+const ESLINT_CACHE = 'node_modules/.cache/eslint/';
 
+// Each keeps what it checked under node_modules/.cache and checks again only what changed: tsc (tsconfig.json's
+// `incremental`), eslint (`--cache`; no rule of eslint.config.js reads another file) and prettier (`--cache`).
 test('the project type-checks (tsc --noEmit, strict)', async () => {
   const { code, output } = await runNode([require.resolve('typescript/bin/tsc'), '--noEmit']);
   expect(code, output).toBe(0);
 });
 
 test('the project is lint clean (eslint .)', async () => {
-  const { code, output } = await runNode([eslintBin, '.']);
+  const { code, output } = await runNode([eslintBin, '--cache', '--cache-location', ESLINT_CACHE, '.']);
   expect(code, output).toBe(0);
 });
 
 test('the project is formatted (prettier --check .)', async () => {
-  const { code, output } = await runNode([require.resolve('prettier/bin/prettier.cjs'), '--check', '.']);
+  const { code, output } = await runNode([require.resolve('prettier/bin/prettier.cjs'), '--check', '--cache', '.']);
   expect(code, `${output}\nnpm run format rewrites the files named above.`).toBe(0);
 });
