@@ -169,6 +169,9 @@ export default defineConfig({
           name: 'self-checks',
           include: ['tests/self-checks/**/*.test.ts'],
           pool: 'forks',
+          // A fork serves file after file: no self-check mocks a module, stubs the environment or changes directory,
+          // and what each starts is its own (runs, simulators, reports folders).
+          isolate: false,
           maxWorkers: WORKERS,
           // A backstop for a child run that hangs, never a verdict on how busy the machine is: every run a self-check
           // starts bounds its own tests, and on 2 busy cores the longest take minutes.
