@@ -1,7 +1,7 @@
 // npm run mutants [-- --full] [-- --only name,name] [-- --parallel N] [-- --layout L,L]: prints the mutant
 // kill matrix (support/run/mutant-matrix.ts), beside a control run per layout without a mutant; exits
 // non-zero on a survivor, or on a mutant not judged (its control run failed, or what failed judges
-// nothing). N: spec files run at once (default 2, or 3 runs of their own with --full). L: the
+// nothing). N: spec files run at once (default 1, or 3 runs of their own with --full). L: the
 // simulator layouts to run each mutant in (default standard).
 import { parseArgs } from 'node:util';
 import { isMutantName, MUTANT_NAMES } from '../simulator/mutants.js';
@@ -26,7 +26,7 @@ if (unknown.length > 0) {
 const parallel = values.parallel === undefined ? undefined : Number(values.parallel);
 if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1)) {
   console.error(
-    `mutants: --parallel ${values.parallel} is not a whole number, 1 or more (default: 2 spec files at once)`,
+    `mutants: --parallel ${values.parallel} is not a whole number, 1 or more (default: 1 spec file at once)`,
   );
   process.exit(2);
 }
