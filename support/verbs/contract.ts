@@ -176,7 +176,7 @@ export type ContractContext = typeof test extends TestAPI<infer Fixtures> ? Fixt
  * permission, or the test's own time running out (120 s, `CONTRACT_TEST_TIMEOUT_MS`: "Out of time", or "Target
  * throttled") is a category of its own; a crash is a suite error. Every request a verb sends may be sent again as it
  * was (method, path, body) on a 429, 502, 503 or 504 or a dropped connection, by support/transport/retry.ts
- * `RETRY_POLICY` (a POST only on a 429 or 503), and once more after a 401 with a renewed token.
+ * `RETRY_POLICY` (a POST only on a 429 or 503, or a connection refused or unresolved), and once more after a 401.
  */
 export function rule(id: string) {
   const entry = ruleById(id);
