@@ -288,7 +288,7 @@ export class SandboxPersons {
       changed,
       { ...this.waiting(), timeoutMs: windowMs },
     );
-    return last!; // a watch reads at least once, at the end of its window
+    return last!; // a watch reads once, at the end of its window
   }
 
   /**
