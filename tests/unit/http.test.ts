@@ -7,7 +7,7 @@ import {
   parseRetryAfter,
   retryDecision,
 } from '../../support/transport/retry.js';
-import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
+import { fakeClock, NOTHING_LISTENS, sendJson, serversClosedAfterEach } from './local-server.js';
 import { observeExchanges, type HttpExchange } from '../../support/transport/exchanges.js';
 
 describe('retryDecision', () => {
@@ -299,9 +299,7 @@ describe('ApiClient', () => {
   });
 
   it('names the host and the cause when nothing answers', async () => {
-    const server = await listen(() => {});
-    const url = server.url;
-    await server.close();
+    const url = NOTHING_LISTENS;
     const clock = fakeClock();
     const error = await new ApiClient({ baseUrl: url, clock })
       .request('POST', '/token')

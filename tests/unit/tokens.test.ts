@@ -11,7 +11,7 @@ import {
   type IssuedToken,
 } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
-import { fakeClock, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
+import { fakeClock, NOTHING_LISTENS, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
 import { joinedPattern } from '../patterns.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
@@ -102,9 +102,7 @@ describe('requestToken', () => {
   });
 
   it('names the token service variables when nothing answers', async () => {
-    const server = await listen(() => {});
-    const url = server.url;
-    await server.close();
+    const url = NOTHING_LISTENS;
     const error = (await requestToken(url, credentials, { clock: fakeClock() }).catch(
       (caught: unknown) => caught,
     )) as TokenError;
@@ -160,9 +158,7 @@ describe('requestToken', () => {
   );
 
   it('reports a host that does not answer as unreachable', async () => {
-    const server = await listen(() => {});
-    const url = server.url;
-    await server.close();
+    const url = NOTHING_LISTENS;
     const error = await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ reason: 'unreachable' });
     expect((error as Error).message).toMatch(/unreachable \(target unavailable\).*refused.*CONTRACT_AUTH_URL/);
