@@ -9,10 +9,9 @@ import { expect, test } from 'vitest';
 import { runContract } from './commands.js';
 import { ownReports } from './own-reports.js';
 import { categoryCount } from './console-summary.js';
+import { NOTHING_LISTENS } from '../network/nothing-listens.js';
 
-// A loopback port that nothing listens on, outside the ephemeral range: a port bound and released could be taken by
-// another check's server before the run connects, which would meet that server instead of a refusal.
-const port = 1;
+const { port } = new URL(NOTHING_LISTENS);
 // Empty values override a .env file, so only what is set here decides the target.
 const cases = [
   {

@@ -7,7 +7,8 @@ import {
   parseRetryAfter,
   retryDecision,
 } from '../../support/transport/retry.js';
-import { fakeClock, NOTHING_LISTENS, sendJson, serversClosedAfterEach } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
+import { NOTHING_LISTENS } from '../network/nothing-listens.js';
 import { observeExchanges, type HttpExchange } from '../../support/transport/exchanges.js';
 
 describe('retryDecision', () => {
@@ -299,13 +300,16 @@ describe('ApiClient', () => {
   });
 
   it('names the host and the cause when nothing answers', async () => {
-    const url = NOTHING_LISTENS;
     const clock = fakeClock();
-    const error = await new ApiClient({ baseUrl: url, clock })
+    const error = await new ApiClient({ baseUrl: NOTHING_LISTENS, clock })
       .request('POST', '/token')
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TargetUnavailableError);
-    expect(error).toMatchObject({ host: new URL(url).host, failure: 'refused', attempts: RETRY_POLICY.maxAttempts });
+    expect(error).toMatchObject({
+      host: new URL(NOTHING_LISTENS).host,
+      failure: 'refused',
+      attempts: RETRY_POLICY.maxAttempts,
+    });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
     expect(clock.sleeps).toHaveLength(RETRY_POLICY.maxAttempts - 1);
   });

@@ -19,13 +19,6 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/**
- * A loopback address nothing listens on. Not a port bound and released: on a busy machine another test's server
- * can take that port before the request, which then meets a reset instead of a refusal. Every server here binds an
- * ephemeral port, never port 1.
- */
-export const NOTHING_LISTENS = 'http://127.0.0.1:1';
-
 export async function startServer(handler: Handler): Promise<LocalServer> {
   const received: ReceivedRequest[] = [];
   const server = createServer((incoming, response) => {

@@ -11,7 +11,8 @@ import {
   type IssuedToken,
 } from '../../support/run/tokens.js';
 import { SECOND_CLIENT_VARIABLES } from '../../support/run/config.js';
-import { fakeClock, NOTHING_LISTENS, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach, type LocalServer } from './local-server.js';
+import { NOTHING_LISTENS } from '../network/nothing-listens.js';
 import { joinedPattern } from '../patterns.js';
 
 const credentials = { clientId: 'client-one', clientSecret: 'client-secret-value' };
@@ -102,8 +103,7 @@ describe('requestToken', () => {
   });
 
   it('names the token service variables when nothing answers', async () => {
-    const url = NOTHING_LISTENS;
-    const error = (await requestToken(url, credentials, { clock: fakeClock() }).catch(
+    const error = (await requestToken(NOTHING_LISTENS, credentials, { clock: fakeClock() }).catch(
       (caught: unknown) => caught,
     )) as TokenError;
     expect(error).toMatchObject({ reason: 'unreachable', variables: ['CONTRACT_AUTH_URL', 'CONTRACT_BASE_URL'] });
@@ -158,8 +158,9 @@ describe('requestToken', () => {
   );
 
   it('reports a host that does not answer as unreachable', async () => {
-    const url = NOTHING_LISTENS;
-    const error = await requestToken(url, credentials, { clock: fakeClock() }).catch((caught: unknown) => caught);
+    const error = await requestToken(NOTHING_LISTENS, credentials, { clock: fakeClock() }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ reason: 'unreachable' });
     expect((error as Error).message).toMatch(/unreachable \(target unavailable\).*refused.*CONTRACT_AUTH_URL/);
   });
