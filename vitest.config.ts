@@ -46,6 +46,14 @@ const BACKSTOP_MS = 3_600_000;
 // (support/run/project-plan.ts): the mutant matrix's, and those of self-checks with many runs.
 const projectPlan = readProjectPlan(process.env[PROJECT_PLAN_VARIABLE]);
 
+// `npm run contract` writes the Allure results and junit.xml; a planned run's process writes its results file
+// (project-plan.ts), and Allure's results too where a self-check reads a run's categories as the report files them.
+const reporters: (string | [string, Record<string, unknown>])[] = ['default'];
+if (contractReports)
+  reporters.push(['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }], ['junit', { outputFile: JUNIT_FILE }]);
+if (projectPlan) reporters.push(['./support/run/suite-reporter.ts', { outputFile: projectPlan.resultsFile }]);
+else if (!contractReports) reporters.push('./support/run/suite-reporter.ts');
+
 const SUPPORT_LIBRARY = fileURLToPath(new URL('./support/', import.meta.url));
 
 declare module 'vitest' {
@@ -128,15 +136,7 @@ const WORKERS = 3;
 export default defineConfig({
   test: {
     sequence: { sequencer: ConcurrentFilesSequencer },
-    reporters: contractReports
-      ? [
-          'default',
-          ['allure-vitest/reporter', { resultsDir: ALLURE_RESULTS_DIR }],
-          ['junit', { outputFile: JUNIT_FILE }],
-        ]
-      : projectPlan
-        ? ['default', ['./support/run/suite-reporter.ts', { outputFile: projectPlan.resultsFile }]]
-        : ['default', './support/run/suite-reporter.ts'],
+    reporters,
     projects: [
       {
         extends: true,

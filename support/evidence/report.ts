@@ -112,6 +112,8 @@ interface ReportLabels {
   severity?: 'blocker' | 'critical' | 'normal' | 'minor' | 'trivial';
   /** `as-sent`: the verdict held on the client's own value shown back (a layout file's `by: as-sent`). */
   evidence?: 'as-sent';
+  /** The run whose id the test's persons and consumers carry: results of several runs read together tell apart. */
+  run?: string;
   links: { url: string; name?: string }[];
 }
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { requestReport } from '../../simulator/control.js';
 import type { RunningSimulator } from '../../simulator/listen.js';
 import { simulatorLayoutFile } from '../../simulator/layouts/layout-files.js';
-import { SIMULATED_CLOCK_VARIABLE, SIMULATOR_REPORT_VARIABLE } from './global-setup.js';
+import { SIMULATED_CLOCK_VARIABLE } from './global-setup.js';
 import type { JsonTestResults } from 'vitest/node';
 import { PROJECT_PLAN_VARIABLE, type PlannedRun, type ProjectPlan } from './project-plan.js';
 import type { ProjectResults } from './suite-reporter.js';
@@ -118,15 +118,11 @@ export function simulatorAsRemoteTarget(simulator: RunningSimulator): NodeJS.Pro
 
 /**
  * A contract run against the embedded simulator, built in its worker on the clock the specs run on (global-setup.ts
- * `startSimulatedRun`): for the self-checks that judge the suite's logic, not its sockets. `report` names a file for
- * what the simulator served (`SimulatorReport`), written as the run ends.
+ * `startSimulatedRun`): for the self-checks that judge the suite's logic, not its sockets. SIMULATOR_REPORT_VARIABLE
+ * in a run's variables names a file for what its simulator served (`SimulatorReport`), written as the run ends.
  */
-export function onSimulatedClock(report?: string): NodeJS.ProcessEnv {
-  return {
-    CONTRACT_BASE_URL: '',
-    [SIMULATED_CLOCK_VARIABLE]: '1',
-    ...(report ? { [SIMULATOR_REPORT_VARIABLE]: report } : {}),
-  };
+export function onSimulatedClock(): NodeJS.ProcessEnv {
+  return { CONTRACT_BASE_URL: '', [SIMULATED_CLOCK_VARIABLE]: '1' };
 }
 
 export type SimulatorReport = ReturnType<typeof requestReport>;

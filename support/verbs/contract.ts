@@ -189,6 +189,7 @@ export function rule(id: string) {
           feature: entry.epic ? entry.id : operation.feature,
           story: `${entry.id}: ${entry.quote}`,
           severity: entry.severity,
+          run: context.run.config.runId,
           links: [ruleSource(entry)],
         });
         try {

@@ -1,4 +1,5 @@
-// Simulated clock: blame is read from each run's results, and its waits need no real time (onSimulatedClock).
+// Simulated clock: blame is read from each run's results, and its waits need no real time (onSimulatedClock); every
+// run of this file in one vitest process (planned-runs.ts), whose Allure results are told apart by their `run` label.
 // A failure is blamed on the rule it breaks, and on nothing else: full contract runs against
 // simulators with one fault each, read back from the run's own Allure results by category.
 // - A refusal that is no broken promise has a category of its own, and no rule is named: a find
@@ -13,10 +14,13 @@
 // - A broken promise other tests depend on is reported once, by its own spec: with the
 //   create-returns-gedi and never-available mutants one rule is named, the rest are preconditions.
 // - With the settings the faults call for (CONTRACT_PERSON_PATH, CONTRACT_SCREENING_SCOPE), green.
-import { expect, test } from 'vitest';
+import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
 import { readRun } from '../../support/evidence/run-results.js';
-import { onSimulatedClock, runVitest } from '../../support/run/child-runs.js';
+import { newRunId, RUN_ID_VARIABLE } from '../../support/run/config.js';
 import { ownReports } from './own-reports.js';
+import { failuresIn, plannedRuns } from './planned-runs.js';
 import { joinedPattern } from '../patterns.js';
 
 /** A failing wait gives up after this long; the simulator's effects come well before it. */
@@ -115,31 +119,53 @@ const cases: Case[] = [
   },
 ];
 
-test.concurrent.for(cases)(
+/** The spec files under each of `specs`, a file or a folder, as a project's `include` takes them. */
+const included = (specs: string[]) => specs.map((spec) => (spec.endsWith('.ts') ? spec : `${spec}/**/*.spec.ts`));
+
+// The Allure results of every run, as `npm run contract` writes them, without the report built from them.
+const reports = ownReports({ onTestFinished: (remove) => afterAll(remove) });
+const runIds = cases.map((_, index) => newRunId(Date.now(), index));
+const runs = plannedRuns(
+  cases.map(({ env, specs = ['specs'] }, index) => ({
+    name: `blame:${index}`,
+    specs: included(specs),
+    env: { ...FAST, ...env, [RUN_ID_VARIABLE]: runIds[index]! },
+  })),
+  { ...reports.env, CONTRACT_REPORTS: '1' },
+);
+
+/** A folder of the results labelled with `runId`, the one run's as readRun reads a run's. */
+function resultsOf(runId: string): string {
+  const all = reports.paths.allureResults;
+  const dir = join(reports.paths.root, 'runs', runId);
+  mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(all).filter((name) => name.endsWith('-result.json'))) {
+    const { labels = [] } = JSON.parse(readFileSync(join(all, file), 'utf8')) as {
+      labels?: { name: string; value: string }[];
+    };
+    if (labels.some(({ name, value }) => name === 'run' && value === runId)) cpSync(join(all, file), join(dir, file));
+  }
+  return dir;
+}
+
+test.concurrent.for(cases.map((each, index) => ({ ...each, index })))(
   'blames the right line against $name',
-  async ({ env, specs = [], categories, broken, says }, context) => {
-    const reports = ownReports(context);
-    // The Allure results, as `npm run contract` writes them, without the report built from them.
-    const { code, output } = await runVitest(['--project', 'contract', ...specs], {
-      ...process.env,
-      ...onSimulatedClock(), // the embedded simulator, whatever a developer's .env says
-      ...FAST,
-      ...env,
-      ...reports.env,
-      CONTRACT_REPORTS: '1',
-    });
-    const { summary } = await readRun([reports.paths.allureResults]);
+  async ({ index, categories, broken, says }) => {
+    const files = await runs.filesOf(`blame:${index}`);
+    const { summary } = await readRun([resultsOf(runIds[index]!)]);
     const seen = Object.fromEntries(
       summary.byCategory.filter((entry) => entry.tests.length > 0).map((entry) => [entry.name, entry.tests]),
     );
+    const failed = failuresIn(files);
     console.log(
       `blame: ${
         Object.entries(seen)
           .map(([name, tests]) => `${name} ${tests.length}`)
           .join(', ') || 'all passed'
-      }; exit ${code}`,
+      }; ${failed.length} failed`,
     );
-    expect(summary.total, `the run wrote results:\n${output.slice(-2000)}`).toBeGreaterThan(0);
+    const tests = files.flatMap((file) => file.assertionResults);
+    expect(summary.total, `a result for every test of the run:\n${failed.join('\n').slice(-2000)}`).toBe(tests.length);
     expect(Object.keys(seen).sort(), 'the categories failures fell into').toEqual(Object.keys(categories).sort());
     for (const [category, expected] of Object.entries(categories)) {
       if (expected === 'some') expect(seen[category]!.length, category).toBeGreaterThan(1);
@@ -152,6 +178,8 @@ test.concurrent.for(cases)(
     for (const [category, pattern] of Object.entries(says ?? {})) {
       for (const outcome of seen[category]!) expect(outcome.message, `${category}: ${outcome.name}`).toMatch(pattern);
     }
-    expect(code === 0, 'the run passes exactly when nothing failed').toBe(Object.keys(categories).length === 0);
+    expect(failed.length === 0, 'the run passes exactly when nothing failed').toBe(
+      Object.keys(categories).length === 0,
+    );
   },
 );

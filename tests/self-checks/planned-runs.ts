@@ -7,13 +7,16 @@ import type { PlannedRun } from '../../support/run/project-plan.js';
 import type { FileResult } from '../../support/run/suite-reporter.js';
 import { ownReports } from './own-reports.js';
 
-/** Each run with a reports folder of its own, removed once every test of the file has ended. */
-export function plannedRuns(runs: PlannedRun[]) {
+/**
+ * Each run with a reports folder of its own, removed once every test of the file has ended; `env`, the process's own
+ * variables (its reporters read them).
+ */
+export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}) {
   const reports = new Map(runs.map(({ name }) => [name, ownReports({ onTestFinished: (remove) => afterAll(remove) })]));
   const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
   let started: ReturnType<typeof runPlannedProjects> | undefined;
   /** The one process of every run, started the first time it is asked for. */
-  const finished = () => (started ??= runPlannedProjects(planned, { ...process.env, ...onSimulatedClock() }));
+  const finished = () => (started ??= runPlannedProjects(planned, { ...process.env, ...onSimulatedClock(), ...env }));
   return {
     reportsOf: (name: string) => reports.get(name)!,
     finished,
