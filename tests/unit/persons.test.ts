@@ -11,7 +11,7 @@ import { ledgerFile, leftovers } from '../../support/data/ledger.js';
 import { readSettings, type ContractConfig } from '../../support/run/config.js';
 import { ApiClient, NotSentError } from '../../support/transport/http.js';
 import { RunTime, TestWork } from '../../support/evidence/test-time.js';
-import { sendJson, serversClosedAfterEach } from './local-server.js';
+import { fakeClock, sendJson, serversClosedAfterEach } from './local-server.js';
 
 // The documented paths: what every path is when no CONTRACT_*_PATH is set.
 const DEFAULT_PATHS = readSettings({}, '/nonexistent').paths;
@@ -100,8 +100,9 @@ describe("a PUT's answer, the promise of person.create-returns-gedi", () => {
 describe('waiting for a person to be findable, and then gone', () => {
   const listen = serversClosedAfterEach();
   const config = (url: string) => ({ baseUrl: url, paths: DEFAULT_PATHS, market: 'SE', availabilityTimeoutMs: 3000 });
+  // A wait's sleeps return at once: its first look comes 1.5 s after a delete, which a real clock waits out.
   const personsAt = (url: string) =>
-    new SandboxPersons(new ApiClient({ baseUrl: url }), config(url) as ContractConfig, factory);
+    new SandboxPersons(new ApiClient({ baseUrl: url, clock: fakeClock() }), config(url) as ContractConfig, factory);
   const answering =
     (...answers: Reply[]) =>
     (_request: unknown, response: ServerResponse) => {
