@@ -73,6 +73,8 @@ const runs = plannedRuns(
       CONTRACT_LAYOUT: layout,
       CONTRACT_AVAILABILITY_TIMEOUT_MS: '4000',
       SIMULATOR_AVAILABILITY_DELAY_MS: '50',
+      // A moved key shows on a list's first page: 40 records of others, not 1,500 made for every run.
+      SIMULATOR_BACKGROUND_RECORDS: '40',
       ...simulator,
     },
   })),
