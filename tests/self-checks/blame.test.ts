@@ -134,25 +134,27 @@ const runs = plannedRuns(
   { ...reports.env, CONTRACT_REPORTS: '1' },
 );
 
-/** A folder of the results labelled with `runId`, the one run's as readRun reads a run's. */
-function resultsOf(runId: string): string {
+/** Every run's results, each copied into a folder of its own by its `run` label, as readRun reads a run's. */
+function splitByRun(): string {
   const all = reports.paths.allureResults;
-  const dir = join(reports.paths.root, 'runs', runId);
-  mkdirSync(dir, { recursive: true });
+  const byRun = join(reports.paths.root, 'runs');
+  for (const runId of runIds) mkdirSync(join(byRun, runId), { recursive: true });
   for (const file of readdirSync(all).filter((name) => name.endsWith('-result.json'))) {
     const { labels = [] } = JSON.parse(readFileSync(join(all, file), 'utf8')) as {
       labels?: { name: string; value: string }[];
     };
-    if (labels.some(({ name, value }) => name === 'run' && value === runId)) cpSync(join(all, file), join(dir, file));
+    const runId = labels.find(({ name }) => name === 'run')?.value;
+    if (runId && runIds.includes(runId)) cpSync(join(all, file), join(byRun, runId, file));
   }
-  return dir;
+  return byRun;
 }
+let byRun: string | undefined;
 
 test.concurrent.for(cases.map((each, index) => ({ ...each, index })))(
   'blames the right line against $name',
   async ({ index, categories, broken, says }) => {
     const files = await runs.filesOf(`blame:${index}`);
-    const { summary } = await readRun([resultsOf(runIds[index]!)]);
+    const { summary } = await readRun([join((byRun ??= splitByRun()), runIds[index]!)]);
     const seen = Object.fromEntries(
       summary.byCategory.filter((entry) => entry.tests.length > 0).map((entry) => [entry.name, entry.tests]),
     );
