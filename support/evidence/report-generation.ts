@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSettings } from '../run/config.js';
-import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR } from '../run/paths.js';
+import { ALLURE_REPORT_DIR, ALLURE_RESULTS_DIR, OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../run/paths.js';
 import { formatSummary, LIST_PAGES_FILE, listPagesNote } from './console-summary.js';
 import { writeObservedContract } from './observed/history.js';
 import { readRun } from './run-results.js';
@@ -71,7 +71,9 @@ export async function generateReport(
     try {
       const { paths, pageSize } = readSettings(process.env, join(cwd, '.env'));
       const keep = process.env.CONTRACT_REPORT_HISTORY !== 'off';
-      listPages = listPagesNote(writeObservedContract(cwd, paths, keep, config.historyLimit ?? 60), pageSize);
+      const folders = { observed: OBSERVED_DIR, observedHistory: OBSERVED_HISTORY_DIR };
+      const contract = writeObservedContract(cwd, folders, paths, keep, config.historyLimit ?? 60);
+      listPages = listPagesNote(contract, pageSize);
       // Kept beside the contract for the CI summary, which runs in another process and may not see the settings.
       const listPagesFile = resolve(cwd, OBSERVED_DIR, LIST_PAGES_FILE);
       if (listPages) writeFileSync(listPagesFile, `${listPages}\n`);

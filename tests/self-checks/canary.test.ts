@@ -47,7 +47,8 @@ test(
     ];
     // The canary owns the simulator, reached as a remote target: the tokens it issued can be listed
     // only while it lives, and the secrets then come in through CONTRACT_* variables as on a sandbox.
-    const simulator = await startSimulator({ control: true, clients });
+    // Few records beside the run's own: lists are not what this checks.
+    const simulator = await startSimulator({ control: true, clients, backgroundRecords: 40 });
     const proxyCredentials = { user: 'canary-proxy-user', password: `CANARY-PROXY-${marker}` };
     const proxy = await startForwardProxy({ credentials: proxyCredentials });
     let run: { code: number; output: string };

@@ -1,4 +1,5 @@
-// Simulated clock: the timings it documents are exact on the clock the run shares with its simulator.
+// Simulated clock: the timings it documents are exact on the clock the run shares with its simulator; every run of this
+// file in one vitest process (planned-runs.ts); the canary sees `npm run contract` write it.
 // The observed contract tells the truth: a run against each simulator layout, whose behaviour is
 // known (simulator/README.md "The three layouts"), documents that behaviour: statuses, envelopes (where
 // gedi and the consumer state sit), the error body and its media type, the paging convention, the
@@ -15,9 +16,9 @@ import { catalogue } from '../../support/run/catalogue.js';
 import { POLLING } from '../../support/readings/eventually.js';
 import { expect, test } from 'vitest';
 import type { Interval, ObservedContract } from '../../support/evidence/observed/model.js';
-import { onSimulatedClock } from '../../support/run/child-runs.js';
-import { runContract } from './commands.js';
-import { ownReports } from './own-reports.js';
+import { readSettings } from '../../support/run/config.js';
+import { writeObservedContract } from '../../support/evidence/observed/history.js';
+import { failuresIn, plannedRuns } from './planned-runs.js';
 
 // Half a second past the first look, so that the first read misses; on the simulated clock no machine's lag moves the
 // figures, which are about the delay alone.
@@ -34,7 +35,7 @@ const PERSONS = '/consumer-intelligence/sandbox/v1/persons';
 const PERSON = '/consumer-intelligence/v3/markets/{market}/persons/{gedi}';
 const CONSUMERS = '/consumer-intelligence/v3/consumers';
 
-test.concurrent.for([
+const LAYOUTS = [
   {
     layout: 'standard' as const,
     written: ['200'],
@@ -68,20 +69,33 @@ test.concurrent.for([
     state: '$.consumers[*].state',
     error: { media: 'application/json', required: ['status', 'statusText', 'message', 'timestamp', 'subErrors'] },
   },
-])(
-  'documents what the $layout layout does',
-  async ({ layout, written, deleted, gone, paging, gedi, recordGedi, state, error }, context) => {
-    const simulator = {
+];
+
+// Each run's workers record what the target did in the run's own reports folder, as under `npm run contract`.
+const runs = plannedRuns(
+  LAYOUTS.map(({ layout }) => ({
+    name: `observed:${layout}`,
+    specs: ['specs/**/*.spec.ts'],
+    env: {
+      CONTRACT_REPORTS: '1',
       SIMULATOR_LAYOUT: layout,
       SIMULATOR_AVAILABILITY_DELAY_MS: String(DELAY_MS),
       SIMULATOR_AVAILABILITY_JITTER: String(JITTER),
       SIMULATOR_PAGE_SIZE: '5',
       SIMULATOR_BACKGROUND_RECORDS: '20',
-    };
-    const reports = ownReports(context);
-    const run = await runContract([], { ...process.env, ...onSimulatedClock(), ...simulator, ...reports.env });
-    const observed = reports.paths.observed;
-    expect(run.code, run.output.slice(-2000)).toBe(0);
+    },
+  })),
+);
+
+test.concurrent.for(LAYOUTS)(
+  'documents what the $layout layout does',
+  async ({ layout, written, deleted, gone, paging, gedi, recordGedi, state, error }) => {
+    const name = `observed:${layout}`;
+    expect(failuresIn(await runs.filesOf(name)), `${name}: failed tests`).toEqual([]);
+    const { paths } = runs.reportsOf(name);
+    // What scripts/contract.ts has the report write once the run has ended.
+    writeObservedContract(process.cwd(), paths, readSettings().paths, false, 1);
+    const observed = paths.observed;
 
     const openapiText = readFileSync(join(observed, 'openapi.json'), 'utf8');
     const openapi = JSON.parse(openapiText) as Record<string, unknown>;

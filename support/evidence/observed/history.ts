@@ -4,7 +4,7 @@ import { globSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join, resolve } from 'node:path';
 import * as echarts from 'echarts';
 import type { OperationPaths } from '../../run/config.js';
-import { OBSERVED_DIR, OBSERVED_HISTORY_DIR } from '../../run/paths.js';
+import type { reportPaths } from '../../run/paths.js';
 import { redactText } from '../../transport/redact.js';
 import {
   buildContract,
@@ -103,17 +103,18 @@ export function trendChart(kept: KeptContract[]): string {
 }
 
 /**
- * Writes reports/observed/ from the run's observation lines and returns the contract; `keep` (off for self-checks)
+ * Writes the run's observed folder from its observation lines and returns the contract; `keep` (off for self-checks)
  * keeps it in the history.
  */
 export function writeObservedContract(
   cwd: string,
+  folders: Pick<ReturnType<typeof reportPaths>, 'observed' | 'observedHistory'>,
   paths: OperationPaths,
   keep: boolean,
   historyLimit: number,
 ): ObservedContract {
-  const dir = resolve(cwd, OBSERVED_DIR);
-  const historyDir = resolve(cwd, OBSERVED_HISTORY_DIR);
+  const dir = resolve(cwd, folders.observed);
+  const historyDir = resolve(cwd, folders.observedHistory);
   mkdirSync(dir, { recursive: true });
   const contract = buildContract(readObservationLines(dir));
   const earlier = keptContracts(historyDir);
