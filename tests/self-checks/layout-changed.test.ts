@@ -1,5 +1,5 @@
 // Simulated clock: a moved fact is judged by what the answers show, not when; every run of this file in one vitest
-// process (planned-runs.ts).
+// process, each spec file a run of its own (planned-runs.ts).
 // A layout file held against a target whose answers moved: each reading of a moved fact fails as Layout changed,
 // naming the fact and the location learned, never as a pass and never as a broken rule (docs/DESIGN.md, "Strict
 // readings"). In every layout: a status object or flag turned into one word, or a word into an object (its learned
@@ -78,6 +78,8 @@ const runs = plannedRuns(
       ...simulator,
     },
   })),
+  {},
+  { eachFileAlone: true },
 );
 
 test.concurrent.for(CASES.map((each, index) => ({ ...each, index })))(

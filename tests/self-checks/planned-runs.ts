@@ -1,22 +1,39 @@
 // Many contract runs of one self-check file in one vitest process, on the simulated clock, one after another with
-// each run's spec files at once in its worker (support/run/project-plan.ts): one vitest start-up for all of them.
+// each run's spec files at once in its worker, or each file a run of its own (support/run/project-plan.ts): one vitest
+// start-up for all of them.
 // The first test that asks starts them; each test reads its own run's files.
+import { relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { onSimulatedClock, runPlannedProjects } from '../../support/run/child-runs.js';
-import type { PlannedRun } from '../../support/run/project-plan.js';
+import { packFileRuns, type PlannedRun } from '../../support/run/project-plan.js';
 import type { FileResult } from '../../support/run/suite-reporter.js';
 import { ownReports } from './own-reports.js';
 
 /**
  * Each run with a reports folder of its own, removed once every test of the file has ended; `env`, the process's own
- * variables (its reporters read them).
+ * variables (its reporters read them). `eachFileAlone`: each spec file of a run is a run of its own, with a simulator
+ * of its own, many to a worker (project-plan.ts `packFileRuns`), for runs of a file or two, whose workers would cost
+ * more than the runs.
  */
-export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}) {
+export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}, { eachFileAlone = false } = {}) {
   const reports = new Map(runs.map(({ name }) => [name, ownReports({ onTestFinished: (remove) => afterAll(remove) })]));
   const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
+  const packed = eachFileAlone ? packFileRuns(planned, (index) => `files:${index}`) : undefined;
   let started: ReturnType<typeof runPlannedProjects> | undefined;
   /** The one process of every run, started the first time it is asked for. */
-  const finished = () => (started ??= runPlannedProjects(planned, { ...process.env, ...onSimulatedClock(), ...env }));
+  const finished = () =>
+    (started ??= runPlannedProjects(
+      packed?.projects ?? planned,
+      { ...process.env, ...onSimulatedClock(), ...env },
+      packed && 1,
+    ));
+  /** The named run's spec files among every project's. */
+  const runFiles = (results: Record<string, FileResult[]>, name: string): FileResult[] =>
+    packed
+      ? Object.entries(results).flatMap(([project, files]) =>
+          files.filter((file) => packed.runOf(project, relative(process.cwd(), file.name))?.name === name),
+        )
+      : (results[name] ?? []);
   return {
     reportsOf: (name: string) => reports.get(name)!,
     finished,
@@ -24,7 +41,7 @@ export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}) {
     async filesOf(name: string): Promise<FileResult[]> {
       const { code, output, results } = await finished();
       expect(results, `the runs wrote no results (exit ${code}):\n${output.slice(-3000)}`).toBeDefined();
-      const files = results![name] ?? [];
+      const files = runFiles(results!, name);
       expect(files.length, `${name} ran its spec files`).toBeGreaterThan(0);
       return files;
     },
