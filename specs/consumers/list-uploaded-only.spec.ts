@@ -12,7 +12,8 @@
  * of a person of this test for whom it uploaded none (that person's gedi or legal id as the entry's
  * own, support/readings/facts.ts `listsPerson`): its legal id was drawn for this test and sent to
  * nobody but the sandbox person interface. It is watched for as long as a real upload of the same
- * client took to be identified (from the upload to the first read that showed IDENTIFIED).
+ * client took to be identified (from the upload to the first read that showed IDENTIFIED): the list
+ * is read once, every page, at the window's end.
  * Not checked: a phantom consumer that carries nothing of this test's data.
  * Not asserted (not shown): the fields of a listed consumer, parameters, order, page size.
  */
@@ -36,7 +37,7 @@ rule('consumer.list-uploaded-only').test(
     const windowMs = Math.min(identificationTookMs, config.availabilityTimeoutMs);
 
     const listed = await When(
-      'the client lists its consumers, every page, for as long as that identification took ' +
+      'the client lists its consumers, every page, after waiting as long as that identification took ' +
         `(${windowMs} ms of ${identificationTookMs} ms, at most the availability deadline)`,
       () => consumers.watchForPerson('consumers', unmatched, windowMs),
     );

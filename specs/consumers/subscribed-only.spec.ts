@@ -5,9 +5,10 @@
  * > subscribed persons.
  *
  * Of the subscribed persons only: a person of the client that no consumer identified is never among
- * them. A negative can only be watched for: the list is read, every page, for as long as a real
- * subscription of the same client took to appear (from its consumer's upload to the first read that
- * showed it), after it appeared, as person.write-isolation watches for a change that must not come.
+ * them. A negative can only be watched for: as long as a real subscription of the same client took
+ * to appear (from its consumer's upload to the first read that showed it) after it appeared, then
+ * the list is read once, every page, as person.write-isolation watches for a change that must not
+ * come (a person once listed stays listed: one read at the window's end sees what any before would).
  * The unsubscribed person counts as listed only with a record of its own (its gedi or legal id as
  * that record's own, support/readings/facts.ts `listsPerson`), never as a relative inside another
  * person's record. Not asserted (not shown): the layout, parameters, order and paging of the list.
@@ -32,7 +33,7 @@ rule('subscription.subscribed-only').test(
     const windowMs = Math.min(subscriptionTookMs, config.availabilityTimeoutMs);
 
     const listed = await When(
-      'the client lists its subscribed persons, every page, for as long as that subscription took ' +
+      'the client lists its subscribed persons, every page, after waiting as long as that subscription took ' +
         `(${windowMs} ms of ${subscriptionTookMs} ms, at most the availability deadline)`,
       () => consumers.watchForPerson('subscribed persons', unsubscribed, windowMs),
     );
