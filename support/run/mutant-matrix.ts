@@ -3,13 +3,11 @@
 // A layout's mutants stay unjudged when its control run fails. Each spec file of a run is a run of its own, on a
 // simulator of its own and the simulated clock, and all go in one vitest process, many to a worker one after another
 // (project-plan.ts `packFileRuns`): a worker per run cost twice the CPU. Full mode runs each run alone.
-import { relative } from 'node:path';
 import { MUTANT_NAMES, MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
 import { onSimulatedClock, runPlannedProjects, runVitestWithResults } from './child-runs.js';
 import { packFileRuns } from './project-plan.js';
-import type { FileResult } from './suite-reporter.js';
 import { SETUP_RULE, SIMULATED_CLOCK_VARIABLE } from './global-setup.js';
 import { controlFailures, judge, type Outcome, type Verdict } from './mutant-verdict.js';
 
@@ -49,18 +47,13 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
       return { files: results?.testResults ?? [], output };
     });
   }
-  const { projects, runOf } = packFileRuns(runs, (index) => `runs:${index + 1}`);
+  const { projects, filesByRun } = packFileRuns(runs, (index) => `runs:${index + 1}`);
   const { code, output, results } = await runPlannedProjects(projects, { ...env, ...onSimulatedClock() }, limit);
   if (!results) {
     const tail = output.slice(-3000);
     throw new Error(`mutant matrix: the run of ${runs.length} runs wrote no results (exit ${code}):\n${tail}`);
   }
-  const files = new Map<MutantRun, FileResult[]>();
-  for (const [project, projectFiles] of Object.entries(results))
-    for (const file of projectFiles) {
-      const run = runOf(project, relative(process.cwd(), file.name));
-      if (run) files.set(run, [...(files.get(run) ?? []), file]);
-    }
+  const files = filesByRun(results);
   return runs.map((run) => ({ files: files.get(run) ?? [], output: '' }));
 }
 

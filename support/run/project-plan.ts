@@ -3,6 +3,9 @@
 // contract-runs self-checks. One process for many runs pays vitest's start-up once (child-runs.ts
 // `runPlannedProjects` starts it).
 
+import { relative } from 'node:path';
+import type { FileResult, ProjectResults } from './suite-reporter.js';
+
 export const PROJECT_PLAN_VARIABLE = 'CONTRACT_PROJECT_PLAN';
 
 export interface ProjectPlan {
@@ -31,12 +34,13 @@ export interface PlannedRun {
 
 /**
  * Runs of one spec file each, with their variables, in as few projects as hold each file once (a vitest project
- * lists a file once): a project's workers run its files one after another, so a worker serves many runs.
+ * lists a file once): a project's workers run its files one after another, so a worker serves many runs. The
+ * projects' results, read back with `filesByRun`, give each run its files.
  */
 export function packFileRuns<R extends { specs: string[]; env: Record<string, string> }>(
   runs: R[],
   name: (index: number) => string,
-): { projects: PlannedRun[]; runOf: (project: string, file: string) => R | undefined } {
+): { projects: PlannedRun[]; filesByRun: (results: ProjectResults) => Map<R, FileResult[]> } {
   const projects: PlannedRun[] = [];
   const placed = new Map<string, R>();
   for (const run of runs)
@@ -47,7 +51,17 @@ export function packFileRuns<R extends { specs: string[]; env: Record<string, st
       project.fileEnv![spec] = run.env;
       placed.set(`${project.name} ${spec}`, run);
     }
-  return { projects, runOf: (project, file) => placed.get(`${project} ${file}`) };
+  // A result names its file by its absolute path; the runs name theirs from the working folder.
+  const filesByRun = (results: ProjectResults) => {
+    const byRun = new Map<R, FileResult[]>();
+    for (const [project, files] of Object.entries(results))
+      for (const file of files) {
+        const run = placed.get(`${project} ${relative(process.cwd(), file.name)}`);
+        if (run) byRun.set(run, [...(byRun.get(run) ?? []), file]);
+      }
+    return byRun;
+  };
+  return { projects, filesByRun };
 }
 
 export const readProjectPlan = (raw: string | undefined): ProjectPlan | undefined =>

@@ -2,11 +2,10 @@
 // each run's spec files at once in its worker, or each file a run of its own (support/run/project-plan.ts): one vitest
 // start-up for all of them.
 // The first test that asks starts them; each test reads its own run's files.
-import { relative } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { onSimulatedClock, runPlannedProjects } from '../../support/run/child-runs.js';
 import { packFileRuns, type PlannedRun } from '../../support/run/project-plan.js';
-import type { FileResult } from '../../support/run/suite-reporter.js';
+import type { FileResult, ProjectResults } from '../../support/run/suite-reporter.js';
 import { ownReports } from './own-reports.js';
 
 /**
@@ -28,12 +27,8 @@ export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}, { e
       packed && 1,
     ));
   /** The named run's spec files among every project's. */
-  const runFiles = (results: Record<string, FileResult[]>, name: string): FileResult[] =>
-    packed
-      ? Object.entries(results).flatMap(([project, files]) =>
-          files.filter((file) => packed.runOf(project, relative(process.cwd(), file.name))?.name === name),
-        )
-      : (results[name] ?? []);
+  const runFiles = (results: ProjectResults, name: string): FileResult[] =>
+    (packed ? packed.filesByRun(results).get(planned.find((run) => run.name === name)!) : results[name]) ?? [];
   return {
     reportsOf: (name: string) => reports.get(name)!,
     finished,
