@@ -8,6 +8,13 @@ import type { AllureConfig } from 'allure';
 import { ALLURE_RESULTS_DIR } from '../run/paths.js';
 import type { Category } from './failures.js';
 
+/** A step of a result: its own steps, and what it attached (each file named `source`, beside the result). */
+export interface ResultStep {
+  name: string;
+  steps?: ResultStep[];
+  attachments?: { name: string; source: string }[];
+}
+
 interface ResultFile {
   name: string;
   fullName?: string;
@@ -15,7 +22,7 @@ interface ResultFile {
   status?: TestStatus;
   statusDetails?: { message?: string; trace?: string };
   labels?: { name: string; value: string }[];
-  steps?: { name: string }[];
+  steps?: ResultStep[];
   stop?: number;
 }
 

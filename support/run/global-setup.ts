@@ -66,11 +66,15 @@ export const SIMULATED_CLOCK_VARIABLE = 'CONTRACT_SIMULATED_CLOCK';
 /** The rule setup checks: a run breaking it stops before any test, so the mutant matrix runs its mutants alone. */
 export const SETUP_RULE = 'auth.token-issued';
 
+/** How the run's setup names its token requests (support/evidence/transcript.ts lists them before the tests). */
+export const SETUP_TOKEN_PURPOSE = 'Run setup: request a token';
+
 /** A 2xx token answer without an access_token breaks the documented token response, not the setup. */
 function issueToken(
   config: ContractConfig,
   credentials: Credentials,
   transport: { clock?: Clock; dispatcher?: Dispatcher; random?: () => number },
+  whose: string,
   scope?: string,
   variables?: CredentialVariables,
 ) {
@@ -78,12 +82,26 @@ function issueToken(
     ...transport,
     credentialVariables: variables,
     scope,
-    purpose: scope === undefined ? undefined : `Request token (scope ${scope})`,
+    // Named as the run's setup, so that a transcript tells them from the tokens a test or a renewal asks.
+    purpose: `${SETUP_TOKEN_PURPOSE} of the ${whose}${scope === undefined ? '' : ` (scope ${scope})`}`,
     maxRps: config.maxRps,
     deadlineMs: config.availabilityTimeoutMs,
   }).catch((error: unknown) => {
     throw error instanceof TokenError && error.reason === 'malformed' ? new BrokenRuleError(SETUP_RULE, error) : error;
   });
+}
+
+/** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
+async function issueTokens(config: ContractConfig, transport: Parameters<typeof issueToken>[2]) {
+  const primary = await issueToken(config, config.client, transport, 'first client');
+  const second =
+    config.secondClient &&
+    (await issueToken(config, config.secondClient, transport, 'second client', undefined, SECOND_CLIENT_VARIABLES))
+      .token;
+  const screening = config.screeningScope
+    ? (await issueToken(config, config.client, transport, 'first client', config.screeningScope)).token
+    : undefined;
+  return { primary, second, screening };
 }
 
 /**
@@ -128,15 +146,9 @@ export async function prepareRun(
 ): Promise<ProvidedContext['contract']> {
   const settings = readSettings(env);
   const config = resolveConfig(settings, simulator, env[RUN_ID_VARIABLE] || newRunId());
-  // The first client's token request is part of what the target did (the token lifetime among them).
+  // The setup's token requests are part of what the target did (the token lifetime among them).
   const stopRecording = process.env.CONTRACT_REPORTS === '1' ? recordObservations(OBSERVED_DIR) : () => {};
-  const primary = await issueToken(config, config.client, transport).finally(stopRecording);
-  const second =
-    config.secondClient &&
-    (await issueToken(config, config.secondClient, transport, undefined, SECOND_CLIENT_VARIABLES)).token;
-  const screening = config.screeningScope
-    ? (await issueToken(config, config.client, transport, config.screeningScope)).token
-    : undefined;
+  const { primary, second, screening } = await issueTokens(config, transport).finally(stopRecording);
   const body = primary.response.body;
   const layout = await layoutOf(settings.layout, simulator);
   const learning =
