@@ -100,8 +100,12 @@ export function attachExchanges(): () => void {
   return observeExchanges((exchange) => {
     const outcome = exchange.status ?? exchange.error?.split(':')[0] ?? 'no answer';
     const purpose = exchange.purpose ? `${exchange.purpose}: ` : '';
-    const path = new URL(exchange.url).pathname;
-    void attachJson(`${purpose}${exchange.method} ${path} → ${outcome} (attempt ${exchange.attempt})`, exchange);
+    // Path and query, not the host: a list's pages differ only in their query.
+    const { pathname, search } = new URL(exchange.url);
+    void attachJson(
+      `${purpose}${exchange.method} ${pathname}${search} → ${outcome} (attempt ${exchange.attempt})`,
+      exchange,
+    );
   });
 }
 

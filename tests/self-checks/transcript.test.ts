@@ -18,8 +18,10 @@ fails when a run sends otherwise; \`npm run docs:requests\` writes it anew.
 Each test's report steps, in order, with every attempt of every request under the step that sent it: the token
 requests of a test or of a renewal, the retries (\`attempt n\`), a wait's reads (\`attempt n after t ms\`, counted from
 the wait's start) and the pages of a list scan that served the wait. An \`evidence\` line names the location in the
-answer that decided a reading (\`$\` is the answer) and, in brackets, where the layout file says it is. A test's
-gedis are \`<uuid n>\`, numbered as they first appear. The requests of the run's setup come first.
+answer that decided a reading and, in brackets, where the layout file says it is. \`$\` is what the reading read: the
+answer, or the part of it where the layout file puts a fact's records (a find's \`person.found\`, the \`results\` of
+its answer here). A test's gedis are \`<uuid n>\`, numbered as they first appear. The requests of the run's setup
+come first.
 `;
 
 // The run's Allure results, which the process's reporter writes, as under `npm run contract`; its worker records the
