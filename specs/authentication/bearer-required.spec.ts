@@ -7,6 +7,8 @@
  * Calls without a token, or with a token the service never issued, are rejected. Checked on the
  * two list operations, whose answer with a valid token is a 2xx whatever data exists.
  * Not asserted (not shown): the status (any 4xx) and the error body.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import type { Auth } from '../../support/transport/http.js';

@@ -12,6 +12,8 @@
  * it again could never fail. This spec shows setup's evidence (its token exchange, redacted) and
  * checks the second half, which setup does not: the issued token is accepted as a bearer token.
  * Not asserted (not shown): token lifetime and the other response properties.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { attachJson } from '../../support/evidence/report.js';

@@ -6,6 +6,8 @@
  *
  * A secret that is not the organization's is refused: no token is issued. Not asserted (not
  * shown): the status (any 4xx) and the error body.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -10,6 +10,8 @@
  * readings"); where it moved, the failure is Layout changed. Not asserted (not shown): the
  * upload's status (any 2xx), the other consumer states, the layout of the consumer list and of the subscribed persons,
  * their order and paging.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';

@@ -8,6 +8,8 @@
  * A refusal of the second client's lists shows nothing of either list: it ends the check as not
  * permitted (403) or as a list not read completely, never as a pass.
  * Not asserted (not shown): what else the second client's lists hold.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -16,6 +16,8 @@
  * is read once, every page, at the window's end.
  * Not checked: a phantom consumer that carries nothing of this test's data.
  * Not asserted (not shown): the fields of a listed consumer, parameters, order, page size.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';

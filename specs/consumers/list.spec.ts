@@ -5,6 +5,8 @@
  *
  * Every uploaded consumer is listed, whether identified or not. Not asserted (not shown): the
  * fields of a listed consumer beyond its `consumerId`, parameters, order, page size.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';

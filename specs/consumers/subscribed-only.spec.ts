@@ -12,6 +12,8 @@
  * The unsubscribed person counts as listed only with a record of its own (its gedi or legal id as
  * that record's own, support/readings/facts.ts `listsPerson`), never as a relative inside another
  * person's record. Not asserted (not shown): the layout, parameters, order and paging of the list.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectNoFact } from '../../support/evidence/expectations.js';

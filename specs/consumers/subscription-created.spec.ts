@@ -7,6 +7,8 @@
  * The subscription half of the transition (specs/consumers/identification.spec.ts checks the
  * IDENTIFIED half); it may arrive late, so it is waited for. Not asserted (not shown): the upload's
  * status (any 2xx), the layout of the subscribed persons, their order and paging.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';

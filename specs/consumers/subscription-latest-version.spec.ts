@@ -5,6 +5,8 @@
  * > subscribed persons.
  *
  * Not asserted (not shown): how versions are numbered, the layout, parameters and paging.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ownsValue } from '../../support/readings/facts.js';

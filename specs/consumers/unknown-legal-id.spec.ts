@@ -12,6 +12,8 @@
  * or as a list not read completely. A subscribed person counts when a record of the list carries the
  * unknown legal id as its own (support/readings/facts.ts `personWithLegalId`).
  * Not asserted (not shown): which state an unmatched consumer gets instead.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

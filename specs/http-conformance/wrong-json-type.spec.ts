@@ -8,6 +8,8 @@
  * (operation 5). Not asserted (not shown): which 4xx, the error body.
  * A 401 or 403 refuses the client, not its body (a target may send it before reading the body):
  * reported as not permitted, never counted as the 4xx asked for. Screening uses the token that may screen.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { bodyOperations, expectClientErrorsFor, sendBadBodies } from '../../support/verbs/conformance.js';

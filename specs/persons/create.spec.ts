@@ -10,6 +10,8 @@
  * the person is not yet available, and how long that takes (bounded only by
  * CONTRACT_AVAILABILITY_TIMEOUT_MS). A record that names the gedi and nothing of the person beyond
  * identifiers and a state (`{ "gedi": …, "status": "PENDING" }`) is a placeholder: not yet available.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -5,6 +5,8 @@
  *
  * Not asserted (not shown): the status of the DELETE (any 2xx), the status a deleted person gets
  * (404 and 410 both count as gone), how soon the deletion takes effect.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';

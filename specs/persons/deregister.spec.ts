@@ -9,6 +9,8 @@
  * location learned as the client's own value shown back (`by: as-sent`) passes and is reported apart.
  * Not asserted (not shown): the allowed reasons, how the mark is spelled in the record, whether the date
  * fields are echoed.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { ownsValue } from '../../support/readings/facts.js';

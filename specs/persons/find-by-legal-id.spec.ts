@@ -16,6 +16,8 @@
  * to both, so one of the two answers shows the other person.
  * Not asserted (not shown): other search fields, the response shape (one object or a list), the
  * status when nothing matches (the vendor's pages show 204), the order of several matches.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -7,6 +7,8 @@
  * A refusal of this PUT breaks this rule, and the failure quotes what the answer said it refused;
  * an accepted answer without a gedi is rule person.create-returns-gedi's break (a precondition here).
  * Not asserted (not shown): how the service stores a single first name next to `firstNames`.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { reading } from '../../support/readings/facts.js';

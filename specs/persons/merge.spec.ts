@@ -10,6 +10,8 @@
  * target's own record (`legalId.identityNumber = target.legalId`), as learned. Where it moved, the failure
  * is Layout changed; the `merged.gedi` shown back as sent (`by: as-sent`) passes and is reported apart.
  * Nor is the status of the rejection shown: any 4xx counts.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectRejected } from '../../support/evidence/expectations.js';

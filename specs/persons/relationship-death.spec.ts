@@ -12,6 +12,8 @@
  * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): whether the related person also becomes a person of its own, whether
  * the date of death is echoed.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 

@@ -11,6 +11,8 @@
  * The person is available first, so the PUT under test differs from one the sandbox already
  * accepted only in what this rule is about: a refusal of it is this rule's break.
  * Not asserted (not shown): the reason values, whether the related person becomes a person of its own.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 

@@ -9,6 +9,8 @@
  * location learned as the client's own value shown back (`by: as-sent`) passes and is reported apart.
  * Not asserted (not shown): the status of the DELETE (any 2xx), how the mark is spelled, which other fields
  * change.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { expectAccepted } from '../../support/evidence/expectations.js';

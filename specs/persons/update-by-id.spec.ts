@@ -6,6 +6,8 @@
  *
  * Not asserted (not shown): whether the update replaces or merges fields left out of the second
  * PUT (the second PUT sends the whole person), the status code, how soon the change is visible.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -15,6 +15,8 @@
  * kinds became visible: the second client's update and deletion of a person of its own, issued
  * after the cross-client writes. Needs a second client (CONTRACT_SECOND_CLIENT_*); skipped without.
  * Not asserted (not shown): which of the two readings the service chose, its statuses.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

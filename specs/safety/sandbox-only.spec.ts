@@ -6,6 +6,8 @@
  * The suite keeps this rule itself: when its target is the production host
  * (CONTRACT_PROD_BASE_URL), it refuses operations 1 and 2 before anything is sent. A local
  * listener stands in for the production host and counts what reaches it.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -9,6 +9,8 @@
  * letter case). With the target's layout file, they differ where it was learned that they do
  * (`screening.company`). The path is not documented: CONTRACT_COMPANY_SCREENING_PATH.
  * Not asserted (not shown): the request fields beyond `reference`, the result fields.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { screeningOutcome, TEST_REFERENCES } from '../../support/verbs/screening.js';

@@ -7,6 +7,8 @@
  * apart from what is proven volatile: keys that are an identifier or timestamp name (`id`,
  * `screeningId`, `createdAt`; never a part of another word such as `candidates`) and values shaped
  * like UUIDs or timestamps. Not asserted (not shown): which fields are identifiers.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';

@@ -12,6 +12,8 @@
  * checked, "No PEP match found"). A former PEP (`active: false`) or an unreviewed hit (`confirmed: false`)
  * is still a hit. With the target's layout file, only the match entries at its learned location count
  * (`screening.pep`). Not asserted (not shown): every other field of the response, its status beyond 2xx.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 import { TEST_REFERENCES } from '../../support/verbs/screening.js';

@@ -6,6 +6,8 @@
  *
  * Read as: the same operation path without the `v2` segment answers like the versioned one.
  * Not asserted (not shown): the http form (the samples use https), deprecation of either form.
+ *
+ * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
 import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
