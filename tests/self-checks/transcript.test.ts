@@ -21,7 +21,9 @@ the wait's start) and the pages of a list scan that served the wait. An \`eviden
 answer that decided a reading and, in brackets, where the layout file says it is. \`$\` is what the reading read: the
 answer, or the part of it where the layout file puts a fact's records (a find's \`person.found\`, the \`results\` of
 its answer here). A test's gedis are \`<uuid n>\`, numbered as they first appear. The requests of the run's setup
-come first.
+come first. A run over sockets on the system clock has other ids and values, and a few milliseconds more per wait;
+where several tests wait on one list at once, a page shows under each test it served, and which it served depends on
+timing.
 `;
 
 // The run's Allure results, which the process's reporter writes, as under `npm run contract`; its worker records the
