@@ -11,19 +11,21 @@ import { failuresIn, plannedRuns } from './planned-runs.js';
 const PREFACE = `
 # Every request of each spec, as the embedded simulator answers it
 
-Generated from a run of every spec against the embedded simulator with its defaults (\`npm run contract\` with no
-\`CONTRACT_BASE_URL\`), on the simulated clock with \`SIMULATOR_SEED=1\`. \`tests/self-checks/transcript.test.ts\`
-fails when a run sends otherwise; \`npm run docs:requests\` writes it anew.
+Generated from a run of every spec against the embedded simulator with its defaults
+(\`npm run contract\` with no \`CONTRACT_BASE_URL\`), on the simulated clock with \`SIMULATOR_SEED=1\`.
+\`tests/self-checks/transcript.test.ts\` fails when a run sends otherwise; \`npm run docs:requests\`
+writes it anew.
 
-Each test's report steps, in order, with every attempt of every request under the step that sent it: the token
-requests of a test or of a renewal, the retries (\`attempt n\`), a wait's reads (\`attempt n after t ms\`, counted from
-the wait's start) and the pages of a list scan that served the wait. An \`evidence\` line names the location in the
-answer that decided a reading and, in brackets, where the layout file says it is. \`$\` is what the reading read: the
-answer, or the part of it where the layout file puts a fact's records (a find's \`person.found\`, the \`results\` of
-its answer here). A test's gedis are \`<uuid n>\`, numbered as they first appear. The requests of the run's setup
-come first. A run over sockets on the system clock has other ids and values, and a few milliseconds more per wait;
-where several tests wait on one list at once, a page shows under each test it served, and which it served depends on
-timing.
+Each test's report steps, in order, with every attempt of every request under the step that sent it:
+the token requests of a test or of a renewal, the retries (\`attempt n\`), a wait's reads
+(\`attempt n after t ms\`, counted from the wait's start) and the pages of a list scan that served the
+wait. An \`evidence\` line names the location in the answer that decided a reading and, in brackets,
+where the layout file says it is. \`$\` is what the reading read: the answer, or the part of it where
+the layout file puts a fact's records (a find's \`person.found\`, the \`results\` of its answer here). A
+test's gedis are \`<uuid n>\`, numbered as they first appear. The requests of the run's setup come
+first. A run over sockets on the system clock has other ids and values, and a few milliseconds more
+per wait; where several tests wait on one list at once, a page shows under each test it served, and
+which it served depends on timing.
 `;
 
 // The run's Allure results, which the process's reporter writes, as under `npm run contract`; its worker records the
