@@ -315,6 +315,12 @@ export class LearnedFacts {
     });
   }
 
+  /** Where the layout file says a list's entry names `name` (`/legalId = person.legalId`); undefined without one. */
+  whereNamed(name: IdentityFact): string | undefined {
+    const fact = this.layout?.facts[name];
+    return fact && `${fact.location} ${fact.predicate}`;
+  }
+
   /**
    * The entry of a list's `entries` that names the identity where the layout file says (`consumer.id`,
    * `subscription.person`); without that fact, the one the reader's words (`vocabulary`) find. A strict read that finds

@@ -310,9 +310,10 @@ export class ConsumerData {
       (response) => {
         const found = response.ok ? find(this.entriesOf(list, response)) : undefined;
         if (found === undefined) return response.ok && reading([], looked, 'no such record');
-        return shows
-          ? shows(found)
-          : reading([`a record of its own: ${JSON.stringify(found).slice(0, 300)}`], looked, '');
+        if (shows) return shows(found);
+        const where = this.facts.whereNamed(identity.fact);
+        const own = `a record of its own${where ? ` (${where})` : ''}`;
+        return reading([`${own}: ${JSON.stringify(found).slice(0, 300)}`], looked, '');
       },
       this.waiting(transition),
     ).catch(async (error: unknown) => {
