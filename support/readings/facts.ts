@@ -156,10 +156,11 @@ const namesPerson = (object: JsonRecord): boolean =>
 export function personRecords(answer: unknown, path = '$'): Located[] {
   if (Array.isArray(answer)) return answer.flatMap((element, index) => personRecords(element, `${path}[${index}]`));
   if (!isRecord(answer)) return [];
-  const holdsResults = Object.entries(answer).some(
-    ([key, value]) => RESULT_LIST_KEY.test(normalKey(key)) && Array.isArray(value),
-  );
-  if (!holdsResults && namesPerson(answer)) return [{ item: answer, path }];
+  const isResults = ([key, value]: [string, unknown]) => RESULT_LIST_KEY.test(normalKey(key)) && Array.isArray(value);
+  // Beside a list of results, any other key (`legalId`, `metadata`, under whatever name) is about the query.
+  const lists = Object.entries(answer).filter(isResults);
+  if (lists.length > 0) return lists.flatMap(([key, value]) => personRecords(value, `${path}.${key}`));
+  if (namesPerson(answer)) return [{ item: answer, path }];
   return Object.entries(answer).flatMap(([key, value]) =>
     isOthersKey(normalKey(key)) ? [] : personRecords(value, `${path}.${key}`),
   );

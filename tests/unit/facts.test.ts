@@ -447,6 +447,11 @@ describe('the person records of a find answer, each carrying the legal id asked 
     ['the request echoed in the metadata of an empty list', { data: [], meta: { request: { legalId: X } } }],
     ["the request echoed as the vendor's company answers echo theirs", { personInput: { legalId: X } }],
     ['the legal id asked for beside empty results', { legalId: X, results: [] }],
+    [
+      'the legal id asked for, as the vendor writes one, beside empty results',
+      { legalId: { identityNumber: X }, results: [] },
+    ],
+    ['the legal id asked for in metadata beside empty results', { metadata: { legalId: X }, results: [] }],
     ['the legal id asked for in the metadata', { meta: { legalId: X } }],
   ])('holds no person at all for %s', (_name, answer) => {
     expect(personsWithoutLegalId(answer, X).holds).toBe(false);
