@@ -6,11 +6,11 @@
  * Its converse: a consumer whose legal id matches no person is not identified and gets no
  * subscription. A negative can only be observed at a moment: the moment chosen is when a matching
  * consumer uploaded after it has been identified and subscribed, so the unmatched one had longer
- * than that to be (wrongly) identified. The subscribed persons are read every page at that moment
- * or later: a watch of subscribed-only that reads them whole later serves this check too. Absence is
- * judged only on lists read whole and accepted: a refused page ends the check as not permitted (403)
- * or as a list not read completely. A subscribed person counts when a record of the list carries the
- * unknown legal id as its own (support/readings/facts.ts `personWithLegalId`).
+ * than that to be (wrongly) identified. The subscribed persons are then read alone, every page
+ * (`listWhole`, not the run's shared scan). Absence is judged only on lists read whole and
+ * accepted: a refused page ends the check as not permitted (403) or as a list not read completely. A
+ * subscribed person counts when a record of the list carries the unknown legal id as its own
+ * (support/readings/facts.ts `personWithLegalId`).
  * Not asserted (not shown): which state an unmatched consumer gets instead.
  *
  * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.

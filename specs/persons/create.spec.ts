@@ -7,9 +7,10 @@
  *
  * Not asserted, because the documentation does not show it: the status code of the PUT (any 2xx),
  * where in the response the gedi sits, the shape of the person record, the status returned while
- * the person is not yet available, and how long that takes (bounded only by
- * CONTRACT_AVAILABILITY_TIMEOUT_MS). A record that names the gedi and nothing of the person beyond
- * identifiers and a state (`{ "gedi": …, "status": "PENDING" }`) is a placeholder: not yet available.
+ * the person is not yet available (any but 400, 401 and 403, which end every wait), and how long
+ * that takes (bounded only by CONTRACT_AVAILABILITY_TIMEOUT_MS). A record that names the gedi and
+ * nothing of the person beyond identifiers and a state (`{ "gedi": …, "status": "PENDING" }`) is a
+ * placeholder: not yet available.
  *
  * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
  */
@@ -17,7 +18,10 @@ import { expect } from 'vitest';
 import { rule, Given, Then, When } from '../../support/verbs/contract.js';
 
 rule('person.create-returns-gedi').test('answers a new sandbox person with its gedi', async ({ persons, data }) => {
-  const person = await Given('a new custom person with every documented field group', async () => data.person());
+  const person = await Given(
+    'a new custom person: names, birth date, an address, a phone, citizenship, a parent',
+    async () => data.person(),
+  );
 
   const stored = await When('the client PUTs the person', () => persons.store(person));
 

@@ -9,11 +9,11 @@
  * "Its own": two organizations may choose the same id, and one's writes never reach the other's
  * person. The second client DELETEs the first client's id in both documented forms, then PUTs a
  * person with that id. Either answer is a reasonable reading of an undocumented id space: a new,
- * separate person of the second client (then it has its own gedi and the second client can delete
- * it), or a rejection (any 4xx). Either way the first client's person keeps its gedi, its data and
- * its availability. A negative is observed at a moment chosen after positive controls of the same
- * kinds became visible: the second client's update and deletion of a person of its own, issued
- * after the cross-client writes. Needs a second client (CONTRACT_SECOND_CLIENT_*); skipped without.
+ * separate person of the second client (then it has its own gedi), or a rejection (any 4xx).
+ * Either way the first client's person keeps its gedi, its data and its availability. A negative
+ * is observed at a moment chosen after positive controls of the same kinds became visible: the
+ * second client's update and deletion of a person of its own, issued after the cross-client writes.
+ * Needs a second client (CONTRACT_SECOND_CLIENT_*); skipped without.
  * Not asserted (not shown): which of the two readings the service chose, its statuses.
  *
  * Its requests to the embedded simulator, step by step, and what decided each reading: docs/requests.md.
