@@ -76,13 +76,8 @@ declare module 'vitest' {
 class ConcurrentFilesSequencer extends BaseSequencer {
   override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(specs);
-    // vitest gives a finished worker the next file only if it is of the worker's project: file runs come project by
-    // project, so that a worker serves all the files of its project it can. Each file is a run: none is batched.
+    // File runs (project-plan.ts `packFileRuns`) are all one project's files, each a run: none is batched.
     const fileRuns = projectPlan?.filesAtOnce !== undefined;
-    if (fileRuns) {
-      const order = new Map(projectPlan!.runs.map(({ name }, index) => [name, index]));
-      sorted.sort((a, b) => order.get(a.project.name)! - order.get(b.project.name)!);
-    }
     const firstOfGroup = new Map<number, TestProject>();
     for (const { project } of sorted)
       if (!firstOfGroup.has(project.config.sequence.groupOrder))
@@ -189,9 +184,9 @@ export default defineConfig({
         },
       },
       // A planned run's project differs from the contract project in its simulator's and suite's variables (global
-      // setup reads the project's env, a file run its file's too). Runs of a file each share one group, whose projects
-      // share its maxWorkers in vitest; runs one after another are each a group of their own, first in it, so that its
-      // one worker is given all its files at once (ConcurrentFilesSequencer).
+      // setup reads the project's env, a file run its file's too). File runs are one project, `filesAtOnce` workers
+      // running its files one after another; runs one after another are each a group of their own, first in it, so
+      // that its one worker is given all its files at once (ConcurrentFilesSequencer).
       ...(projectPlan?.runs ?? []).map(({ name, specs, env, fileEnv }, index) => ({
         extends: true as const,
         test: {

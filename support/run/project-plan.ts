@@ -3,7 +3,8 @@
 // contract-runs self-checks. One process for many runs pays vitest's start-up once (child-runs.ts
 // `runPlannedProjects` starts it).
 
-import { relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileResult, ProjectResults } from './suite-reporter.js';
 
 export const PROJECT_PLAN_VARIABLE = 'CONTRACT_PROJECT_PLAN';
@@ -33,35 +34,40 @@ export interface PlannedRun {
 }
 
 /**
- * Runs of one spec file each, with their variables, in as few projects as hold each file once (a vitest project
- * lists a file once): a project's workers run its files one after another, so a worker serves many runs. The
- * projects' results, read back with `filesByRun`, give each run its files.
+ * Runs of one spec file each, with their variables, in one project: each run is a file of its own under `folder`
+ * that imports its spec with the run's number as a query. vitest lists a file once in a project but evaluates a
+ * module once per query, so a worker runs many runs of the same spec one after another, importing the support
+ * library once (a worker per project cost more than the runs). The project's results, read back with `filesByRun`,
+ * give each run its files, named as their specs.
  */
 export function packFileRuns<R extends { specs: string[]; env: Record<string, string> }>(
   runs: R[],
-  name: (index: number) => string,
+  name: string,
+  folder: string,
 ): { projects: PlannedRun[]; filesByRun: (results: ProjectResults) => Map<R, FileResult[]> } {
-  const projects: PlannedRun[] = [];
-  const placed = new Map<string, R>();
-  for (const run of runs)
+  const project: Required<PlannedRun> = { name, specs: [], env: {}, fileEnv: {} };
+  const placed = new Map<string, { run: R; spec: string }>();
+  runs.forEach((run, index) => {
     for (const spec of run.specs) {
-      let project = projects.find((candidate) => !candidate.specs.includes(spec));
-      if (!project) projects.push((project = { name: name(projects.length), specs: [], env: {}, fileEnv: {} }));
-      project.specs.push(spec);
-      project.fileEnv![spec] = run.env;
-      placed.set(`${project.name} ${spec}`, run);
+      const file = join(folder, String(index), spec);
+      const target = relative(dirname(file), resolve(spec)).split(sep).join('/');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `import '${target}?run=${index}';\n`);
+      const entry = relative(process.cwd(), file);
+      project.specs.push(entry);
+      project.fileEnv[entry] = run.env;
+      placed.set(resolve(file), { run, spec });
     }
-  // A result names its file by its absolute path; the runs name theirs from the working folder.
+  });
   const filesByRun = (results: ProjectResults) => {
     const byRun = new Map<R, FileResult[]>();
-    for (const [project, files] of Object.entries(results))
-      for (const file of files) {
-        const run = placed.get(`${project} ${relative(process.cwd(), file.name)}`);
-        if (run) byRun.set(run, [...(byRun.get(run) ?? []), file]);
-      }
+    for (const file of results[name] ?? []) {
+      const at = placed.get(file.name);
+      if (at) byRun.set(at.run, [...(byRun.get(at.run) ?? []), { ...file, name: resolve(at.spec) }]);
+    }
     return byRun;
   };
-  return { projects, filesByRun };
+  return { projects: [project], filesByRun };
 }
 
 export const readProjectPlan = (raw: string | undefined): ProjectPlan | undefined =>

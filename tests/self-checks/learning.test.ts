@@ -1,6 +1,6 @@
 // Simulated clock: learning reads what the target answers, not how fast (child-runs.ts onSimulatedClock), every run of
-// this file in one vitest process, a project each (runPlannedProjects); but real processes for `npm run learn` itself,
-// a README command, as a user runs it.
+// this file in one vitest process, each spec file a run of its own whose journal is its run's (planned-runs.ts
+// `eachFileAlone`); but real processes for `npm run learn` itself, a README command, as a user runs it.
 // Learning against each simulator layout and honest option proposes the locations and predicates of the layout file
 // written by hand from simulator/layouts/ (schemas/layouts/simulator/), so learning is never compared with itself
 // (docs/DESIGN.md, "Learning"); run, date and values seen may differ. The options that move no fact (a copy of the
@@ -107,18 +107,22 @@ const ONE_PAGE = [
 
 const learnedRuns = LEARNED.map((run, index) => ({ ...run, name: `learning:${index}:${run.file}` }));
 const onePageRuns = ONE_PAGE.map((run, index) => ({ ...run, name: `learning-one-page:${index}` }));
-const runs = plannedRuns([
-  ...learnedRuns.map(({ name, simulator }) => ({
-    name,
-    specs: LEARNED_SPECS,
-    env: { CONTRACT_LEARN: 'always', ...FAST, ...simulator },
-  })),
-  ...onePageRuns.map(({ name, layout, settings }) => ({
-    name,
-    specs: ['specs/consumers/identification.spec.ts'],
-    env: { CONTRACT_LEARN: 'always', ...FAST, SIMULATOR_PAGE_SIZE: '500', SIMULATOR_LAYOUT: layout, ...settings },
-  })),
-]);
+const runs = plannedRuns(
+  [
+    ...learnedRuns.map(({ name, simulator }) => ({
+      name,
+      specs: LEARNED_SPECS,
+      env: { CONTRACT_LEARN: 'always', ...FAST, ...simulator },
+    })),
+    ...onePageRuns.map(({ name, layout, settings }) => ({
+      name,
+      specs: ['specs/consumers/identification.spec.ts'],
+      env: { CONTRACT_LEARN: 'always', ...FAST, SIMULATOR_PAGE_SIZE: '500', SIMULATOR_LAYOUT: layout, ...settings },
+    })),
+  ],
+  {},
+  { eachFileAlone: true },
+);
 
 /** What the named run proposes, once its specs have all passed. */
 async function proposalOf(name: string): Promise<LayoutFile> {

@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
-import { expect, test } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
 import { packFileRuns } from '../../support/run/project-plan.js';
 import type { FileResult } from '../../support/run/suite-reporter.js';
 
@@ -8,21 +10,24 @@ const run = (mutant: string, specs: string[]) => ({ mutant, specs, env: { SIMULA
 /** A file's result as vitest names it: by its absolute path. */
 const ran = (file: string): FileResult => ({ name: resolve(file), assertionResults: [] });
 
-test('packs runs of a file each into as few projects as hold each file once, each file with its run', () => {
-  const runs = [run('a', ['x.spec.ts', 'y.spec.ts']), run('b', ['x.spec.ts']), run('c', ['z.spec.ts'])];
-  const { projects, filesByRun } = packFileRuns(runs, (index) => `runs:${index + 1}`);
-  expect(projects.map(({ name, specs }) => [name, specs])).toEqual([
-    ['runs:1', ['x.spec.ts', 'y.spec.ts', 'z.spec.ts']],
-    ['runs:2', ['x.spec.ts']],
-  ]);
-  expect(projects[1]!.fileEnv).toEqual({ 'x.spec.ts': { SIMULATOR_MUTANT: 'b' } });
-  const byRun = filesByRun({
-    'runs:1': [ran('x.spec.ts'), ran('y.spec.ts'), ran('z.spec.ts')],
-    // y.spec.ts is no run's in the second project.
-    'runs:2': [ran('x.spec.ts'), ran('y.spec.ts')],
-  });
-  expect(byRun.get(runs[0]!)).toEqual([ran('x.spec.ts'), ran('y.spec.ts')]);
-  expect(byRun.get(runs[1]!)).toEqual([ran('x.spec.ts')]);
-  expect(byRun.get(runs[2]!)).toEqual([ran('z.spec.ts')]);
-  expect(byRun.size).toBe(3);
+const folder = mkdtempSync(join(tmpdir(), 'file-runs-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+test('packs runs of a file each into one project, a file per run importing its spec, each file with its run', () => {
+  const runs = [run('a', ['specs/x.spec.ts', 'specs/y.spec.ts']), run('b', ['specs/x.spec.ts'])];
+  const { projects, filesByRun } = packFileRuns(runs, 'runs', folder);
+  const files = [
+    join(folder, '0/specs/x.spec.ts'),
+    join(folder, '0/specs/y.spec.ts'),
+    join(folder, '1/specs/x.spec.ts'),
+  ];
+  expect(projects.map(({ name, specs }) => [name, specs.map((spec) => resolve(spec))])).toEqual([['runs', files]]);
+  // The same spec twice, each under its run's query: evaluated once per run.
+  const [, target, number] = /^import '(.+)\?run=(\d+)';\n$/.exec(readFileSync(files[2]!, 'utf8'))!;
+  expect([resolve(dirname(files[2]!), target!), number]).toEqual([resolve('specs/x.spec.ts'), '1']);
+  expect(projects[0]!.fileEnv![projects[0]!.specs[2]!]).toEqual({ SIMULATOR_MUTANT: 'b' });
+  const byRun = filesByRun({ runs: [ran(files[0]!), ran(files[1]!), ran(files[2]!), ran('specs/other.spec.ts')] });
+  expect(byRun.get(runs[0]!)).toEqual([ran('specs/x.spec.ts'), ran('specs/y.spec.ts')]);
+  expect(byRun.get(runs[1]!)).toEqual([ran('specs/x.spec.ts')]);
+  expect(byRun.size).toBe(2);
 });
