@@ -22,7 +22,7 @@ import {
   type LayoutPlan,
 } from './config.js';
 import { redact, redactText } from '../transport/redact.js';
-import { ALLURE_RESULTS_DIR, OBSERVED_DIR, REPORTS_DIR_VARIABLE, reportPaths } from './paths.js';
+import { ALLURE_RESULTS_DIR, OBSERVED_DIR, reportsOf } from './paths.js';
 import { recordObservations } from '../evidence/observed/recorder.js';
 import { requestToken, TokenError, type IssuedToken } from './tokens.js';
 import { BrokenRuleError } from '../evidence/failures.js';
@@ -91,9 +91,6 @@ function issueToken(
   });
 }
 
-/** The run's learning journal, in the reports folder its own variables name: a file run's, not its worker's. */
-const learningJournal = (env: NodeJS.ProcessEnv) => reportPaths(env[REPORTS_DIR_VARIABLE] || 'reports').learningJournal;
-
 /** One token per client, and one of the first client's for screening when CONTRACT_SCREENING_SCOPE is set. */
 async function issueTokens(config: ContractConfig, transport: Parameters<typeof issueToken>[2]) {
   const primary = await issueToken(config, config.client, transport, 'first client');
@@ -155,7 +152,10 @@ export async function prepareRun(
   const body = primary.response.body;
   const layout = await layoutOf(settings.layout, simulator);
   const learning =
-    settings.layout.kind === 'learn' ? { journal: learningJournal(env), into: settings.layout.into } : undefined;
+    settings.layout.kind === 'learn'
+      ? // In the run's own reports folder: a file run's, not its worker's.
+        { journal: reportsOf(env).learningJournal, into: settings.layout.into }
+      : undefined;
   if (learning) console.warn(provisional(learning.into));
   return {
     config,

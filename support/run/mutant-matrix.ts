@@ -3,8 +3,6 @@
 // A layout's mutants stay unjudged when its control run fails. Each spec file of a run is a run of its own, on a
 // simulator of its own and the simulated clock, and all go in one vitest process, one worker running them one after
 // another (project-plan.ts `packFileRuns`): a worker per run cost twice the CPU. Full mode runs each run alone.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { MUTANT_NAMES, MUTANTS, type MutantName } from '../../simulator/mutants.js';
 import type { Layout } from '../../simulator/options.js';
 import { specChecks } from './coverage-map.js';
@@ -34,9 +32,6 @@ interface MutantRun {
   env: Record<string, string>;
 }
 
-/** Where a run's file runs are written (project-plan.ts `packFileRuns`). */
-const SCRATCH = '.tmp';
-
 /** Runs of their own at the same time (each is a whole vitest). */
 const RUNS_AT_ONCE = 3;
 /** Spec files of the one process at the same time, a worker each: on the simulated clock, CPU is all they wait for. */
@@ -52,11 +47,8 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
       return { files: results?.testResults ?? [], output };
     });
   }
-  // Inside the project, where vitest finds test files; .tmp/ is ignored by git and lint.
-  mkdirSync(SCRATCH, { recursive: true });
-  const folder = mkdtempSync(join(SCRATCH, 'mutant-runs-'));
+  const { projects, filesByRun, remove } = packFileRuns(runs, 'runs');
   try {
-    const { projects, filesByRun } = packFileRuns(runs, 'runs', folder);
     const { code, output, results } = await runPlannedProjects(projects, { ...env, ...onSimulatedClock() }, limit);
     if (!results) {
       const tail = output.slice(-3000);
@@ -65,7 +57,7 @@ async function runAll(runs: MutantRun[], alone: boolean, limit: number, env: Nod
     const files = filesByRun(results);
     return runs.map((run) => ({ files: files.get(run) ?? [], output: '' }));
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    remove();
   }
 }
 

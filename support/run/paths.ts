@@ -25,7 +25,10 @@ export function reportPaths(root: string) {
   };
 }
 
-const paths = reportPaths(process.env[REPORTS_DIR_VARIABLE] || 'reports');
+/** The reports folder the variables name (`reports` by default): the process's, or a file run's own. */
+export const reportsOf = (env: NodeJS.ProcessEnv) => reportPaths(env[REPORTS_DIR_VARIABLE] || 'reports');
+
+const paths = reportsOf(process.env);
 
 export const ALLURE_RESULTS_DIR = paths.allureResults;
 export const ALLURE_REPORT_DIR = paths.allureReport;

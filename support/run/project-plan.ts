@@ -3,7 +3,7 @@
 // contract-runs self-checks. One process for many runs pays vitest's start-up once (child-runs.ts
 // `runPlannedProjects` starts it).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileResult, ProjectResults } from './suite-reporter.js';
 
@@ -33,18 +33,19 @@ export interface PlannedRun {
   fileEnv?: Record<string, Record<string, string>>;
 }
 
+/** Where file runs are written: inside the project, where vitest finds test files; .tmp/ is ignored by git and lint. */
+const SCRATCH = '.tmp';
+
 /**
- * Runs of one spec file each, with their variables, in one project: each run is a file of its own under `folder`
- * that imports its spec with the run's number as a query. vitest lists a file once in a project but evaluates a
- * module once per query, so a worker runs many runs of the same spec one after another, importing the support
- * library once (a worker per project cost more than the runs). The project's results, read back with `filesByRun`,
- * give each run its files, named as their specs.
+ * Runs of one spec file each, with their variables, in one project: each run is a file of its own in a fresh folder
+ * under .tmp/ that imports its spec with the run's number as a query. vitest lists a file once in a project but
+ * evaluates a module once per query, so a worker runs many runs of the same spec one after another, importing the
+ * support library once (a worker per project cost more than the runs). The project's results, read back with
+ * `filesByRun`, give each run its files, named as their specs; `remove` deletes the folder once they have run.
  */
-export function packFileRuns<R extends { specs: string[]; env: Record<string, string> }>(
-  runs: R[],
-  name: string,
-  folder: string,
-): { projects: PlannedRun[]; filesByRun: (results: ProjectResults) => Map<R, FileResult[]> } {
+export function packFileRuns<R extends { specs: string[]; env: Record<string, string> }>(runs: R[], name: string) {
+  mkdirSync(SCRATCH, { recursive: true });
+  const folder = mkdtempSync(join(SCRATCH, 'file-runs-'));
   const project: Required<PlannedRun> = { name, specs: [], env: {}, fileEnv: {} };
   const placed = new Map<string, { run: R; spec: string }>();
   runs.forEach((run, index) => {
@@ -53,9 +54,8 @@ export function packFileRuns<R extends { specs: string[]; env: Record<string, st
       const target = relative(dirname(file), resolve(spec)).split(sep).join('/');
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `import '${target}?run=${index}';\n`);
-      const entry = relative(process.cwd(), file);
-      project.specs.push(entry);
-      project.fileEnv[entry] = run.env;
+      project.specs.push(file);
+      project.fileEnv[file] = run.env;
       placed.set(resolve(file), { run, spec });
     }
   });
@@ -67,7 +67,8 @@ export function packFileRuns<R extends { specs: string[]; env: Record<string, st
     }
     return byRun;
   };
-  return { projects: [project], filesByRun };
+  const remove = () => rmSync(folder, { recursive: true, force: true });
+  return { projects: [project], filesByRun, remove };
 }
 
 export const readProjectPlan = (raw: string | undefined): ProjectPlan | undefined =>

@@ -2,17 +2,11 @@
 // each run's spec files at once in its worker, or each file a run of its own (support/run/project-plan.ts): one vitest
 // start-up for all of them.
 // The first test that asks starts them; each test reads its own run's files.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
 import { onSimulatedClock, runPlannedProjects } from '../../support/run/child-runs.js';
 import { packFileRuns, type PlannedRun } from '../../support/run/project-plan.js';
 import type { FileResult, ProjectResults } from '../../support/run/suite-reporter.js';
 import { ownReports } from './own-reports.js';
-
-// Inside the project, where vitest finds test files; .tmp/ is ignored by git and lint.
-const SCRATCH = fileURLToPath(new URL('../../.tmp', import.meta.url));
 
 /**
  * Each run with a reports folder of its own, removed once every test of the file has ended; `env`, the process's own
@@ -23,7 +17,8 @@ const SCRATCH = fileURLToPath(new URL('../../.tmp', import.meta.url));
 export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}, { eachFileAlone = false } = {}) {
   const reports = new Map(runs.map(({ name }) => [name, ownReports({ onTestFinished: (remove) => afterAll(remove) })]));
   const planned = runs.map((run) => ({ ...run, env: { ...run.env, ...reports.get(run.name)!.env } }));
-  const packed = eachFileAlone ? packFileRuns(planned, 'files', fileRunsFolder()) : undefined;
+  const packed = eachFileAlone ? packFileRuns(planned, 'files') : undefined;
+  if (packed) afterAll(packed.remove);
   let started: ReturnType<typeof runPlannedProjects> | undefined;
   /** The one process of every run, started the first time it is asked for. */
   const finished = () =>
@@ -47,14 +42,6 @@ export function plannedRuns(runs: PlannedRun[], env: NodeJS.ProcessEnv = {}, { e
       return files;
     },
   };
-}
-
-/** A folder for the file runs of this self-check file, removed once its tests have ended. */
-function fileRunsFolder(): string {
-  mkdirSync(SCRATCH, { recursive: true });
-  const folder = mkdtempSync(join(SCRATCH, 'file-runs-'));
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-  return folder;
 }
 
 /** What failed in `files`: a file's own error, and each failed test with its messages. */

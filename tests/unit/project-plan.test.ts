@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, onTestFinished, test } from 'vitest';
 import { packFileRuns } from '../../support/run/project-plan.js';
 import type { FileResult } from '../../support/run/suite-reporter.js';
 
@@ -10,12 +9,13 @@ const run = (mutant: string, specs: string[]) => ({ mutant, specs, env: { SIMULA
 /** A file's result as vitest names it: by its absolute path. */
 const ran = (file: string): FileResult => ({ name: resolve(file), assertionResults: [] });
 
-const folder = mkdtempSync(join(tmpdir(), 'file-runs-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
 test('packs runs of a file each into one project, a file per run importing its spec, each file with its run', () => {
   const runs = [run('a', ['specs/x.spec.ts', 'specs/y.spec.ts']), run('b', ['specs/x.spec.ts'])];
-  const { projects, filesByRun } = packFileRuns(runs, 'runs', folder);
+  const { projects, filesByRun, remove } = packFileRuns(runs, 'runs');
+  onTestFinished(remove);
+  // A fresh folder under .tmp/, where vitest finds test files: <folder>/<run>/specs/<file>.
+  const folder = dirname(dirname(dirname(resolve(projects[0]!.specs[0]!))));
+  expect(dirname(folder)).toBe(resolve('.tmp'));
   const files = [
     join(folder, '0/specs/x.spec.ts'),
     join(folder, '0/specs/y.spec.ts'),
@@ -30,4 +30,6 @@ test('packs runs of a file each into one project, a file per run importing its s
   expect(byRun.get(runs[0]!)).toEqual([ran('specs/x.spec.ts'), ran('specs/y.spec.ts')]);
   expect(byRun.get(runs[1]!)).toEqual([ran('specs/x.spec.ts')]);
   expect(byRun.size).toBe(2);
+  remove();
+  expect(existsSync(folder)).toBe(false);
 });
